@@ -1,0 +1,68 @@
+"""The ``workbench`` command.
+
+Each subpackage that offers verbs keeps them in its own ``_cli.py`` with one function,
+``add_commands(subparsers, common)``, which adds its verbs with ``parents=[common]`` (so every
+verb accepts ``--config``) and sets ``handler=fn(args, settings) -> int`` on each. This module only
+collects them, loads the settings and turns typed errors into one readable line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from workbench import __version__
+from workbench.config import load_settings
+from workbench.errors import WorkbenchError
+
+COMMAND_MODULES: tuple[str, ...] = (
+    "workbench.corpus._cli",
+    "workbench.utilities._cli",
+    "workbench.fts._cli",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser with every verb of every subpackage."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--config",
+        metavar="FILE",
+        default=None,
+        help="settings file (default: $WORKBENCH_CONFIG or the nearest workbench.toml)",
+    )
+    parser = argparse.ArgumentParser(
+        prog="workbench",
+        description="Instruments for a verifiable-answers assistant.",
+        parents=[common],
+    )
+    parser.add_argument("--version", action="version", version=f"workbench {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module_name in COMMAND_MODULES:
+        module = importlib.import_module(module_name)
+        module.add_commands(subparsers, common)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 2
+    try:
+        settings = load_settings(args.config)
+        return int(handler(args, settings) or 0)
+    except WorkbenchError as exc:
+        print(f"workbench: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # e.g. piped into `head`
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

