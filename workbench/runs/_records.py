@@ -97,7 +97,9 @@ def write_run(kind: str, rows: pd.DataFrame, *, settings: Settings | None = None
     staging = root / f".{run_id}.partial"
     staging.mkdir()
     try:
-        rows.to_parquet(staging / "rows.parquet", index=False)
+        table = rows.copy(deep=False)
+        table.attrs = {}  # in-memory extras (e.g. a summary object) belong in the manifest
+        table.to_parquet(staging / "rows.parquet", index=False)
         (staging / "manifest.json").write_text(
             json.dumps(manifest, ensure_ascii=False, indent=1, default=str), encoding="utf-8")
         final = root / run_id

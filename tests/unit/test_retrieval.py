@@ -1,0 +1,76 @@
+"""Lexical analysis, fusion formulas and hybrid search with the exact keyword embedder."""
+
+from __future__ import annotations
+
+import pytest
+
+from workbench.config import Reranker, Retrieval
+from workbench.retrieval import (
+    FUSIONS,
+    HybridRetriever,
+    KeywordEmbedder,
+    UnknownFusionError,
+    UnknownRerankModeError,
+    analyze,
+    content_terms,
+    fuse,
+)
+
+
+def test_analyzer_stems_both_languages_and_joins_compounds() -> None:
+    terms = analyze("Ставки НДС и SHA-256 hashes, ёлка")
+    assert "ставк" in terms and "ндс" in terms
+    assert {"sha", "256", "sha256", "hash"} <= set(terms)
+    assert "и" not in terms  # a stopword
+    assert "елк" in terms  # ё folded
+
+
+def test_content_terms_are_distinct_in_order() -> None:
+    assert content_terms("utf-8 UTF-8 кодировка") == ["utf", "8", "utf8", "кодировк"]
+
+
+def test_rrf_matches_the_formula() -> None:
+    settings = Retrieval(rrf_k=60)
+    fused = fuse("rrf", {1: 9.0, 2: 5.0}, {2: 0.9, 3: 0.8}, settings)
+    assert fused[2] == pytest.approx(1 / 62 + 1 / 61)
+    assert fused[1] == pytest.approx(1 / 61)
+    assert fused[3] == pytest.approx(1 / 62)
+
+
+def test_weighted_fusion_normalises_each_side() -> None:
+    fused = fuse("weighted", {1: 10.0, 2: 0.0}, {2: 1.0, 3: 0.5}, Retrieval(lexical_weight=0.25))
+    assert fused[1] == pytest.approx(0.25)
+    assert fused[2] == pytest.approx(0.75)
+    assert fused[3] == pytest.approx(0.0)
+
+
+def test_unknown_fusion_lists_the_table() -> None:
+    with pytest.raises(UnknownFusionError, match=", ".join(FUSIONS)):
+        fuse("borda", {}, {}, Retrieval())
+
+
+@pytest.mark.parametrize("mode", ["none", "bi-encoder"])
+@pytest.mark.parametrize("fusion", ["rrf", "weighted", "lexical", "dense"])
+def test_hybrid_finds_the_right_fragment(small_index, mode: str, fusion: str) -> None:
+    retriever = HybridRetriever(small_index, KeywordEmbedder(), Retrieval(fusion=fusion),
+                                Reranker(mode=mode))
+    result = retriever.search("Какая ставка НДС применяется к экспорту товаров?")
+    assert result.mode == mode and result.fusion == fusion
+    best = small_index.get(result.hits[0].fragment_id)
+    assert "Экспорт товаров" in best.text
+    assert (result.hits[0].rerank is None) == (mode == "none")
+
+
+def test_hits_carry_stage_scores(small_index) -> None:
+    retriever = HybridRetriever(small_index, KeywordEmbedder(), Retrieval(), Reranker("bi-encoder"))
+    hit = retriever.search("Base64 padding equals signs").hits[0]
+    assert hit.lexical is not None and hit.lexical > 0
+    assert hit.dense is not None and 0 < hit.dense <= 1.0001
+    assert hit.score == hit.rerank
+
+
+def test_cross_encoder_mode_needs_a_model(small_index) -> None:
+    with pytest.raises(UnknownRerankModeError, match="path"):
+        HybridRetriever(small_index, KeywordEmbedder(), Retrieval(), Reranker("cross-encoder"))
+    with pytest.raises(UnknownRerankModeError, match="known"):
+        HybridRetriever(small_index, KeywordEmbedder(), Retrieval(), Reranker("colbert"))
