@@ -21,6 +21,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "workbench.corpus._cli",
     "workbench.utilities._cli",
     "workbench.fts._cli",
+    "workbench._demo",
 )
 
 

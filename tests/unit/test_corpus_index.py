@@ -162,3 +162,20 @@ def test_empty_corpus_builds_an_empty_index(tmp_path: Path) -> None:
     index = load_index(tmp_path / "idx")
     assert len(index) == 0
     assert index.lexical.search("anything", 5) == []
+
+
+def test_index_is_current_tracks_every_change(small_corpus: Path, tmp_path: Path) -> None:
+    from workbench.config import Fragmenting
+    from workbench.corpus import index_is_current
+
+    build_index(small_corpus, tmp_path / "idx", embedder="keyword", cache_root=tmp_path / "c")
+    embedder_id = KeywordEmbedder().id
+    assert index_is_current(tmp_path / "idx", small_corpus, embedder_id, Fragmenting()) == (
+        True, "up to date")
+    assert not index_is_current(tmp_path / "idx", small_corpus, "other", Fragmenting())[0]
+    assert not index_is_current(tmp_path / "idx", small_corpus, embedder_id,
+                                Fragmenting(max_chars=500))[0]
+    (small_corpus / "new.txt").write_bytes(b"\xff")  # even an unindexable new file counts
+    assert index_is_current(tmp_path / "idx", small_corpus, embedder_id, Fragmenting()) == (
+        False, "the corpus changed since the build")
+    assert not index_is_current(tmp_path / "nothing", small_corpus, embedder_id, Fragmenting())[0]

@@ -28,6 +28,7 @@ from workbench.corpus._index import (
     SkippedFile,
     build_index,
     corpus_digest,
+    index_is_current,
     load_index,
     read_manifest,
 )
@@ -60,6 +61,7 @@ __all__ = [
     "detect_lang",
     "fragment_spans",
     "fragment_text",
+    "index_is_current",
     "load_index",
     "normalise_newlines",
     "read_manifest",

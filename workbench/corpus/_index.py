@@ -178,6 +178,40 @@ class FragmentIndex:
                 f"was asked for; set [embedder].name to match or {_rebuild_hint(self.folder)}")
 
 
+def source_digest(corpus: Corpus) -> str:
+    """A digest of every candidate file's raw bytes (indexable or not) under the corpus root.
+
+    It changes whenever any file that a build would look at changes, appears or disappears, so
+    an index whose manifest holds the same value is current.
+    """
+    paths, skipped = corpus.list_files()
+    digest = hashlib.sha256()
+    for rel in paths:
+        digest.update(f"{rel}\t{sha256_file(corpus.resolve(rel))}\n".encode())
+    for rel, reason in skipped:
+        digest.update(f"{rel}\t{reason}\n".encode())
+    return digest.hexdigest()
+
+
+def index_is_current(folder: str | os.PathLike[str], corpus_dir: str | os.PathLike[str],
+                     embedder_id: str, fragmenting: Fragmenting) -> tuple[bool, str]:
+    """Whether the index at ``folder`` was built from this corpus with these settings, and why."""
+    try:
+        manifest = read_manifest(folder)
+        verify_artifacts(Path(folder), manifest)
+    except IndexError_ as exc:
+        return False, str(exc).split(";")[0]
+    if manifest["embedder"]["id"] != embedder_id:
+        return False, f"built with {manifest['embedder']['id']}, settings ask for {embedder_id}"
+    frag = manifest.get("fragmenting", {})
+    if (frag.get("max_chars"), frag.get("min_chars")) != (fragmenting.max_chars,
+                                                          fragmenting.min_chars):
+        return False, "fragmenting parameters changed"
+    if manifest.get("source_digest") != source_digest(Corpus(corpus_dir)):
+        return False, "the corpus changed since the build"
+    return True, "up to date"
+
+
 def _read_corpus(corpus: Corpus, fragmenting: Fragmenting, progress: bool
                  ) -> tuple[list[Fragment], dict[str, dict[str, Any]], list[SkippedFile], list[str]]:
     paths, skipped_links = corpus.list_files()
@@ -264,6 +298,7 @@ def build_index(corpus_dir: str | os.PathLike[str], out_dir: str | os.PathLike[s
         "workbench_version": __version__,
         "corpus_root": str(corpus.root),
         "corpus_digest": corpus_digest({p: f["sha256"] for p, f in files.items()}),
+        "source_digest": source_digest(corpus),
         "files": files,
         "skipped": [{"path": s.path, "reason": s.reason} for s in skipped],
         "embedder": {"id": model.id, "dim": model.dim},
