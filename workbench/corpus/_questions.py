@@ -1,0 +1,145 @@
+"""Labelled question sets: JSONL files in ``corpus/questions/``, gold spans resolved to anchors.
+
+Every line is one JSON object with at least ``id``, ``set``, ``question``, ``lang`` and
+``split`` (``dev`` or ``test``). Answerable questions carry ``gold``: a list of
+``{"path", "span"}`` where ``span`` is verbatim text of the file; relevance traps carry ``near``
+(the fragment that looks right) and ``missing_entity``. Spans are located in the file's
+normalised text when the set is loaded, so gold anchors never go stale silently: a span that is
+no longer in its file is an error that names the question.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from workbench.corpus._text import Corpus, CorpusError
+from workbench.errors import WorkbenchError
+
+SETS = ("in_corpus", "out_of_corpus", "relevance_traps")
+SPLITS = ("dev", "test")
+
+
+class QuestionSetError(WorkbenchError):
+    """A question set line that is malformed or whose gold span is not in its file."""
+
+
+@dataclass(frozen=True)
+class GoldSpan:
+    """Where the answer to a question sits."""
+
+    path: str
+    """File relative to the corpus root."""
+    start: int
+    """First code point of the span in the normalised text."""
+    end: int
+    """One past its last code point."""
+    text: str
+    """The span itself."""
+
+    def overlaps(self, path: str, start: int, end: int) -> bool:
+        """Whether a fragment at ``path[start:end]`` covers any part of the span."""
+        return path == self.path and start < self.end and self.start < end
+
+
+@dataclass(frozen=True)
+class Question:
+    """One labelled question."""
+
+    id: str
+    """Unique within all sets."""
+    set: str
+    """``in_corpus``, ``out_of_corpus`` or ``relevance_traps``."""
+    question: str
+    """The text as a learner would ask it."""
+    lang: str
+    """``ru`` or ``en``."""
+    split: str
+    """``dev`` (tuning) or ``test`` (reporting)."""
+    topic: str = ""
+    """A short subject label."""
+    gold: tuple[GoldSpan, ...] = ()
+    """Spans that answer it (answerable questions only)."""
+    near: GoldSpan | None = None
+    """For a trap: the fragment that looks right."""
+    missing_entity: str | None = None
+    """For a trap: the entity of the question the corpus lacks."""
+    why: str = ""
+    """Why the corpus does not answer it (unanswerable sets)."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Any other fields of the line."""
+
+    @property
+    def answerable(self) -> bool:
+        """The corpus holds the answer."""
+        return self.set == "in_corpus"
+
+
+def _resolve(corpus: Corpus, item: dict[str, Any], qid: str, cache: dict[str, str]) -> GoldSpan:
+    try:
+        path, span = item["path"], item["span"]
+    except (KeyError, TypeError):
+        raise QuestionSetError(f"{qid}: a gold entry needs 'path' and 'span'") from None
+    if path not in cache:
+        try:
+            cache[path] = corpus.read(path).text
+        except CorpusError as exc:
+            raise QuestionSetError(f"{qid}: {exc}") from None
+    start = cache[path].find(span)
+    if start == -1:
+        raise QuestionSetError(f"{qid}: span {span[:60]!r} is not in {path} (was the file edited?)")
+    return GoldSpan(path=path, start=start, end=start + len(span), text=span)
+
+
+def load_questions(path: str | os.PathLike[str], corpus: Corpus | str | os.PathLike[str],
+                   split: str | None = None) -> list[Question]:
+    """Read one JSONL set, resolving gold and near spans against ``corpus``."""
+    corpus = corpus if isinstance(corpus, Corpus) else Corpus(corpus)
+    file = Path(path)
+    if not file.is_file():
+        raise QuestionSetError(f"question set {file} does not exist")
+    cache: dict[str, str] = {}
+    out: list[Question] = []
+    seen: set[str] = set()
+    for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise QuestionSetError(f"{file}:{number}: not JSON ({exc})") from None
+        missing = [k for k in ("id", "set", "question", "lang", "split") if k not in row]
+        if missing:
+            raise QuestionSetError(f"{file}:{number}: missing {', '.join(missing)}")
+        qid = str(row["id"])
+        if qid in seen:
+            raise QuestionSetError(f"{file}:{number}: duplicate id {qid}")
+        seen.add(qid)
+        if row["split"] not in SPLITS:
+            raise QuestionSetError(f"{file}:{number}: split must be dev or test")
+        if split is not None and row["split"] != split:
+            continue
+        gold = tuple(_resolve(corpus, g, qid, cache) for g in row.get("gold", []))
+        if row["set"] == "in_corpus" and not gold:
+            raise QuestionSetError(f"{file}:{number}: an in_corpus question needs gold spans")
+        near = _resolve(corpus, row["near"], qid, cache) if row.get("near") else None
+        known = {"id", "set", "question", "lang", "split", "topic", "gold", "near",
+                 "missing_entity", "why"}
+        out.append(Question(
+            id=qid, set=row["set"], question=row["question"], lang=row["lang"],
+            split=row["split"], topic=row.get("topic", ""), gold=gold, near=near,
+            missing_entity=row.get("missing_entity"), why=row.get("why", ""),
+            extra={k: v for k, v in row.items() if k not in known}))
+    return out
+
+
+def load_sets(questions_dir: str | os.PathLike[str], corpus: Corpus | str | os.PathLike[str],
+              sets: tuple[str, ...] = SETS, split: str | None = None) -> list[Question]:
+    """All questions of ``sets`` (``<name>.jsonl`` in ``questions_dir``), in set order."""
+    out: list[Question] = []
+    for name in sets:
+        out.extend(load_questions(Path(questions_dir) / f"{name}.jsonl", corpus, split=split))
+    return out

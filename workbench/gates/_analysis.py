@@ -1,0 +1,208 @@
+"""Re-slicing a cached gate run: attribution to any order, overlaps, rule ablation, thresholds.
+
+Everything here reads the rows written by ``evaluate_sets`` (a DataFrame or a run record) and
+never touches retrieval: a new gate order, rule subset or threshold is a few vectorised passes
+over boolean columns.
+
+Correctness is judged row by row, deterministically: an answerable question (``in_corpus``) is
+answered correctly when the quoted fragment overlaps a gold span; any answer to an
+``out_of_corpus`` or ``relevance_traps`` question, or an answer from a fragment without gold,
+is a false answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from workbench.gates._codes import GATE_CODES
+from workbench.gates._runner import check_order
+from workbench.relevance._rules import QUOTE_RULES
+
+ANSWERED = "answered"
+
+
+def _rows(run: Any) -> pd.DataFrame:
+    rows = getattr(run, "rows", run)
+    if not isinstance(rows, pd.DataFrame):
+        raise TypeError("expected a gate run (DataFrame of rows or a run record)")
+    return rows
+
+
+def _order(run: Any, order: Sequence[str] | None) -> tuple[str, ...]:
+    if order is not None:
+        return check_order(order)
+    manifest = getattr(run, "manifest", {}) or {}
+    stored = manifest.get("order") or _rows(run).attrs.get("order")
+    return tuple(stored) if stored else tuple(GATE_CODES)
+
+
+def _enabled_rules(run: Any) -> tuple[str, ...]:
+    manifest = getattr(run, "manifest", {}) or {}
+    settings = manifest.get("settings") or {}
+    rules = (settings.get("gates") or {}).get("relevance_rules")
+    return tuple(rules) if rules is not None else ("entities",)
+
+
+def fire_columns(rows: pd.DataFrame, rules: Sequence[str] | None = None,
+                 threshold: float | None = None) -> dict[str, np.ndarray]:
+    """Would-fire flags per gate, with the relevance rules or the threshold replaced if given."""
+    fire = {g: rows[f"wf_{g}"].to_numpy(dtype=bool) for g in GATE_CODES}
+    no_hits = rows["n_hits"].to_numpy() == 0
+    if rules is not None:
+        relevance = no_hits.copy()
+        for rule in rules:
+            relevance |= rows[f"rule_{rule}"].to_numpy(dtype=bool)
+        fire["relevance"] = relevance
+    if threshold is not None:
+        fire["threshold"] = rows["top_score"].to_numpy(dtype=float) < threshold
+    return fire
+
+
+def first_firing(rows: pd.DataFrame, order: Sequence[str], rules: Sequence[str] | None = None,
+                 threshold: float | None = None) -> np.ndarray:
+    """For each row, the first gate of ``order`` that fires, or ``"answered"``."""
+    fire = fire_columns(rows, rules, threshold)
+    outcome = np.full(len(rows), ANSWERED, dtype=object)
+    undecided = np.ones(len(rows), dtype=bool)
+    for gate in order:
+        hit = undecided & fire[gate]
+        outcome[hit] = gate
+        undecided &= ~hit
+    return outcome
+
+
+def _correct(rows: pd.DataFrame, outcome: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    answered = outcome == ANSWERED
+    answerable = (rows["set"] == "in_corpus").to_numpy()
+    gold = rows["top_is_gold"].fillna(False).to_numpy(dtype=bool)
+    correct = answered & answerable & gold
+    false_answer = answered & ~(answerable & gold)
+    return correct, false_answer
+
+
+def gate_attribution(run: Any, order: Sequence[str] | None = None,
+                     rules: Sequence[str] | None = None,
+                     threshold: float | None = None) -> pd.DataFrame:
+    """First-firing counts per set under ``order`` (default: the run's own), from cached verdicts.
+
+    Columns: ``n``, one per gate in order, ``answered``, ``answered_correct`` and
+    ``false_answers``; one row per set and a total row ``all``.
+    """
+    rows = _rows(run)
+    order = _order(run, order)
+    outcome = first_firing(rows, order, rules, threshold)
+    correct, false_answer = _correct(rows, outcome)
+    sets = rows["set"].to_numpy()
+    records = []
+    for name in [*dict.fromkeys(sets), "all"]:
+        mask = np.ones(len(rows), dtype=bool) if name == "all" else sets == name
+        record: dict[str, Any] = {"set": name, "n": int(mask.sum())}
+        for gate in order:
+            record[gate] = int((outcome[mask] == gate).sum())
+        record[ANSWERED] = int((outcome[mask] == ANSWERED).sum())
+        record["answered_correct"] = int(correct[mask].sum())
+        record["false_answers"] = int(false_answer[mask].sum())
+        records.append(record)
+    return pd.DataFrame.from_records(records).set_index("set")
+
+
+def firing_line(attribution: pd.DataFrame, name: str, order: Sequence[str]) -> str:
+    """``out_of_corpus 173: gate0 113, threshold 59, ..., answered 0`` for one set."""
+    row = attribution.loc[name]
+    parts = [f"{gate} {int(row[gate])}" for gate in order]
+    parts.append(f"answered {int(row[ANSWERED])}")
+    line = f"{name} {int(row['n'])}: " + ", ".join(parts)
+    if name == "in_corpus":
+        line += f" (correct anchor {int(row['answered_correct'])})"
+    return line
+
+
+def would_fire_matrix(run: Any) -> pd.DataFrame:
+    """Which questions each gate alone would refuse: one boolean column per gate, by id."""
+    rows = _rows(run)
+    fire = fire_columns(rows, rules=_enabled_rules(run))
+    frame = pd.DataFrame({gate: fire[gate] for gate in GATE_CODES})
+    frame.insert(0, "set", rows["set"].to_numpy())
+    frame.index = pd.Index(rows["id"].to_numpy(), name="id")
+    return frame
+
+
+def fire_overlaps(matrix: pd.DataFrame, set_name: str | None = None) -> pd.DataFrame:
+    """Gate × gate: how many questions both would refuse (the diagonal: each gate alone)."""
+    data = matrix if set_name is None else matrix[matrix["set"] == set_name]
+    gates = [c for c in data.columns if c != "set"]
+    values = data[gates].to_numpy(dtype=int)
+    return pd.DataFrame(values.T @ values, index=gates, columns=gates)
+
+
+def rule_ablation(run: Any, rules: Sequence[str] = QUOTE_RULES, split: str | None = None,
+                  order: Sequence[str] | None = None) -> pd.DataFrame:
+    """Every subset of ``rules``: false answers eliminated and correct answers broken.
+
+    Both are counted against the run with no relevance rule at all, question by question.
+    """
+    rows = _rows(run)
+    if split is not None:
+        rows = rows[rows["split"] == split]
+    order = _order(run, order)
+    base = first_firing(rows, order, rules=())
+    base_correct, base_false = _correct(rows, base)
+    records = []
+    for size in range(len(rules) + 1):
+        for subset in combinations(rules, size):
+            outcome = first_firing(rows, order, rules=subset)
+            correct, false_answer = _correct(rows, outcome)
+            records.append({
+                "rules": "+".join(subset) if subset else "(none)",
+                "n_rules": size,
+                "false_answers": int(false_answer.sum()),
+                "eliminated": int((base_false & ~false_answer).sum()),
+                "correct": int(correct.sum()),
+                "broken": int((base_correct & ~correct).sum()),
+            })
+    return pd.DataFrame.from_records(records)
+
+
+def flipped_questions(run: Any, rules: Sequence[str], against: Sequence[str] = (),
+                      order: Sequence[str] | None = None) -> pd.DataFrame:
+    """The questions whose outcome differs between rule subsets ``against`` and ``rules``."""
+    rows = _rows(run)
+    order = _order(run, order)
+    before = first_firing(rows, order, rules=against)
+    after = first_firing(rows, order, rules=rules)
+    changed = before != after
+    out = rows.loc[changed, ["id", "set", "lang", "question", "top_path"]].copy()
+    out["before"] = before[changed]
+    out["after"] = after[changed]
+    return out.reset_index(drop=True)
+
+
+def threshold_sweep(run: Any, thresholds: Sequence[float] | None = None,
+                    order: Sequence[str] | None = None) -> pd.DataFrame:
+    """Answered-correct and refused counts on answerable (HasAns) and unanswerable (NoAns) sets."""
+    rows = _rows(run)
+    order = _order(run, order)
+    if thresholds is None:
+        thresholds = [round(t, 3) for t in np.linspace(0.0, 1.0, 41)]
+    has_ans = (rows["set"] == "in_corpus").to_numpy()
+    records = []
+    for t in thresholds:
+        outcome = first_firing(rows, order, threshold=float(t))
+        correct, false_answer = _correct(rows, outcome)
+        refused = outcome != ANSWERED
+        records.append({
+            "threshold": float(t),
+            "hasans_n": int(has_ans.sum()),
+            "hasans_correct": int(correct[has_ans].sum()),
+            "hasans_wrong": int(false_answer[has_ans].sum()),
+            "hasans_refused": int(refused[has_ans].sum()),
+            "noans_n": int((~has_ans).sum()),
+            "noans_refused": int(refused[~has_ans].sum()),
+            "noans_answered": int((~refused[~has_ans]).sum()),
+        })
+    return pd.DataFrame.from_records(records)

@@ -1,0 +1,83 @@
+"""Running the labelled question sets through source two and keeping every verdict.
+
+One row per question holds the retrieval result, every gate's would-fire flag, every quote
+rule's flag and the numbers — enough to re-attribute the run to any gate order, rule subset or
+threshold without touching retrieval again (see ``_analysis``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Sequence
+
+import pandas as pd
+from tqdm.auto import tqdm
+
+from workbench.config import Settings
+from workbench.corpus._questions import SETS, Question, load_sets
+from workbench.gates._codes import GATE_CODES
+from workbench.gates._quote_source import QuoteResult, QuoteSource
+from workbench.relevance._rules import QUOTE_RULES
+
+BATCH = 16
+
+
+def _gold_rank(question: Question, result: QuoteResult) -> int | None:
+    for rank, fragment in enumerate(result.candidates.fragments, start=1):
+        a = fragment.anchor
+        if any(g.overlaps(a.path, a.start, a.end) for g in question.gold):
+            return rank
+    return None
+
+
+def result_row(question: Question, result: QuoteResult) -> dict:
+    """The cached row of one question."""
+    view = result.candidates
+    by_gate = {v.gate: v for v in result.trace.verdicts}
+    relevance = by_gate.get("relevance")
+    rules = dict(relevance.numbers.get("rules", {})) if relevance else {}
+    top = view.fragments[0] if view.fragments else None
+    gold_rank = _gold_rank(question, result) if question.gold else None
+    row = {
+        "id": question.id, "set": question.set, "lang": question.lang, "split": question.split,
+        "topic": question.topic, "question": question.question, "mode": view.mode,
+        "n_hits": len(view.hits),
+        "top_fragment": top.id if top else None,
+        "top_path": top.anchor.path if top else None,
+        "top_score": view.hits[0].score if view.hits else 0.0,
+        "second_score": view.hits[1].score if len(view.hits) > 1 else None,
+        "quote": view.quote.text if view.quote else None,
+        "code": result.refusal.code if result.refusal else None,
+        "answered": result.answered,
+        "refusal_text": result.refusal.text if result.refusal else None,
+        "gold_rank": gold_rank,
+        "top_is_gold": gold_rank == 1,
+        "verdicts": json.dumps([v.to_dict() for v in result.trace.verdicts], ensure_ascii=False),
+    }
+    for gate in GATE_CODES:
+        row[f"wf_{gate}"] = bool(by_gate[gate].passed is False) if gate in by_gate else False
+    for rule in QUOTE_RULES:
+        row[f"rule_{rule}"] = bool(rules.get(rule, False))
+    return row
+
+
+def evaluate_sets(settings: Settings, *, sets: Sequence[str] = SETS, split: str | None = None,
+                  source: QuoteSource | None = None, progress: bool = False) -> pd.DataFrame:
+    """All questions of ``sets`` through source two; one row each (see ``result_row``)."""
+    started = time.perf_counter()
+    source = source or QuoteSource(settings)
+    questions = load_sets(settings.paths.questions, source.corpus, tuple(sets), split=split)
+    rows = []
+    with tqdm(total=len(questions), desc="questions", unit="q", disable=not progress,
+              file=sys.stderr) as bar:
+        for start in range(0, len(questions), BATCH):
+            batch = questions[start:start + BATCH]
+            results = source.ask_many([q.question for q in batch], [q.lang for q in batch])
+            rows.extend(result_row(q, r) for q, r in zip(batch, results, strict=True))
+            bar.update(len(batch))
+    frame = pd.DataFrame.from_records(rows)
+    frame.attrs["seconds"] = time.perf_counter() - started
+    frame.attrs["order"] = list(settings.gates.order)
+    return frame

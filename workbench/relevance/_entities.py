@@ -1,0 +1,168 @@
+"""The entity rule: every entity of the question must occur in the fragment, at a word boundary.
+
+What counts as an entity of a question (``extract_entities``):
+
+* a literal in backticks — matched exactly, case included (it is code or data);
+* a number with a unit (``22%``, ``64 бита``, ``2019 году``, ``10 KiB``) — the number must occur
+  with digit boundaries; the unit may be inflected or spelled out, so only the number is matched;
+* an identifier: a token that mixes letters and digits (``SHA-384``, ``KOI8-R``, ``IPv6``) —
+  matched case-insensitively, with ``-``, ``_``, a space or nothing between its parts;
+* an abbreviation: two or more capitals, Latin or Cyrillic (``JSON``, ``НДС``, ``ИНН``) — Latin
+  ones case-insensitively (and an English plural ``s`` is dropped), Cyrillic ones in capitals,
+  optionally followed by a short lower-case ending (``ИНН-а``);
+* in a Russian question, any other Latin word (``padding``, ``Excel``) — case-insensitively;
+* a proper noun: a capitalised word that does not start a sentence (``Крокфорд``, ``Norway``) —
+  a Cyrillic one by its Snowball stem as the start of a word (``Крокфорда``), a Latin one
+  case-insensitively with an optional possessive.
+
+Word boundaries are Cyrillic-aware: a match may not touch a Latin or Cyrillic letter or a digit
+on either side (Python's ``\\w`` without the underscore). The rule fires when at least one
+entity is missing and names every missing one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import Stemmer
+
+_LETTER = "A-Za-zА-Яа-яЁё"
+_ALNUM = _LETTER + "0-9"
+_LEFT = f"(?<![{_ALNUM}])"
+_RIGHT = f"(?![{_ALNUM}])"
+_BACKTICK = re.compile(r"`([^`]+)`")
+_TOKEN = re.compile(f"[{_ALNUM}]+(?:[-–.+/][{_ALNUM}]+)*")
+_UNITS = re.compile(
+    r"\s*(%|процент\w*|percent|бит\w*|bits?|байт\w*|bytes?|символ\w*|знак\w*|цифр\w*|"
+    r"characters?|digits?|дн[еяи]\w*|день|days?|лет|год\w*|years?|месяц\w*|months?|"
+    r"час\w*|hours?|минут\w*|minutes?|секунд\w*|seconds?|руб\w*|roubles?|rubles?|"
+    r"[KMGT]i?B|[кКмМгГ]и?Б|тысяч\w*|млн|million\w*)(?![A-Za-zА-Яа-яЁё])",
+    re.IGNORECASE)
+_NUMBER = re.compile(r"(?<![\w.,])(\d+(?:[.,]\d+)?)")
+_SENTENCE_START = re.compile(r"(?:^|[.!?…:;]\s+|[«\"(]\s*)$")
+# Capitalised words that begin questions or are not names even mid-sentence.
+_NOT_NAMES = frozenset(
+    "i a the what which how why when where who whose is are does do can could should would "
+    "will may might".split())
+
+
+@dataclass(frozen=True)
+class Entity:
+    """One entity of a question and how it is matched."""
+
+    text: str
+    """As written in the question."""
+    kind: str
+    """``literal``, ``number``, ``identifier``, ``abbreviation``, ``latin`` or ``proper_noun``."""
+    pattern: str
+    """The regular expression searched for in a fragment."""
+    flags: int = 0
+    """Its flags."""
+
+    def found_in(self, text: str) -> bool:
+        """Whether the entity occurs in ``text``."""
+        return _compiled(self.pattern, self.flags).search(text) is not None
+
+
+@lru_cache(maxsize=4096)
+def _compiled(pattern: str, flags: int) -> re.Pattern[str]:
+    return re.compile(pattern, flags)
+
+
+@lru_cache(maxsize=1)
+def _ru_stemmer() -> Stemmer.Stemmer:
+    return Stemmer.Stemmer("russian")
+
+
+def _parts_pattern(token: str) -> str:
+    parts = [re.escape(p) for p in re.split(r"[-–.+/]", token) if p]
+    return _LEFT + r"[-_–\s]?".join(parts) + _RIGHT
+
+
+def _is_cyrillic(token: str) -> bool:
+    return bool(re.search("[А-Яа-яЁё]", token))
+
+
+def _is_latin(token: str) -> bool:
+    return bool(re.search("[A-Za-z]", token))
+
+
+def extract_entities(question: str, lang: str | None = None) -> list[Entity]:
+    """The entities of ``question`` (see the module docstring), without repeats."""
+    if lang is None:
+        cyr = len(re.findall("[А-Яа-яЁё]", question))
+        lang = "ru" if cyr >= 0.3 * max(1, len(re.findall(f"[{_LETTER}]", question))) else "en"
+    entities: list[Entity] = []
+    seen: set[tuple[str, str]] = set()
+
+    def add(entity: Entity) -> None:
+        key = (entity.kind, entity.pattern)
+        if key not in seen:
+            seen.add(key)
+            entities.append(entity)
+
+    for match in _BACKTICK.finditer(question):
+        add(Entity(match.group(1), "literal", re.escape(match.group(1))))
+    plain = _BACKTICK.sub(lambda m: " " * len(m.group(0)), question)
+
+    for match in _NUMBER.finditer(plain):
+        unit = _UNITS.match(plain, match.end())
+        if unit:
+            number = match.group(1)
+            add(Entity(number + unit.group(0), "number",
+                       r"(?<![\d.,])" + re.escape(number).replace(r"\.", "[.,]") + r"(?![\d])"))
+
+    for match in _TOKEN.finditer(plain):
+        token = match.group(0)
+        letters = re.sub(f"[^{_LETTER}]", "", token)
+        if not letters:
+            continue
+        has_digit = any(ch.isdigit() for ch in token)
+        if has_digit:
+            add(Entity(token, "identifier", _parts_pattern(token), re.IGNORECASE))
+            continue
+        if len(letters) >= 2 and sum(ch.isupper() for ch in letters) >= 2 and (
+                letters.isupper() or letters[:-1].isupper()):
+            if _is_latin(token):
+                core = token[:-1] if token.endswith("s") and token[:-1].isupper() else token
+                add(Entity(token, "abbreviation", _parts_pattern(core) .replace(
+                    _RIGHT, "(?:s|'s)?" + _RIGHT), re.IGNORECASE))
+            else:
+                add(Entity(token, "abbreviation",
+                           _LEFT + re.escape(token) + "(?:-?[а-яё]{1,3})?" + _RIGHT))
+            continue
+        if lang == "ru" and _is_latin(token) and not _is_cyrillic(token):
+            add(Entity(token, "latin", _parts_pattern(token), re.IGNORECASE))
+            continue
+        starts_sentence = _SENTENCE_START.search(plain[: match.start()]) is not None
+        if token[0].isupper() and not starts_sentence and token.lower() not in _NOT_NAMES:
+            if _is_cyrillic(token):
+                stem = str(_ru_stemmer().stemWord(token.lower().replace("ё", "е")))
+                stem_pattern = re.escape(stem).replace("е", "[её]")
+                add(Entity(token, "proper_noun", _LEFT + stem_pattern + f"[{_LETTER}]*" + _RIGHT,
+                           re.IGNORECASE))
+            else:
+                add(Entity(token, "proper_noun", _LEFT + re.escape(token) + "(?:'s)?" + _RIGHT,
+                           re.IGNORECASE))
+    return entities
+
+
+@dataclass(frozen=True)
+class RuleVerdict:
+    """What one relevance rule decided for one (question, fragment) pair."""
+
+    rule: str
+    """The rule's registered name."""
+    fired: bool
+    """True when the rule refuses the fragment."""
+    missing: tuple[str, ...] = ()
+    """What the fragment lacks (entities, terms)."""
+    detail: str = ""
+    """A sentence for traces and refusals."""
+
+
+def missing_entities(question: str, fragment_text: str, lang: str | None = None) -> list[str]:
+    """The entities of ``question`` that ``fragment_text`` does not contain."""
+    return [e.text for e in extract_entities(question, lang) if not e.found_in(fragment_text)]

@@ -1,0 +1,72 @@
+"""The relevance rules of the quote source, registered by name.
+
+Each registered factory returns a rule: a pure function ``(question, fragment_text, lang) ->
+RuleVerdict``. None of them asks a model anything; they compare strings.
+
+* ``entities`` — the question's entities must all occur in the fragment (``_entities``).
+* ``lang-match`` — the fragment must be written in the question's language. A learner who asks
+  in Russian is answered from the Russian material; a cross-language hit is a sign that the
+  corpus lacks the matching passage.
+* ``term-coverage`` — at least ``min_share`` of the question's distinct content terms (the
+  lexical analyzer's stems) must occur in the fragment itself, not only somewhere among the
+  candidates (which is what gate 0 asks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from workbench.corpus._fragment import detect_lang
+from workbench.registry import relevance_rule
+from workbench.relevance._entities import RuleVerdict, missing_entities
+from workbench.retrieval._lexical import analyze, content_terms
+
+QuoteRule = Callable[[str, str, str], RuleVerdict]
+
+
+@relevance_rule("entities", applies_to="quote",
+                description="every entity of the question occurs in the fragment")
+def entities() -> QuoteRule:
+    """Build the entity rule."""
+
+    def rule(question: str, fragment_text: str, lang: str) -> RuleVerdict:
+        missing = missing_entities(question, fragment_text, lang)
+        detail = ("all entities of the question occur in the fragment" if not missing
+                  else "not in the fragment: " + ", ".join(missing))
+        return RuleVerdict("entities", bool(missing), tuple(missing), detail)
+
+    return rule
+
+
+@relevance_rule("lang-match", applies_to="quote",
+                description="the fragment is in the question's language")
+def lang_match() -> QuoteRule:
+    """Build the language rule."""
+
+    def rule(question: str, fragment_text: str, lang: str) -> RuleVerdict:
+        fragment_lang = detect_lang(fragment_text)
+        fired = fragment_lang != lang
+        return RuleVerdict("lang-match", fired, (lang,) if fired else (),
+                           f"question in {lang}, fragment in {fragment_lang}")
+
+    return rule
+
+
+@relevance_rule("term-coverage", applies_to="quote",
+                description="enough of the question's content terms occur in the fragment")
+def term_coverage(min_share: float = 0.5) -> QuoteRule:
+    """Build the coverage rule with its minimum share."""
+
+    def rule(question: str, fragment_text: str, lang: str) -> RuleVerdict:
+        terms = content_terms(question)
+        present = set(analyze(fragment_text))
+        missing = tuple(t for t in terms if t not in present)
+        share = 1.0 - len(missing) / len(terms) if terms else 1.0
+        return RuleVerdict("term-coverage", share < min_share, missing,
+                           f"{len(terms) - len(missing)}/{len(terms)} content terms in the "
+                           f"fragment (share {share:.2f}, minimum {min_share:.2f})")
+
+    return rule
+
+
+QUOTE_RULES: tuple[str, ...] = ("entities", "lang-match", "term-coverage")
