@@ -21,8 +21,24 @@ COMMAND_MODULES: tuple[str, ...] = (
     "workbench.corpus._cli",
     "workbench.utilities._cli",
     "workbench.fts._cli",
+    "workbench.gates._cli",
+    "workbench.retrieval._cli",
     "workbench._demo",
 )
+
+
+_GROUPS: dict[tuple[int, str], argparse._SubParsersAction] = {}
+
+
+def verb_group(subparsers: argparse._SubParsersAction, name: str,
+               common: argparse.ArgumentParser, help: str) -> argparse._SubParsersAction:
+    """The sub-verbs of ``workbench NAME``, shared by every module that adds one (e.g. ``eval``)."""
+    key = (id(subparsers), name)
+    if key not in _GROUPS:
+        parser = subparsers.add_parser(name, help=help, parents=[common])
+        _GROUPS[key] = parser.add_subparsers(dest=f"{name}_command", metavar="VERB",
+                                             required=True)
+    return _GROUPS[key]
 
 
 def build_parser() -> argparse.ArgumentParser:

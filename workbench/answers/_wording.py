@@ -17,3 +17,13 @@ FALSEHOOD_PATTERN = re.compile(
 def falsehood_words(text: str) -> list[str]:
     """The forbidden words found in ``text`` (empty when the wording is acceptable)."""
     return [m.group(0) for m in FALSEHOOD_PATTERN.finditer(text)]
+
+
+def speakable(items: list[str] | tuple[str, ...]) -> tuple[list[str], int]:
+    """Split items echoed from a question into those a refusal may repeat and a hidden count.
+
+    A refusal lists what it could not find, and those items come from the user's own words; a
+    question that says "неправильно" must not make the refusal say it.
+    """
+    kept = [item for item in items if not FALSEHOOD_PATTERN.search(str(item))]
+    return kept, len(items) - len(kept)

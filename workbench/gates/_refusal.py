@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.answers._records import Refusal
+from workbench.answers._wording import speakable
 from workbench.gates._records import GateVerdict
 
 
@@ -32,8 +33,12 @@ def search_area(name: str, files: int, fragments: int, lang: str) -> str:
     return f"the «{name}» course materials: {files} files, {fragments} fragments"
 
 
-def _list(items: Any) -> str:
-    return ", ".join(str(i) for i in items) if items else "—"
+def _list(items: Any, lang: str = "en") -> str:
+    kept, hidden = speakable(list(items or []))
+    text = ", ".join(str(i) for i in kept) if kept else "—"
+    if hidden:
+        text += f" (+{hidden} ещё)" if lang == "ru" else f" (+{hidden} more)"
+    return text
 
 
 def _en(code: str, area: str, n: Mapping[str, Any]) -> str:
@@ -71,7 +76,7 @@ def _ru(code: str, area: str, n: Mapping[str, Any]) -> str:
         return (f"{head} В {n.get('checked', 0)} лучших фрагментах найдено {n.get('found', 0)} "
                 f"из {n.get('terms', 0)} содержательных слов вопроса (покрытие "
                 f"{n.get('coverage', 0):.2f}, требуется {n.get('min_coverage', 0):.2f}); "
-                f"не найдены: {_list(n.get('missing_terms'))}.")
+                f"не найдены: {_list(n.get('missing_terms'), 'ru')}.")
     if code == "BELOW_THRESHOLD":
         return (f"{head} Проверено фрагментов: {n.get('checked', 0)}, максимальная "
                 f"релевантность {n.get('best_score', 0):.2f} при пороге "
@@ -86,7 +91,7 @@ def _ru(code: str, area: str, n: Mapping[str, Any]) -> str:
         rules = n.get("fired") or []
         missing = [m for r in rules for m in (n.get("missing", {}).get(r) or [])]
         return (f"{head} Лучший из проверенных фрагментов ({n.get('path')}) не упоминает "
-                f"{_list(missing)} из вопроса (правило релевантности: {_list(rules)}).")
+                f"{_list(missing, 'ru')} из вопроса (правило релевантности: {_list(rules, 'ru')}).")
     if code == "NOT_VERBATIM":
         return (f"Лучший фрагмент источника ({area}) не удалось подтвердить дословно в файле "
                 f"{n.get('path')} в его нынешнем виде (проверка: {n.get('status')}); он не "

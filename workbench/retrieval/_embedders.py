@@ -95,7 +95,9 @@ class SentenceTransformerEmbedder:
         from sentence_transformers import SentenceTransformer
 
         self._model = SentenceTransformer(str(folder), device="cpu", local_files_only=True)
-        self.dim = int(self._model.get_sentence_embedding_dimension() or 0)
+        get_dim = getattr(self._model, "get_embedding_dimension", None) or (
+            self._model.get_sentence_embedding_dimension)
+        self.dim = int(get_dim() or 0)
         self.batch_size = batch_size
         digest = hashlib.sha256()
         for item in sorted(folder.rglob("*.json")):

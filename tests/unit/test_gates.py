@@ -1,0 +1,240 @@
+"""The five gates, the ordered runner, refusals with numbers, and cached re-attribution."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from workbench.answers import falsehood_words
+from workbench.config import Settings, load_settings
+from workbench.gates import (
+    DEFAULT_ORDER,
+    GATE_CODES,
+    QuoteSource,
+    UnknownGateError,
+    check_order,
+    extract_quote,
+    first_firing,
+    gate_attribution,
+    refusal_from_verdict,
+    rule_ablation,
+    threshold_sweep,
+    would_fire_matrix,
+)
+from workbench.gates._analysis import fire_overlaps
+from workbench.retrieval import KeywordEmbedder
+
+
+def _settings(corpus: Path, index: Path, **gates) -> Settings:
+    base = Settings()
+    return dataclasses.replace(
+        base,
+        paths=dataclasses.replace(base.paths, corpus=corpus, index=index),
+        gates=dataclasses.replace(base.gates, score_threshold=0.2, **gates),
+    )
+
+
+@pytest.fixture
+def source(small_index, small_corpus: Path) -> QuoteSource:
+    return QuoteSource(_settings(small_corpus, small_index.folder), index=small_index,
+                       embedder=KeywordEmbedder())
+
+
+def test_answer_is_a_verbatim_quote(source: QuoteSource, small_corpus: Path) -> None:
+    result = source.ask("Какая ставка НДС применяется при экспорте товаров?")
+    assert result.answered, result.refusal
+    assert result.trace.would_fire == (False,) * 5
+    quote = result.quote
+    text = (small_corpus / quote.fragment.anchor.path).read_text(encoding="utf-8")
+    start = quote.fragment.anchor.start + quote.offset
+    assert text[start:start + len(quote.text)] == quote.text
+    assert "экспорт" in quote.text.lower()
+
+
+def test_missing_entity_fires_relevance(source: QuoteSource) -> None:
+    result = source.ask("Какая ставка НДС применяется к экспорту в Казахстане?")
+    assert result.refusal is not None and result.refusal.code == "IRRELEVANT"
+    verdict = result.trace.first_firing
+    assert verdict.numbers["fired"] == ["entities"]
+    assert "Казахстане" in verdict.numbers["missing"]["entities"]
+    assert "Казахстане" in result.refusal.text
+
+
+def test_unrelated_question_stops_at_gate0(source: QuoteSource) -> None:
+    result = source.ask("Who painted the ceiling of the Sistine Chapel?")
+    assert result.refusal.code == "GATE0_NO_LEXICAL_SUPPORT"
+    numbers = result.refusal.numbers
+    assert numbers["found"] < numbers["terms"] and "paint" in numbers["missing_terms"]
+
+
+def test_every_gate_is_evaluated_after_a_refusal(source: QuoteSource) -> None:
+    result = source.ask("Who painted the ceiling of the Sistine Chapel?")
+    assert [v.gate for v in result.trace.verdicts] == list(DEFAULT_ORDER)
+    assert len(result.trace.would_fire) == 5
+    assert all(v.numbers for v in result.trace.verdicts)
+
+
+def test_threshold_and_disagreement_come_from_settings(source: QuoteSource) -> None:
+    question = "Base64 pads the output with equals signs"
+    strict = dataclasses.replace(source.settings, gates=dataclasses.replace(
+        source.settings.gates, score_threshold=1.01))
+    assert source.ask_many([question], settings=strict)[0].refusal.code == "BELOW_THRESHOLD"
+    loose = dataclasses.replace(source.settings, gates=dataclasses.replace(
+        source.settings.gates, disagreement_margin=10.0))
+    result = source.ask_many(["байт кодировка ставка base64"], settings=loose)[0]
+    verdict = next(v for v in result.trace.verdicts if v.gate == "disagreement")
+    assert verdict.numbers["first"] != verdict.numbers["second"]
+    assert not verdict.passed
+
+
+def test_file_edited_after_indexing_fires_verbatim(source: QuoteSource,
+                                                   small_corpus: Path) -> None:
+    path = small_corpus / "ru/vat.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("экспорт", "вывоз"),
+                    encoding="utf-8")
+    result = source.ask("Какая ставка НДС применяется при экспорте товаров?")
+    assert result.refusal.code == "NOT_VERBATIM"
+    assert result.refusal.numbers["status"] == "changed"
+
+
+def test_order_is_data(source: QuoteSource) -> None:
+    question = "Who painted the ceiling of the Sistine Chapel?"
+    reordered = dataclasses.replace(source.settings, gates=dataclasses.replace(
+        source.settings.gates, order=("threshold", "relevance", "gate0")))
+    result = source.ask_many([question], settings=reordered)[0]
+    assert [v.gate for v in result.trace.verdicts] == ["threshold", "relevance", "gate0"]
+    with pytest.raises(UnknownGateError, match="known"):
+        check_order(["gate0", "oracle"])
+    with pytest.raises(UnknownGateError, match="twice"):
+        check_order(["gate0", "gate0"])
+
+
+def test_extract_quote_skips_headings_and_prefers_overlap(small_index) -> None:
+    fragment = next(f for f in small_index.fragments if f.text.startswith("# Base64"))
+    quote = extract_quote("How long is Base64 output compared with the original data?", fragment)
+    assert not quote.text.startswith("#")
+    assert fragment.text[quote.offset:quote.offset + len(quote.text)] == quote.text
+
+
+# --- refusal wording: every code, both languages -------------------------------------------
+
+NUMBERS = {
+    "checked": 10, "terms": 4, "found": 1, "coverage": 0.25, "min_coverage": 0.5,
+    "missing_terms": ["экспорт", "ставк"], "best_score": 0.31, "threshold": 0.55, "first": "a.md",
+    "second": "b.md", "scores": [0.8, 0.79], "margin": 0.02, "fired": ["entities"],
+    "missing": {"entities": ["SHA-384"]}, "path": "ru/a.md", "status": "changed",
+}
+
+
+@pytest.mark.parametrize("code", [c.value for c in GATE_CODES.values()])
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_refusal_text_has_code_area_numbers_and_no_falsehood(code: str, lang: str) -> None:
+    from workbench.gates import GateVerdict, search_area
+
+    gate = next(g for g, c in GATE_CODES.items() if c.value == code)
+    verdict = GateVerdict(gate=gate, passed=False, code=code, numbers=NUMBERS)
+    area = search_area("course", 42, 598, lang)
+    refusal = refusal_from_verdict(verdict, area, lang)
+    assert refusal.code == code and refusal.area == area and refusal.numbers
+    assert any(ch.isdigit() for ch in refusal.text)
+    assert falsehood_words(refusal.text) == []
+    assert ("42 файла" in refusal.text) == (lang == "ru")
+
+
+@pytest.mark.parametrize("text", ["This claim is false.", "Ответ неверный", "ЛОЖНО",
+                                  "неправильного", "Incorrectly stated", "ложь"])
+def test_the_wording_check_can_fail(text: str) -> None:
+    assert falsehood_words(text)
+
+
+# --- cached analysis --------------------------------------------------------------------------
+
+def _synthetic_rows(n: int = 500, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    sets = rng.choice(["in_corpus", "out_of_corpus", "relevance_traps"], size=n)
+    frame = pd.DataFrame({
+        "id": [f"q{i}" for i in range(n)], "set": sets, "lang": "ru", "split": "dev",
+        "question": "q", "top_path": "a.md", "n_hits": 10,
+        "top_score": rng.random(n), "top_is_gold": rng.random(n) < 0.8,
+    })
+    for gate in GATE_CODES:
+        frame[f"wf_{gate}"] = rng.random(n) < 0.3
+    for rule in ("entities", "lang-match", "term-coverage"):
+        frame[f"rule_{rule}"] = rng.random(n) < 0.2
+    frame["wf_relevance"] = frame["rule_entities"]
+    return frame
+
+
+def test_attribution_counts_add_up_and_follow_the_order() -> None:
+    rows = _synthetic_rows()
+    a = gate_attribution(rows, DEFAULT_ORDER)
+    b = gate_attribution(rows, tuple(reversed(DEFAULT_ORDER)))
+    for table in (a, b):
+        assert (table[list(DEFAULT_ORDER)].sum(axis=1) + table["answered"] == table["n"]).all()
+    assert (a["answered"] == b["answered"]).all()  # the order moves blame, not outcomes
+    assert a.loc["all", "gate0"] != b.loc["all", "gate0"]
+    expected_gate0 = int(rows["wf_gate0"].sum())
+    assert a.loc["all", "gate0"] == expected_gate0
+
+
+def test_reattributing_500_cached_questions_is_fast() -> None:
+    rows = _synthetic_rows(500)
+    gate_attribution(rows, DEFAULT_ORDER)
+    started = time.perf_counter()
+    for order in [DEFAULT_ORDER, tuple(reversed(DEFAULT_ORDER)), ("relevance", "gate0")]:
+        gate_attribution(rows, order)
+    assert (time.perf_counter() - started) / 3 < 0.05
+
+
+def test_toggling_a_gate_off() -> None:
+    rows = _synthetic_rows()
+    outcome = first_firing(rows, ("gate0",))
+    assert set(outcome) <= {"gate0", "answered"}
+    assert (outcome == "gate0").sum() == rows["wf_gate0"].sum()
+
+
+def test_rule_ablation_counts_against_no_rules() -> None:
+    rows = _synthetic_rows()
+    table = rule_ablation(rows).set_index("rules")
+    assert table.loc["(none)", "eliminated"] == 0 and table.loc["(none)", "broken"] == 0
+    assert len(table) == 8
+    all_rules = table.loc["entities+lang-match+term-coverage"]
+    assert all_rules["eliminated"] >= table.loc["entities", "eliminated"]
+    assert all_rules["false_answers"] <= table.loc["(none)", "false_answers"]
+
+
+def test_threshold_sweep_is_monotone() -> None:
+    sweep = threshold_sweep(_synthetic_rows(), thresholds=[0.0, 0.5, 1.01])
+    assert list(sweep["noans_refused"]) == sorted(sweep["noans_refused"])
+    assert sweep.iloc[-1]["hasans_correct"] == 0
+
+
+def test_would_fire_matrix_and_overlaps() -> None:
+    rows = _synthetic_rows()
+    matrix = would_fire_matrix(rows)
+    assert list(matrix.columns) == ["set", *GATE_CODES]
+    overlaps = fire_overlaps(matrix)
+    assert overlaps.loc["gate0", "gate0"] == rows["wf_gate0"].sum()
+    assert (overlaps.to_numpy() == overlaps.to_numpy().T).all()
+
+
+def test_project_settings_order_is_the_default() -> None:
+    settings = load_settings()
+    assert settings.gates.order == DEFAULT_ORDER
+
+
+def test_words_echoed_from_the_question_are_screened() -> None:
+    from workbench.answers import speakable
+    from workbench.gates import GateVerdict, search_area
+
+    assert speakable(["неправильн", "умнож"]) == (["умнож"], 1)
+    verdict = GateVerdict(gate="gate0", passed=False, code="GATE0_NO_LEXICAL_SUPPORT",
+                          numbers={**NUMBERS, "missing_terms": ["неправильн", "false", "умнож"]})
+    for lang in ("ru", "en"):
+        text = refusal_from_verdict(verdict, search_area("c", 1, 2, lang), lang).text
+        assert falsehood_words(text) == [] and "умнож" in text and "+2" in text

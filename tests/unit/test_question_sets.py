@@ -1,0 +1,101 @@
+"""The bundled question sets: well formed, anchored, and every refusal over them well worded."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from workbench.answers import falsehood_words
+from workbench.config import load_settings
+from workbench.corpus import Corpus, build_index, load_index
+from workbench.corpus._questions import SETS, QuestionSetError, load_questions, load_sets
+from workbench.gates import GATE_CODES, QuoteSource, refusal_from_verdict
+from workbench.retrieval import KeywordEmbedder
+
+ROOT = Path(__file__).resolve().parents[2]
+SETTINGS = load_settings(ROOT / "workbench.toml")
+MINIMUM = {"in_corpus": 150, "out_of_corpus": 173, "relevance_traps": 60}
+
+
+@pytest.fixture(scope="module")
+def questions():
+    return load_sets(SETTINGS.paths.questions, Corpus(SETTINGS.paths.corpus))
+
+
+def test_sizes_languages_and_splits(questions) -> None:
+    by_set = Counter(q.set for q in questions)
+    for name, minimum in MINIMUM.items():
+        assert by_set[name] >= minimum, name
+        langs = Counter(q.lang for q in questions if q.set == name)
+        splits = Counter(q.split for q in questions if q.set == name)
+        assert langs["ru"] > langs["en"] > 0
+        assert min(splits.values()) >= 0.4 * by_set[name]
+    assert len({q.id for q in questions}) == len(questions)
+
+
+def test_gold_spans_resolve_and_are_unique_in_their_file(questions) -> None:
+    corpus = Corpus(SETTINGS.paths.corpus)
+    for q in questions:
+        for gold in q.gold + ((q.near,) if q.near else ()):
+            text = corpus.read(gold.path).text
+            assert text.count(gold.text) == 1, q.id
+            assert text[gold.start:gold.end] == gold.text
+            assert "\n\n" not in gold.text
+
+
+def test_trap_entities_are_absent_from_the_corpus(questions) -> None:
+    corpus = Corpus(SETTINGS.paths.corpus)
+    files, _ = corpus.list_files()
+    everything = "\n".join(corpus.read(f).text for f in files)
+    for q in questions:
+        if q.set != "relevance_traps":
+            continue
+        assert q.missing_entity, q.id
+        pattern = r"(?<![\w])" + re.escape(q.missing_entity) + r"(?![\w])"
+        assert not re.search(pattern, everything, re.IGNORECASE), (q.id, q.missing_entity)
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ('{"id": "x"}', "missing"),
+    ("not json", "not JSON"),
+    ('{"id": "x", "set": "in_corpus", "question": "q", "lang": "ru", "split": "dev"}',
+     "needs gold"),
+    ('{"id": "x", "set": "in_corpus", "question": "q", "lang": "ru", "split": "train", '
+     '"gold": []}', "dev or test"),
+    ('{"id": "x", "set": "in_corpus", "question": "q", "lang": "ru", "split": "dev", '
+     '"gold": [{"path": "a.md", "span": "absent text"}]}', "is not in a.md"),
+    ('{"id": "x", "set": "in_corpus", "question": "q", "lang": "ru", "split": "dev", '
+     '"gold": [{"path": "../a.md", "span": "t"}]}', "refused"),
+])
+def test_malformed_lines_are_typed_errors(tmp_path: Path, line: str, message: str) -> None:
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c/a.md").write_text("some text", encoding="utf-8")
+    (tmp_path / "q.jsonl").write_text(line + "\n", encoding="utf-8")
+    with pytest.raises(QuestionSetError, match=message):
+        load_questions(tmp_path / "q.jsonl", tmp_path / "c")
+
+
+def test_every_refusal_over_every_set_is_well_worded(questions, tmp_path: Path) -> None:
+    """All five codes, both languages, with the real numbers of every bundled question."""
+    build_index(SETTINGS.paths.corpus, tmp_path / "idx", embedder="keyword",
+                cache_root=tmp_path / "cache")
+    settings = dataclasses.replace(SETTINGS, paths=dataclasses.replace(
+        SETTINGS.paths, index=tmp_path / "idx"))
+    source = QuoteSource(settings, index=load_index(tmp_path / "idx"), embedder=KeywordEmbedder())
+    checked = Counter()
+    for start in range(0, len(questions), 64):
+        batch = questions[start:start + 64]
+        for q, result in zip(batch, source.ask_many([q.question for q in batch]), strict=True):
+            for verdict in result.trace.verdicts:
+                forced = dataclasses.replace(verdict, passed=False,
+                                             code=GATE_CODES[verdict.gate].value)
+                for lang in ("ru", "en"):
+                    refusal = refusal_from_verdict(forced, result.candidates.area, lang)
+                    assert falsehood_words(refusal.text) == [], (q.id, refusal.text)
+                    assert refusal.code in refusal.text or refusal.numbers
+                    checked[(q.set, verdict.gate)] += 1
+    assert len(checked) == len(SETS) * len(GATE_CODES)

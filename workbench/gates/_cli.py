@@ -1,0 +1,150 @@
+"""``workbench ask`` and ``workbench eval gates``."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from pathlib import Path
+
+from workbench.config import Settings
+from workbench.corpus._questions import SETS
+from workbench.gates._analysis import firing_line, gate_attribution
+from workbench.gates._eval import evaluate_sets
+from workbench.gates._quote_source import QuoteResult, QuoteSource
+from workbench.runs import write_run
+
+
+def _settings_for(args: argparse.Namespace, settings: Settings) -> Settings:
+    paths = settings.paths
+    if getattr(args, "index", None):
+        paths = dataclasses.replace(paths, index=Path(args.index).resolve())
+    if getattr(args, "corpus", None):
+        paths = dataclasses.replace(paths, corpus=Path(args.corpus).resolve())
+    reranker = settings.reranker
+    if getattr(args, "mode", None):
+        reranker = dataclasses.replace(reranker, mode=args.mode)
+    return dataclasses.replace(settings, paths=paths, reranker=reranker)
+
+
+def _result_json(result: QuoteResult) -> dict:
+    evidence = []
+    if result.quote is not None:
+        anchor = result.quote.fragment.anchor
+        start = anchor.start + result.quote.offset
+        evidence.append({"source": "quote", "text": result.quote.text,
+                         "anchor": {"path": anchor.path, "start": start,
+                                    "end": start + len(result.quote.text)},
+                         "fragment": result.quote.fragment.id,
+                         "fragment_sha256": anchor.sha256})
+    refusal = result.refusal
+    return {
+        "question": result.question, "lang": result.lang,
+        "decision": "answer" if result.answered else "refusal",
+        "code": refusal.code if refusal else None,
+        "text": refusal.text if refusal else result.quote.text if result.quote else None,
+        "area": refusal.area if refusal else result.candidates.area,
+        "numbers": dict(refusal.numbers) if refusal else {},
+        "mode": result.candidates.mode, "evidence": evidence,
+        "verdicts": [v.to_dict() for v in result.trace.verdicts],
+    }
+
+
+def _print_result(result: QuoteResult) -> None:
+    marks = " ".join(f"{v.gate}:{'pass' if v.passed else 'FIRE'}" for v in result.trace.verdicts)
+    if result.quote is not None:
+        anchor = result.quote.fragment.anchor
+        start = anchor.start + result.quote.offset
+        print(f"ANSWER quote {anchor.path}:{start}-{start + len(result.quote.text)}")
+        print(f"  «{result.quote.text}»")
+    elif result.refusal is not None:
+        print(f"REFUSAL {result.refusal.code}")
+        print(f"  {result.refusal.text}")
+    print(f"  gates ({result.candidates.mode}): {marks}")
+
+
+def _read_questions(path: Path) -> list[str]:
+    questions = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        if line.lstrip().startswith("{"):
+            questions.append(str(json.loads(line)["question"]))
+        else:
+            questions.append(line.strip())
+    return questions
+
+
+def _ask(args: argparse.Namespace, settings: Settings) -> int:
+    settings = _settings_for(args, settings)
+    questions = list(args.question or [])
+    if args.file:
+        questions.extend(_read_questions(Path(args.file)))
+    if not questions:
+        print("workbench ask: give a question or --file", file=sys.stderr)
+        return 2
+    source = QuoteSource(settings)
+    for start in range(0, len(questions), 16):
+        for result in source.ask_many(questions[start:start + 16]):
+            if args.json:
+                print(json.dumps(_result_json(result), ensure_ascii=False), flush=True)
+            else:
+                if len(questions) > 1:
+                    print(f"? {result.question}")
+                _print_result(result)
+    return 0
+
+
+def _eval_gates(args: argparse.Namespace, settings: Settings) -> int:
+    settings = _settings_for(args, settings)
+    source = QuoteSource(settings)
+    rows = evaluate_sets(settings, sets=tuple(args.sets), split=args.split, source=source,
+                         progress=not args.quiet)
+    order = settings.gates.order
+    attribution = gate_attribution(rows, order)
+    print(f"gate firing, order {' > '.join(order)}, rerank {settings.reranker.mode}"
+          f"{', split ' + args.split if args.split else ''}:")
+    for name in attribution.index:
+        if name != "all":
+            print("  " + firing_line(attribution, name, order))
+    summary = {name: {k: int(v) for k, v in attribution.loc[name].items()}
+               for name in attribution.index}
+    run = write_run("gates", rows, settings=settings,
+                    digests={"index": source.index.digest,
+                             "corpus_at_index": source.index.corpus_digest},
+                    summary=summary,
+                    extra={"order": list(order), "split": args.split, "sets": list(args.sets),
+                           "mode": settings.reranker.mode,
+                           "embedder": source.embedder.id, "seconds": rows.attrs["seconds"]})
+    print(f"run record: {run}")
+    return 0
+
+
+def add_commands(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """Add ``ask`` and ``eval gates``."""
+    from workbench.cli import verb_group
+
+    ask = subparsers.add_parser("ask", help="answer from the corpus with a quote, or refuse",
+                                parents=[common])
+    ask.add_argument("question", nargs="*", help="the question(s)")
+    ask.add_argument("--file", metavar="FILE",
+                     help="one question a line, or JSONL with a 'question' field")
+    ask.add_argument("--json", action="store_true", help="one JSON object a line")
+    ask.add_argument("--index", metavar="DIR", help="an index built by `workbench index build`")
+    ask.add_argument("--corpus", metavar="DIR", help="the corpus that index was built from")
+    ask.add_argument("--mode", choices=["cross-encoder", "bi-encoder", "none"],
+                     help="rerank mode (default: [reranker].mode)")
+    ask.set_defaults(handler=_ask)
+
+    evals = verb_group(subparsers, "eval", common, "run the labelled evaluations")
+    gates = evals.add_parser("gates", help="the question sets through the quote gates",
+                             parents=[common])
+    gates.add_argument("--split", choices=["dev", "test"], help="only this split")
+    gates.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
+    gates.add_argument("--mode", choices=["cross-encoder", "bi-encoder", "none"],
+                       help="rerank mode (default: [reranker].mode)")
+    gates.add_argument("--index", metavar="DIR")
+    gates.add_argument("--corpus", metavar="DIR")
+    gates.add_argument("--quiet", action="store_true")
+    gates.set_defaults(handler=_eval_gates)

