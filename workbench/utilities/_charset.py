@@ -17,7 +17,9 @@ from workbench.utilities._schema import (
 )
 
 TEXT = data("text", "string", "the text", "текст")
-CHARSET = circ("charset", "string", "the charset (e.g. windows-1251)", "кодировка (например, windows-1251)")
+CHARSET = circ(
+    "charset", "string", "the charset (e.g. windows-1251)", "кодировка (например, windows-1251)"
+)
 FORMS = ("NFC", "NFD", "NFKC", "NFKD")
 
 # Charsets a UTF-8 text is commonly misread as, in the order tried: the Windows Cyrillic page first
@@ -178,8 +180,6 @@ def char_names(text: str) -> list[str]:
             "string",
             "the normalisation form",
             "форма нормализации",
-            required=False,
-            default="NFC",
             choices=FORMS,
         ),
     ],
@@ -188,7 +188,7 @@ def char_names(text: str) -> list[str]:
         ex({"text": "ﬁ", "form": "NFKC"}, "fi"),
     ],
 )
-def normalize(text: str, form: str = "NFC") -> str:
+def normalize(text: str, form: str) -> str:
     """Unicode normalisation (UAX #15)."""
     key = form.strip().upper()
     if key not in FORMS:

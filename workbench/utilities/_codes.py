@@ -15,7 +15,7 @@ class UtilityCode(enum.StrEnum):
     UNKNOWN_UTILITY = "UNKNOWN_UTILITY"
     """The id names no utility in the catalog; ``numbers`` hold the id and the category's ids."""
     MISSING_ARGUMENT = "MISSING_ARGUMENT"
-    """A required argument was not given (or the question holds no value for it); no call is made."""
+    """A required argument has no value (or the question holds none for it); no call is made."""
     ARGUMENT_IS_CIRCUMSTANCE = "ARGUMENT_IS_CIRCUMSTANCE"
     """A ``data`` argument is bound to a phrase of the question that names only a circumstance
     (a charset, a time zone, a format, a unit), not to data the question carries."""

@@ -201,8 +201,11 @@ def _idna_labels(domain: str, encode: bool) -> str:
     for label in labels:
         try:
             if encode:
-                out.append(label.lower() if label.isascii() else "xn--" + label.lower().encode(
-                    "punycode").decode("ascii"))
+                out.append(
+                    label.lower()
+                    if label.isascii()
+                    else "xn--" + label.lower().encode("punycode").decode("ascii")
+                )
             elif label.lower().startswith("xn--"):
                 out.append(label[4:].encode("ascii").decode("punycode"))
             else:

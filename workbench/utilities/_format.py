@@ -13,7 +13,9 @@ import yaml
 from workbench.utilities._schema import BadArgument, circ, data, define, ex
 
 JSON_DATA = data("data", "string", "the JSON text", "текст в формате JSON")
-CSV_DATA = data("data", "string", "the CSV text, header first", "текст CSV, первая строка — заголовок")
+CSV_DATA = data(
+    "data", "string", "the CSV text, header first", "текст CSV, первая строка — заголовок"
+)
 MAX_CELLS = 1_000_000
 
 
@@ -42,7 +44,7 @@ def _plain(value: Any) -> Any:
 
 
 def _csv_rows(text: str, delimiter: str = ",") -> tuple[list[str], list[list[str]]]:
-    if len(delimiter) != 1 or delimiter in "\r\n\"":
+    if len(delimiter) != 1 or delimiter in '\r\n"':
         raise BadArgument("delimiter", "a single character other than a quote or a newline")
     try:
         rows = [r for r in csv.reader(io.StringIO(text), delimiter=delimiter) if r]
@@ -138,9 +140,7 @@ def _cell(value: Any) -> str:
     en="convert a JSON array of objects to CSV",
     ru="преобразовать JSON-массив объектов в CSV",
     args=[JSON_DATA],
-    examples=[
-        ex({"data": '[{"a": 1, "b": "x"}, {"a": 2, "b": "y, z"}]'}, 'a,b\n1,x\n2,"y, z"\n')
-    ],
+    examples=[ex({"data": '[{"a": 1, "b": "x"}, {"a": 2, "b": "y, z"}]'}, 'a,b\n1,x\n2,"y, z"\n')],
 )
 def json_to_csv(data: str) -> str:
     """Columns are the union of keys in first-seen order; nested values are written as JSON."""
@@ -199,9 +199,7 @@ def json_minify(data: str) -> str:
     en="sort the keys of every JSON object",
     ru="отсортировать ключи всех объектов JSON",
     args=[JSON_DATA],
-    examples=[
-        ex({"data": '{"b": 1, "a": {"d": 2, "c": 3}}'}, '{"a": {"c": 3, "d": 2}, "b": 1}')
-    ],
+    examples=[ex({"data": '{"b": 1, "a": {"d": 2, "c": 3}}'}, '{"a": {"c": 3, "d": 2}, "b": 1}')],
 )
 def json_sort_keys(data: str) -> str:
     """Keys sorted by code point at every depth."""
@@ -234,8 +232,10 @@ def json_validate(data: str) -> dict[str, Any]:
     ru="преобразовать CSV (с заголовком) в таблицу Markdown",
     args=[CSV_DATA],
     examples=[
-        ex({"data": "name,age\nAnn,30\nBob,25"},
-           "| name | age |\n| --- | --- |\n| Ann | 30 |\n| Bob | 25 |"),
+        ex(
+            {"data": "name,age\nAnn,30\nBob,25"},
+            "| name | age |\n| --- | --- |\n| Ann | 30 |\n| Bob | 25 |",
+        ),
     ],
 )
 def csv_to_markdown(data: str) -> str:

@@ -61,7 +61,10 @@ class Argument:
 
     def to_json_schema(self, lang: str = "en") -> dict[str, Any]:
         """This argument as a JSON-schema property."""
-        prop: dict[str, Any] = {"type": self.type, "description": self.ru if lang == "ru" else self.en}
+        prop: dict[str, Any] = {
+            "type": self.type,
+            "description": self.ru if lang == "ru" else self.en,
+        }
         if self.choices:
             prop["enum"] = list(self.choices)
         if not self.required and self.default is not None:
@@ -103,7 +106,12 @@ class Example:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form."""
-        return {"id": self.id, "utility": self.utility, "args": dict(self.args), "result": self.result}
+        return {
+            "id": self.id,
+            "utility": self.utility,
+            "args": dict(self.args),
+            "result": self.result,
+        }
 
 
 @dataclass(frozen=True)

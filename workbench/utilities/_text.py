@@ -73,8 +73,6 @@ def _transliterate(text: str, table: dict[str, str], gost: bool) -> str:
             "string",
             "the transliteration standard",
             "стандарт транслитерации",
-            required=False,
-            default="gost-7.79-b",
             choices=tuple(STANDARDS),
         ),
     ],
@@ -83,10 +81,12 @@ def _transliterate(text: str, table: dict[str, str], gost: bool) -> str:
         ex({"text": "Цирк и цапля, объём", "standard": "gost-7.79-b"}, "Cirk i czaplya, ob``yom"),
     ],
 )
-def transliterate(text: str, standard: str = "gost-7.79-b") -> str:
+def transliterate(text: str, standard: str) -> str:
     """Letter-by-letter transliteration; characters outside the table are kept."""
     key = standard.strip().lower().replace(" ", "-")
-    key = {"gost": "gost-7.79-b", "гост": "gost-7.79-b", "гост-7.79-2000": "gost-7.79-b"}.get(key, key)
+    key = {"gost": "gost-7.79-b", "гост": "gost-7.79-b", "гост-7.79-2000": "gost-7.79-b"}.get(
+        key, key
+    )
     if key not in STANDARDS:
         raise BadArgument("standard", "one of " + ", ".join(STANDARDS))
     return _transliterate(text, STANDARDS[key], gost=key == "gost-7.79-b")
@@ -361,7 +361,7 @@ def collapse_whitespace(text: str) -> str:
     examples=[ex({"text": "pear\napple\nfig", "order": "asc"}, "apple\nfig\npear")],
 )
 def sort_lines(text: str, order: str = "asc") -> str:
-    """Sort by code point (stable), joined with ``\\n``."""
+    """Sort by code point (stable), joined with newlines."""
     if order not in ("asc", "desc"):
         raise BadArgument("order", "asc or desc")
     return "\n".join(sorted(text.splitlines(), reverse=order == "desc"))

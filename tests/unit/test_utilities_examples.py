@@ -1,0 +1,155 @@
+"""Every catalog example in-process, the catalog's shape, and the fixed ids of UTILITIES.md."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from workbench import registry
+from workbench.utilities import (
+    Role,
+    UtilitySchema,
+    all_examples,
+    call_utility,
+    catalog_summary,
+    load_catalog,
+    results_equal,
+    run_examples,
+)
+
+EXAMPLES = all_examples()
+
+# The ids and argument names outside callers use (shared UTILITIES.md); circumstances marked.
+REQUIRED: dict[str, tuple[str, ...]] = {
+    "hash.md5": ("text",), "hash.sha1": ("text",), "hash.sha256": ("text",),
+    "hash.sha512": ("text",), "hash.sha3_256": ("text",), "hash.blake2b": ("text",),
+    "hash.crc32": ("text",), "hash.hmac_sha256": ("text", "key"),
+    "encoding.base64_encode": ("text",), "encoding.base64_decode": ("data",),
+    "encoding.base32_encode": ("text",), "encoding.hex_encode": ("text",),
+    "encoding.hex_decode": ("data",), "encoding.url_encode": ("text",),
+    "encoding.url_decode": ("data",), "encoding.html_escape": ("text",),
+    "encoding.html_unescape": ("data",), "encoding.punycode_encode": ("domain",),
+    "charset.encode": ("text", "charset"), "charset.decode": ("data", "charset"),
+    "charset.fix_mojibake": ("text",), "charset.utf8_length": ("text",),
+    "charset.codepoints": ("text",), "charset.normalize": ("text", "form"),
+    "text.stats": ("text", "charset"), "text.word_count": ("text",), "text.slugify": ("text",),
+    "text.transliterate": ("text", "standard"), "text.change_case": ("text", "mode"),
+    "text.reverse": ("text",), "text.levenshtein": ("a", "b"),
+    "text.count_substring": ("text", "substring"),
+    "format.json_to_yaml": ("data",), "format.yaml_to_json": ("data",),
+    "format.csv_to_json": ("data", "delimiter"), "format.json_to_csv": ("data",),
+    "format.json_pretty": ("data", "indent"), "format.json_minify": ("data",),
+    "format.csv_to_markdown": ("data",),
+    "number.convert_base": ("value", "from_base", "to_base"), "number.to_roman": ("n",),
+    "number.from_roman": ("roman",), "number.to_words_ru": ("n",), "number.to_words_en": ("n",),
+    "number.round": ("value", "digits", "mode"), "number.percent_of": ("value", "percent"),
+    "date.diff_days": ("start", "end"), "date.add_days": ("date", "days"),
+    "date.weekday": ("date", "lang"), "date.to_unix": ("datetime", "tz"),
+    "date.from_unix": ("timestamp", "tz"),
+    "date.convert_timezone": ("datetime", "from_tz", "to_tz"),
+    "date.iso_week": ("date",), "date.is_leap_year": ("year",),
+    "date.business_days": ("start", "end"), "date.age": ("birth_date", "on_date"),
+    "address.parse_ru": ("address",), "address.normalize_ru": ("address",),
+    "address.validate_postcode_ru": ("postcode",), "address.extract_postcode": ("text",),
+    "address.format_ru": ("postcode", "region", "city", "street", "house", "building", "flat"),
+    "id.validate_inn": ("inn",), "id.validate_snils": ("snils",), "id.validate_ogrn": ("ogrn",),
+    "id.validate_bik": ("bik",), "id.luhn_check": ("number",), "id.validate_iban": ("iban",),
+    "id.validate_isbn": ("isbn",), "id.validate_ean13": ("code",),
+    "id.uuid5": ("namespace", "name"),
+    "net.cidr_info": ("cidr",), "net.ip_in_network": ("ip", "cidr"), "net.ip_to_int": ("ip",),
+    "net.int_to_ip": ("n",), "net.mac_normalize": ("mac",), "net.parse_url": ("url",),
+    "net.ipv6_expand": ("ip",),
+    "color.hex_to_rgb": ("hex",), "color.rgb_to_hex": ("r", "g", "b"),
+    "color.rgb_to_hsl": ("r", "g", "b"), "color.contrast_ratio": ("foreground", "background"),
+    "units.length": ("value", "from_unit", "to_unit"),
+    "units.mass": ("value", "from_unit", "to_unit"),
+    "units.temperature": ("value", "from_unit", "to_unit"),
+    "units.data_size": ("value", "from_unit", "to_unit"),
+    "money.vat_add": ("amount", "rate"), "money.vat_extract": ("amount", "rate"),
+    "money.percent_change": ("old", "new"),
+    "money.loan_payment": ("principal", "annual_rate", "months"),
+    "money.amount_in_words_ru": ("amount",),
+    "regex.match": ("pattern", "text"), "regex.find_all": ("pattern", "text"),
+    "regex.replace": ("pattern", "replacement", "text"), "regex.escape": ("text",),
+}  # fmt: skip
+CIRCUMSTANCES = {
+    "charset.encode": "charset", "charset.decode": "charset", "charset.normalize": "form",
+    "text.stats": "charset", "text.transliterate": "standard", "text.change_case": "mode",
+    "number.convert_base": "from_base", "date.to_unix": "tz", "date.convert_timezone": "to_tz",
+    "id.uuid5": "namespace", "units.length": "from_unit", "money.vat_add": "rate",
+    "money.loan_payment": "annual_rate", "regex.match": "pattern",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[e.id for e in EXAMPLES])
+def test_example_in_process(example):
+    outcome = call_utility(example.utility, dict(example.args))
+    assert outcome.ok, outcome.to_dict()
+    assert results_equal(example.result, outcome.result), (example.result, outcome.result)
+    assert json.loads(json.dumps(outcome.result)) == outcome.result
+
+
+def test_catalog_meets_the_counts():
+    summary = catalog_summary()
+    assert summary.utilities >= 95
+    assert summary.categories == 14
+    assert summary.examples >= 114
+    assert len(summary.digest) == 64 and int(summary.digest, 16) >= 0
+    assert summary.examples == len(EXAMPLES)
+
+
+def test_run_examples_reports_every_example():
+    report = run_examples()
+    assert (report.total, report.passed, report.failed) == (len(EXAMPLES), len(EXAMPLES), 0)
+    assert report.failures == ()
+
+
+def test_digest_is_stable_and_canonical():
+    catalog = load_catalog()
+    load_catalog.cache_clear()
+    try:
+        assert load_catalog().digest == catalog.digest
+    finally:
+        load_catalog.cache_clear()
+        load_catalog()
+
+
+@pytest.mark.parametrize("uid", sorted(REQUIRED))
+def test_required_ids_and_argument_names(uid):
+    entry = registry.lookup("utility", uid)
+    schema = entry.metadata["schema"]
+    assert isinstance(schema, UtilitySchema)
+    names = [a.name for a in schema.arguments]
+    for name in REQUIRED[uid]:
+        assert name in names, f"{uid} lacks argument {name}"
+    if uid in CIRCUMSTANCES:
+        assert schema.argument(CIRCUMSTANCES[uid]).role is Role.CIRCUMSTANCE
+
+
+def test_every_schema_is_complete():
+    catalog = load_catalog()
+    categories = {c.id for c in catalog.categories}
+    for uid, schema in catalog.schemas.items():
+        assert schema.category in categories and uid.startswith(schema.category + ".")
+        assert schema.en and schema.ru and schema.examples
+        for arg in schema.arguments:
+            assert arg.en and arg.ru and arg.role in (Role.DATA, Role.CIRCUMSTANCE)
+            assert arg.required or arg.default is None or isinstance(
+                arg.default, str | int | float | bool)
+        assert json.dumps(schema.to_dict(), ensure_ascii=False)
+
+
+def test_every_category_has_utilities():
+    catalog = load_catalog()
+    assert all(catalog.in_category(c.id) for c in catalog.categories)
+
+
+def test_same_call_same_result():
+    a = call_utility("date.convert_timezone", {"datetime": "2024-03-10T12:00:00",
+                                               "from_tz": "America/New_York",
+                                               "to_tz": "Europe/London"})
+    b = call_utility("date.convert_timezone", {"datetime": "2024-03-10T12:00:00",
+                                               "from_tz": "America/New_York",
+                                               "to_tz": "Europe/London"})
+    assert a.to_dict() == b.to_dict()

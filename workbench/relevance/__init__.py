@@ -1,0 +1,37 @@
+"""Relevance rules: string comparisons that decide whether a candidate relates to the question.
+
+The quote rules (``entities``, ``lang-match``, ``term-coverage``) judge a fragment; the
+circumstance rule judges a utility call's argument bindings. All are registered with
+``@relevance_rule`` and switched on or off by settings, so every subset can be ablated.
+"""
+
+from workbench.relevance._circumstance import (
+    CircumstanceRule,
+    CircumstanceVerdict,
+    check_binding,
+    circumstance_kind,
+    circumstance_rule,
+    circumstance_spans,
+    question_literals,
+)
+from workbench.relevance._entities import Entity, RuleVerdict, extract_entities, missing_entities
+from workbench.relevance._rules import QUOTE_RULES, QuoteRule, entities, lang_match, term_coverage
+
+__all__ = [
+    "QUOTE_RULES",
+    "CircumstanceRule",
+    "CircumstanceVerdict",
+    "Entity",
+    "QuoteRule",
+    "RuleVerdict",
+    "check_binding",
+    "circumstance_kind",
+    "circumstance_rule",
+    "circumstance_spans",
+    "entities",
+    "extract_entities",
+    "lang_match",
+    "missing_entities",
+    "question_literals",
+    "term_coverage",
+]
