@@ -14,7 +14,13 @@ from importlib import resources
 from typing import Any
 
 from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedToken, VisitError
+from lark.exceptions import (
+    LarkError,
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedToken,
+    VisitError,
+)
 
 from workbench.fts._ast import (
     Binary,
@@ -187,7 +193,8 @@ class _ToAst(Transformer):
         return Premise(str(children[0]), children[1], version, meta.line, meta.column)
 
     def type_decl(self, meta, children):
-        return TypeDecl(str(children[0]), tuple(str(c) for c in children[1:]), meta.line, meta.column)
+        members = tuple(str(c) for c in children[1:])
+        return TypeDecl(str(children[0]), members, meta.line, meta.column)
 
     def input_decl(self, meta, children):
         return Input(str(children[0]), str(children[1]), meta.line, meta.column)
