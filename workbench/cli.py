@@ -23,6 +23,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "workbench.fts._cli",
     "workbench.gates._cli",
     "workbench.retrieval._cli",
+    "workbench.model_catalog",
     "workbench._demo",
 )
 

@@ -22,6 +22,13 @@ EXTRACTION = [
     ("Why is 10% charged on food?", [("10%", "number")]),
     ("How many hosts fit in a /24 network?", []),
     ("Что такое кодировка?", []),
+    ("Как записать букву числовой HTML-ссылкой?", [("HTML", "abbreviation")]),
+    ("Как сократить IPv6-адрес?", [("IPv6", "identifier")]),
+    ("Какой длины хеш ГОСТ Р 34.11-94?", [("ГОСТ", "abbreviation"), ("34.11-94", "identifier")]),
+    ("Does encodeURIComponent encode a plus?", [("encodeURIComponent", "identifier")]),
+    ("Сколько адресов в 198.18.0.0/15?", [("198.18.0.0/15", "identifier")]),
+    ("Когда переполнится 32-битный time_t?", [("32-битный", "number"), ("time", "latin"),
+                                              ("t", "latin")]),
 ]
 
 
@@ -48,6 +55,13 @@ MATCHING = [
     ("Why JSONs break?", "JSON texts", []),
     ("Что значит KOI8-R?", "koi8r — это", []),
     ("Что значит KOI8-R?", "KOI8-RU — это", ["KOI8-R"]),
+    ("Что такое U+1F600?", "эмодзи U+1F600 лежит вне BMP", []),
+    ("Почему Etc/GMT-3 это UTC+3?", "зона Etc/GMT-3 равна UTC+3", []),
+    ("Почему Etc/GMT-3 это UTC+3?", "зона Etc/GMT+3 равна UTC-3", ["Etc/GMT-3", "UTC+3"]),
+    ("What is the VAT rate in Russia?", "the Russian VAT rate", []),
+    ("Что делает cmd.exe?", "консоль cmd.exe", []),
+    ("Какой длины хеш ГОСТ Р 34.11-94?", "ГОСТ Р 34.11-2012 «Стрибог»", ["34.11-94"]),
+    ("How many characters in Unicode 14.0?", "Unicode 15.0 defines 149,186", ["14.0"]),
 ]
 
 

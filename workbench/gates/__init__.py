@@ -8,6 +8,7 @@ analysis functions re-slice such a run without touching retrieval.
 
 from workbench.gates._analysis import (
     ANSWERED,
+    calibrate_gates,
     fire_overlaps,
     first_firing,
     firing_line,
@@ -38,6 +39,7 @@ __all__ = [
     "QuoteSource",
     "Trace",
     "UnknownGateError",
+    "calibrate_gates",
     "candidate_set",
     "check_order",
     "evaluate_sets",

@@ -49,10 +49,20 @@ def _enabled_rules(run: Any) -> tuple[str, ...]:
 
 
 def fire_columns(rows: pd.DataFrame, rules: Sequence[str] | None = None,
-                 threshold: float | None = None) -> dict[str, np.ndarray]:
-    """Would-fire flags per gate, with the relevance rules or the threshold replaced if given."""
+                 threshold: float | None = None, min_coverage: float | None = None,
+                 margin: float | None = None) -> dict[str, np.ndarray]:
+    """Would-fire flags per gate; rules, threshold, gate 0's coverage or the margin replaced if given.
+
+    Replacements are recomputed from the cached numbers of each row (scores, coverage, the gap
+    between the two best candidates), never from retrieval.
+    """
     fire = {g: rows[f"wf_{g}"].to_numpy(dtype=bool) for g in GATE_CODES}
     no_hits = rows["n_hits"].to_numpy() == 0
+    if min_coverage is not None:
+        fire["gate0"] = no_hits | (rows["gate0_coverage"].to_numpy(dtype=float) < min_coverage)
+    if margin is not None:
+        gap = rows["top2_gap"].astype(float).fillna(np.inf).to_numpy()
+        fire["disagreement"] = ~rows["top2_same_file"].to_numpy(dtype=bool) & (gap < margin)
     if rules is not None:
         relevance = no_hits.copy()
         for rule in rules:
@@ -64,9 +74,10 @@ def fire_columns(rows: pd.DataFrame, rules: Sequence[str] | None = None,
 
 
 def first_firing(rows: pd.DataFrame, order: Sequence[str], rules: Sequence[str] | None = None,
-                 threshold: float | None = None) -> np.ndarray:
+                 threshold: float | None = None, min_coverage: float | None = None,
+                 margin: float | None = None) -> np.ndarray:
     """For each row, the first gate of ``order`` that fires, or ``"answered"``."""
-    fire = fire_columns(rows, rules, threshold)
+    fire = fire_columns(rows, rules, threshold, min_coverage, margin)
     outcome = np.full(len(rows), ANSWERED, dtype=object)
     undecided = np.ones(len(rows), dtype=bool)
     for gate in order:
@@ -206,3 +217,42 @@ def threshold_sweep(run: Any, thresholds: Sequence[float] | None = None,
             "noans_answered": int((~refused[~has_ans]).sum()),
         })
     return pd.DataFrame.from_records(records)
+
+
+def calibrate_gates(run: Any, split: str = "dev", order: Sequence[str] | None = None,
+                    rules: Sequence[str] | None = None,
+                    thresholds: Sequence[float] | None = None,
+                    coverages: Sequence[float] = (0.0, 0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75),
+                    margins: Sequence[float] = (0.0, 0.005, 0.01, 0.02, 0.03, 0.05),
+                    ) -> pd.DataFrame:
+    """Grid of (coverage, threshold, margin) on one split, best first.
+
+    The score is the share of answerable questions answered from a gold fragment plus the share
+    of unanswerable ones refused (each set weighs the same however large it is); ties go to
+    fewer false answers, then to the looser setting.
+    """
+    rows = _rows(run)
+    rows = rows[rows["split"] == split] if split else rows
+    order = _order(run, order)
+    if thresholds is None:
+        low, high = float(rows["top_score"].quantile(0.02)), float(rows["top_score"].max())
+        thresholds = [0.0, *np.round(np.linspace(low, high, 40), 4)]
+    has_ans = (rows["set"] == "in_corpus").to_numpy()
+    no_ans = ~has_ans
+    records = []
+    for coverage in coverages:
+        for margin in margins:
+            for t in thresholds:
+                outcome = first_firing(rows, order, rules=rules, threshold=float(t),
+                                       min_coverage=coverage, margin=margin)
+                correct, false_answer = _correct(rows, outcome)
+                refused = outcome != ANSWERED
+                hasans = correct[has_ans].mean() if has_ans.any() else 0.0
+                noans = refused[no_ans].mean() if no_ans.any() else 0.0
+                records.append({"min_coverage": coverage, "threshold": float(t),
+                                "margin": margin, "hasans_correct": float(hasans),
+                                "noans_refused": float(noans), "score": float(hasans + noans),
+                                "false_answers": int(false_answer.sum())})
+    table = pd.DataFrame.from_records(records)
+    return table.sort_values(["score", "false_answers", "threshold", "min_coverage", "margin"],
+                             ascending=[False, True, True, True, True]).reset_index(drop=True)

@@ -53,6 +53,12 @@ def result_row(question: Question, result: QuoteResult) -> dict:
         "answered": result.answered,
         "refusal_text": result.refusal.text if result.refusal else None,
         "gold_rank": gold_rank,
+        "gate0_coverage": float(by_gate["gate0"].numbers.get("coverage", 0.0))
+        if "gate0" in by_gate else 0.0,
+        "top2_gap": float(view.hits[0].score - view.hits[1].score) if len(view.hits) > 1
+        else None,
+        "top2_same_file": bool(len(view.fragments) > 1 and view.fragments[0].anchor.path
+                               == view.fragments[1].anchor.path),
         "top_is_gold": gold_rank == 1,
         "verdicts": json.dumps([v.to_dict() for v in result.trace.verdicts], ensure_ascii=False),
     }

@@ -5,8 +5,10 @@ What counts as an entity of a question (``extract_entities``):
 * a literal in backticks — matched exactly, case included (it is code or data);
 * a number with a unit (``22%``, ``64 бита``, ``2019 году``, ``10 KiB``) — the number must occur
   with digit boundaries; the unit may be inflected or spelled out, so only the number is matched;
-* an identifier: a token that mixes letters and digits (``SHA-384``, ``KOI8-R``, ``IPv6``) —
-  matched case-insensitively, with ``-``, ``_``, a space or nothing between its parts;
+* an identifier: a token that mixes letters and digits (``SHA-384``, ``KOI8-R``, ``IPv6``), a
+  camelCase name (``encodeURIComponent``), or a dotted or slashed number (``34.11-94``,
+  ``198.18.0.0/15``, ``14.0``) — matched case-insensitively; a hyphen may also be written as a
+  space, an underscore or nothing, while ``+ . / :`` are kept as written;
 * an abbreviation: two or more capitals, Latin or Cyrillic (``JSON``, ``НДС``, ``ИНН``) — Latin
   ones case-insensitively (and an English plural ``s`` is dropped), Cyrillic ones in capitals,
   optionally followed by a short lower-case ending (``ИНН-а``);
@@ -33,9 +35,9 @@ _ALNUM = _LETTER + "0-9"
 _LEFT = f"(?<![{_ALNUM}])"
 _RIGHT = f"(?![{_ALNUM}])"
 _BACKTICK = re.compile(r"`([^`]+)`")
-_TOKEN = re.compile(f"[{_ALNUM}]+(?:[-–.+/][{_ALNUM}]+)*")
+_TOKEN = re.compile(f"[{_ALNUM}]+(?:[-–.+/:][{_ALNUM}]+)*")
 _UNITS = re.compile(
-    r"\s*(%|процент\w*|percent|бит\w*|bits?|байт\w*|bytes?|символ\w*|знак\w*|цифр\w*|"
+    r"\s*-?\s*(%|процент\w*|percent|бит\w*|bits?|байт\w*|bytes?|символ\w*|знак\w*|цифр\w*|"
     r"characters?|digits?|дн[еяи]\w*|день|days?|лет|год\w*|years?|месяц\w*|months?|"
     r"час\w*|hours?|минут\w*|minutes?|секунд\w*|seconds?|руб\w*|roubles?|rubles?|"
     r"[KMGT]i?B|[кКмМгГ]и?Б|тысяч\w*|млн|million\w*)(?![A-Za-zА-Яа-яЁё])",
@@ -77,8 +79,16 @@ def _ru_stemmer() -> Stemmer.Stemmer:
 
 
 def _parts_pattern(token: str) -> str:
-    parts = [re.escape(p) for p in re.split(r"[-–.+/]", token) if p]
-    return _LEFT + r"[-_–\s]?".join(parts) + _RIGHT
+    """A hyphen may also be written as a space, an underscore or nothing (``SHA-256``,
+    ``sha256``); ``+ . / :`` carry meaning (``UTC+3``, ``cmd.exe``) and are kept literally."""
+    pieces = re.split(r"([-–.+/:])", token)
+    out = []
+    for piece in pieces:
+        if piece in ("-", "–"):
+            out.append(r"[-_–\s]?")
+        elif piece:
+            out.append(re.escape(piece))
+    return _LEFT + "".join(out) + _RIGHT
 
 
 def _is_cyrillic(token: str) -> bool:
@@ -116,8 +126,19 @@ def extract_entities(question: str, lang: str | None = None) -> list[Entity]:
 
     for match in _TOKEN.finditer(plain):
         token = match.group(0)
+        parts = re.split(r"[-–]", token)
+        if len(parts) > 1 and _is_cyrillic(parts[-1]) and not _is_cyrillic(parts[0]):
+            # "HTML-ссылка", "IPv6-адрес", "32-битный": the Latin or numeric head is the entity,
+            # the Cyrillic tail an ordinary (inflected) word.
+            head = "-".join(p for p in parts if not _is_cyrillic(p))
+            if head.isdigit():
+                continue  # a number glued to a unit word; the number rule above has it
+            token = head
         letters = re.sub(f"[^{_LETTER}]", "", token)
         if not letters:
+            if re.fullmatch(r"\d+(?:[.:/]\d+)+(?:[-–]\d+)?", token):
+                # "34.11-94", "198.18.0.0/15", "14.0": versions, addresses, standard numbers
+                add(Entity(token, "identifier", _parts_pattern(token)))
             continue
         has_digit = any(ch.isdigit() for ch in token)
         if has_digit:
@@ -133,19 +154,26 @@ def extract_entities(question: str, lang: str | None = None) -> list[Entity]:
                 add(Entity(token, "abbreviation",
                            _LEFT + re.escape(token) + "(?:-?[а-яё]{1,3})?" + _RIGHT))
             continue
+        if _is_latin(token) and re.search("[a-z][A-Z]", token):
+            # camelCase or mixed case names an API or a product: encodeURIComponent, JavaScript
+            add(Entity(token, "identifier", _parts_pattern(token), re.IGNORECASE))
+            continue
         if lang == "ru" and _is_latin(token) and not _is_cyrillic(token):
             add(Entity(token, "latin", _parts_pattern(token), re.IGNORECASE))
             continue
         starts_sentence = _SENTENCE_START.search(plain[: match.start()]) is not None
-        if token[0].isupper() and not starts_sentence and token.lower() not in _NOT_NAMES:
+        if (token[0].isupper() and len(letters) >= 2 and not starts_sentence
+                and token.lower() not in _NOT_NAMES):
             if _is_cyrillic(token):
                 stem = str(_ru_stemmer().stemWord(token.lower().replace("ё", "е")))
                 stem_pattern = re.escape(stem).replace("е", "[её]")
                 add(Entity(token, "proper_noun", _LEFT + stem_pattern + f"[{_LETTER}]*" + _RIGHT,
                            re.IGNORECASE))
             else:
-                add(Entity(token, "proper_noun", _LEFT + re.escape(token) + "(?:'s)?" + _RIGHT,
-                           re.IGNORECASE))
+                # "Russia" / "Russian": a long name is matched by all but its last letter.
+                core = token[:-1] if len(token) >= 6 else token
+                add(Entity(token, "proper_noun", _LEFT + re.escape(core) + "[A-Za-z]*(?:'s)?"
+                           + _RIGHT, re.IGNORECASE))
     return entities
 
 
