@@ -1,8 +1,9 @@
 """``workbench demo``: the main job, end to end, on the embedded defaults.
 
 Each step prints a header and its result; long steps show progress bars. Everything expensive is
-cached by content digest (the index is rebuilt only when the corpus or its settings changed;
-embeddings are cached by fragment digest), so a second run with nothing changed is quick.
+cached by content digest: the index is rebuilt only when the corpus or its settings changed,
+embeddings are cached by fragment digest, the reranker is trained only when it is missing, and a
+gate evaluation is reused when nothing it depends on changed. A second run is therefore quick.
 """
 
 from __future__ import annotations
@@ -10,9 +11,18 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from workbench.config import Settings
-from workbench.corpus import audit_drift, build_index, index_is_current, read_manifest
+from workbench.corpus import (
+    Corpus,
+    audit_drift,
+    build_index,
+    index_is_current,
+    load_index,
+    read_manifest,
+    verify_quote,
+)
 from workbench.retrieval import make_embedder
 from workbench.runs import write_run
 
@@ -49,9 +59,86 @@ def _step_drift(settings: Settings) -> None:
     print(f"per-fragment table: {run / 'rows.parquet'}")
 
 
+def _step_utilities(settings: Settings) -> None:
+    from workbench.utilities import catalog_summary, run_examples
+
+    summary = catalog_summary()
+    report = run_examples()
+    print(f"utility catalog: {summary.utilities} utilities in {summary.categories} categories, "
+          f"digest {summary.digest[:12]}")
+    print(f"examples executed: {report.total}, passed {report.passed}, failed {report.failed}")
+    for failure in report.failures[:5]:
+        print(f"  failed: {failure}")
+
+
+def _step_specs(settings: Settings) -> None:
+    from workbench.fts import check_all_specs, export_vat_counterexample, verify_library
+
+    library = verify_library(settings.paths.morphisms)
+    counts = ", ".join(f"{n} {status}" for status, n in library.counts.items())
+    print(f"morphism library: {sum(library.counts.values())} entries ({counts}); "
+          f"{'intact' if library.intact else 'NOT intact'}, digest {library.digest[:12]}")
+    verdicts = check_all_specs(settings.paths.specs, settings.paths.morphisms)
+    certified = [v for v in verdicts if v.passed]
+    print(f"specs: {len(certified)} of {len(verdicts)} certified")
+    for verdict in verdicts:
+        if not verdict.passed:
+            print(f"  {verdict.spec_id}: {verdict.code}")
+    limit = export_vat_counterexample(settings.paths.specs, settings.paths.morphisms)
+    print(f"the limit: the export-VAT spec stops at {limit.shipped.code} with the shipped library;"
+          f" with «{limit.entry}» flipped to verified it is "
+          f"{'certified' if limit.flipped.passed else 'refused'} and concludes {limit.conclusion}")
+
+
+def _step_reranker(settings: Settings) -> None:
+    if settings.reranker.mode != "cross-encoder":
+        print(f"rerank mode {settings.reranker.mode}: no cross-encoder needed")
+        return
+    path = Path(str(settings.reranker.path))
+    if (path / "workbench_training.json").is_file():
+        print(f"cross-encoder present: {path}")
+        return
+    from workbench.retrieval._train_reranker import train_reranker
+
+    print("training the cross-encoder from all-MiniLM-L6-v2 once (a few minutes on 2 cores)",
+          flush=True)
+    report = train_reranker(settings, path)
+    print(f"trained on {report.pairs} pairs in {report.seconds:.0f} s -> {path}")
+
+
+def _step_gates(settings: Settings) -> None:
+    from workbench.gates import firing_line, gate_attribution
+    from workbench.gates._eval import evaluate_sets_cached
+
+    rows, cached = evaluate_sets_cached(settings, progress=True)
+    order = settings.gates.order
+    attribution = gate_attribution(rows, order)
+    print(f"gate firing ({settings.reranker.mode}, order {' > '.join(order)})"
+          f"{' [cached verdicts]' if cached else ''}:")
+    for name in attribution.index:
+        if name != "all":
+            print("  " + firing_line(attribution, name, order))
+    index = load_index(settings.paths.index)
+    corpus = Corpus(settings.paths.corpus)
+    answered = rows[rows["answered"]]
+    leaks = sum(1 for _, row in answered.iterrows()
+                if not verify_quote(row["quote"], index.get(row["top_fragment"]), corpus).ok)
+    print(f"mode-A quotes re-verified against the files now: {len(answered) - leaks} of "
+          f"{len(answered)}; leakage (mode-A answers without verifiable evidence): {leaks}")
+    run = write_run("gates", rows, settings=settings,
+                    digests={"index": index.digest, "corpus_at_index": index.corpus_digest},
+                    summary={"leakage": leaks, "answered": int(len(answered))},
+                    extra={"order": list(order), "mode": settings.reranker.mode})
+    print(f"run record: {run}")
+
+
 STEPS: list[tuple[str, Step]] = [
     ("index the course corpus", _step_index),
     ("audit drift between the index and the files", _step_drift),
+    ("source one: the utility catalog and its examples", _step_utilities),
+    ("source three: the morphism library, the specs and the limit", _step_specs),
+    ("the cross-encoder reranker", _step_reranker),
+    ("source two: the question sets through the gates", _step_gates),
 ]
 
 

@@ -94,6 +94,8 @@ class Retrieval:
     """The lexical share in weighted score fusion."""
     top_k: int = 10
     """Candidates kept after reranking."""
+    rerank_pool: int = 10
+    """Fused candidates handed to the reranker (at least ``top_k``); a cross-encoder reads each."""
 
 
 @dataclass(frozen=True)
@@ -104,12 +106,24 @@ class Gates:
     """Firing order; every gate is evaluated, the first refusing one in this order is the code."""
     min_lexical_coverage: float = 0.5
     """Gate 0: share of the question's content terms that must occur in the candidates."""
-    score_threshold: float = 0.55
-    """Threshold gate: the best rerank score must reach this."""
+    threshold_cross_encoder: float = 0.5
+    """Threshold gate in cross-encoder mode: the best sigmoid score must reach this."""
+    threshold_bi_encoder: float = 0.8675
+    """Threshold gate in bi-encoder mode: the best cosine must reach this."""
+    threshold_none: float = 0.0
+    """Threshold gate without a rerank stage: the best fused score must reach this."""
     disagreement_margin: float = 0.02
     """Disagreement gate: top candidates from different files closer than this disagree."""
     relevance_rules: tuple[str, ...] = ("entities",)
     """Relevance rules switched on by default."""
+
+    def threshold_for(self, mode: str) -> float:
+        """The score threshold of a rerank mode.
+
+        Scores of different modes live on different scales, so each has its own, tuned on the dev
+        split.
+        """
+        return float(getattr(self, "threshold_" + mode.replace("-", "_")))
 
 
 @dataclass(frozen=True)
@@ -130,7 +144,7 @@ class Settings:
         return _to_plain(self)
 
     def with_overrides(self, **sections: Mapping[str, Any]) -> Settings:
-        """A copy with some keys of some sections replaced, e.g. ``gates={"score_threshold": 0.4}``."""
+        """A copy with some keys of some sections replaced, e.g. ``gates={"threshold_bi_encoder": 0.8}``."""
         changes: dict[str, Any] = {}
         for section, values in sections.items():
             current = getattr(self, section)

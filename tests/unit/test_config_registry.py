@@ -30,7 +30,7 @@ def test_relative_paths_follow_the_file(tmp_path: Path) -> None:
 CONFIG_ERRORS = [
     ("unknown section", "[nonsense]\nx = 1\n"),
     ("unknown key", "[gates]\nscore_treshold = 0.5\n"),
-    ("expected a number", '[gates]\nscore_threshold = "high"\n'),
+    ("expected a number", '[gates]\nthreshold_bi_encoder = "high"\n'),
     ("expected an integer", "[retrieval]\ntop_k = 2.5\n"),
     ("expected a list of strings", '[gates]\norder = "gate0"\n'),
     ("not valid TOML", "[gates\n"),
@@ -51,8 +51,9 @@ def test_missing_config_file(tmp_path: Path) -> None:
 
 
 def test_overrides() -> None:
-    settings = Settings().with_overrides(gates={"score_threshold": 0.4})
-    assert settings.gates.score_threshold == 0.4
+    settings = Settings().with_overrides(gates={"threshold_bi_encoder": 0.4})
+    assert settings.gates.threshold_bi_encoder == 0.4
+    assert settings.gates.threshold_for("bi-encoder") == 0.4
     with pytest.raises(ConfigError):
         Settings().with_overrides(gates={"nope": 1})
 

@@ -35,7 +35,7 @@ def _settings(corpus: Path, index: Path, **gates) -> Settings:
     return dataclasses.replace(
         base,
         paths=dataclasses.replace(base.paths, corpus=corpus, index=index),
-        gates=dataclasses.replace(base.gates, score_threshold=0.2, **gates),
+        gates=dataclasses.replace(base.gates, threshold_bi_encoder=0.2, **gates),
     )
 
 
@@ -82,7 +82,7 @@ def test_every_gate_is_evaluated_after_a_refusal(source: QuoteSource) -> None:
 def test_threshold_and_disagreement_come_from_settings(source: QuoteSource) -> None:
     question = "Base64 pads the output with equals signs"
     strict = dataclasses.replace(source.settings, gates=dataclasses.replace(
-        source.settings.gates, score_threshold=1.01))
+        source.settings.gates, threshold_bi_encoder=1.01))
     assert source.ask_many([question], settings=strict)[0].refusal.code == "BELOW_THRESHOLD"
     loose = dataclasses.replace(source.settings, gates=dataclasses.replace(
         source.settings.gates, disagreement_margin=10.0))

@@ -70,7 +70,7 @@ def threshold() -> GateFn:
 
     def check(question: str, candidates: CandidateSet, settings: Settings) -> GateVerdict:
         best = candidates.hits[0].score if candidates.hits else 0.0
-        limit = settings.gates.score_threshold
+        limit = settings.gates.threshold_for(candidates.mode)
         return _verdict("threshold", best < limit, {
             "checked": len(candidates.hits), "best_score": round(best, 4), "threshold": limit,
             "mode": candidates.mode,

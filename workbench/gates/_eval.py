@@ -7,15 +7,19 @@ threshold without touching retrieval again (see ``_analysis``).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 import pandas as pd
 from tqdm.auto import tqdm
 
+from workbench import __version__
 from workbench.config import Settings
+from workbench.corpus._index import read_manifest, sha256_file
 from workbench.corpus._questions import SETS, Question, load_sets
 from workbench.gates._codes import GATE_CODES
 from workbench.gates._quote_source import QuoteResult, QuoteSource
@@ -75,7 +79,7 @@ def evaluate_sets(settings: Settings, *, sets: Sequence[str] = SETS, split: str 
     started = time.perf_counter()
     source = source or QuoteSource(settings)
     questions = load_sets(settings.paths.questions, source.corpus, tuple(sets), split=split)
-    rows = []
+    rows: list[dict] = []
     with tqdm(total=len(questions), desc="questions", unit="q", disable=not progress,
               file=sys.stderr) as bar:
         for start in range(0, len(questions), BATCH):
@@ -87,3 +91,52 @@ def evaluate_sets(settings: Settings, *, sets: Sequence[str] = SETS, split: str 
     frame.attrs["seconds"] = time.perf_counter() - started
     frame.attrs["order"] = list(settings.gates.order)
     return frame
+
+
+def evaluation_key(settings: Settings, sets: Sequence[str], split: str | None) -> str:
+    """A digest of everything a gate evaluation depends on, computed without loading a model.
+
+    The index manifest (which covers the corpus and the embedder), the question files, the
+    retrieval, rerank and gate settings, the reranker's weights and the workbench version.
+    """
+    digest = hashlib.sha256()
+    manifest = read_manifest(settings.paths.index)
+    digest.update(json.dumps(manifest["artifacts"], sort_keys=True).encode())
+    digest.update(str(manifest["embedder"]).encode())
+    for name in sets:
+        path = Path(settings.paths.questions) / f"{name}.jsonl"
+        digest.update(sha256_file(path).encode() if path.is_file() else b"-")
+    plain = settings.to_dict()
+    for section in ("retrieval", "reranker", "gates", "fragmenting"):
+        digest.update(json.dumps(plain[section], sort_keys=True).encode())
+    if settings.reranker.mode == "cross-encoder" and settings.reranker.path is not None:
+        folder = Path(settings.reranker.path)
+        for item in sorted(folder.glob("*")) if folder.is_dir() else []:
+            if item.is_file():
+                digest.update(f"{item.name}:{sha256_file(item)}".encode())
+    digest.update(f"{__version__}:{split}:{','.join(sets)}".encode())
+    return digest.hexdigest()
+
+
+def evaluate_sets_cached(settings: Settings, *, sets: Sequence[str] = SETS,
+                         split: str | None = None, progress: bool = False
+                         ) -> tuple[pd.DataFrame, bool]:
+    """:func:`evaluate_sets`, reusing the rows of an identical earlier evaluation.
+
+    Returns the rows and whether they came from the cache (``.cache/gates/<key>.parquet``).
+    """
+    key = evaluation_key(settings, sets, split)
+    path = Path(settings.paths.cache) / "gates" / f"{key}.parquet"
+    if path.is_file():
+        rows = pd.read_parquet(path)
+        rows.attrs["order"] = list(settings.gates.order)
+        rows.attrs["seconds"] = 0.0
+        return rows, True
+    rows = evaluate_sets(settings, sets=sets, split=split, progress=progress)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    table = rows.copy(deep=False)
+    table.attrs = {}
+    table.to_parquet(tmp, index=False)
+    tmp.replace(path)
+    return rows, False

@@ -18,7 +18,7 @@ What counts as an entity of a question (``extract_entities``):
   case-insensitively with an optional possessive.
 
 Word boundaries are Cyrillic-aware: a match may not touch a Latin or Cyrillic letter or a digit
-on either side (Python's ``\\w`` without the underscore). The rule fires when at least one
+on either side (Python's word characters without the underscore). The rule fires when at least one
 entity is missing and names every missing one.
 """
 
@@ -79,8 +79,11 @@ def _ru_stemmer() -> Stemmer.Stemmer:
 
 
 def _parts_pattern(token: str) -> str:
-    """A hyphen may also be written as a space, an underscore or nothing (``SHA-256``,
-    ``sha256``); ``+ . / :`` carry meaning (``UTC+3``, ``cmd.exe``) and are kept literally."""
+    """The pattern of an identifier-like token.
+
+    A hyphen may also be written as a space, an underscore or nothing (``SHA-256``, ``sha256``);
+    ``+ . / :`` carry meaning (``UTC+3``, ``cmd.exe``) and are kept literally.
+    """
     pieces = re.split(r"([-–.+/:])", token)
     out = []
     for piece in pieces:

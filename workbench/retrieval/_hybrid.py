@@ -12,6 +12,7 @@ The mode travels with every hit list (``Candidates.mode``) and so into every tra
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,11 +90,43 @@ def _rerank_bi_encoder(retriever: HybridRetriever, question: str, qvec: np.ndarr
 def _rerank_cross_encoder(retriever: HybridRetriever, question: str, qvec: np.ndarray,
                           rows: list[int]) -> list[float] | None:
     model = retriever.cross_encoder()
-    pairs = [(question, retriever.index.fragments[r].text) for r in rows]
+    prepare = retriever.cross_encoder_input
+    pairs = [(prepare(question), prepare(retriever.index.fragments[r].text)) for r in rows]
     if not pairs:
         return []
     logits = np.asarray(model.predict(pairs, show_progress_bar=False), dtype=np.float64)
     return [float(s) for s in 1.0 / (1.0 + np.exp(-logits.reshape(-1)))]
+
+
+def _identity(text: str) -> str:
+    return text
+
+
+def _transliterate(text: str) -> str:
+    from workbench.utilities._text import transliterate
+
+    return transliterate(text, "gost-7.79-b")
+
+
+INPUT_TRANSFORMS: dict[str, Callable[[str], str]] = {
+    "none": _identity,
+    "gost-7.79-b": _transliterate,
+}
+"""How text is prepared for a cross-encoder; a model trained here records its transform."""
+
+
+def input_transform(folder: Path) -> Callable[[str], str]:
+    """The input transform a CrossEncoder folder was trained with (``none`` for outside models)."""
+    meta = folder / "workbench_training.json"
+    name = "none"
+    if meta.is_file():
+        name = json.loads(meta.read_text(encoding="utf-8")).get("config", {}).get(
+            "input_transform", "none")
+    try:
+        return INPUT_TRANSFORMS[name]
+    except KeyError:
+        raise UnknownRerankModeError(f"{meta}: unknown input transform {name!r}; known: "
+                                     f"{', '.join(INPUT_TRANSFORMS)}") from None
 
 
 RERANK_MODES: dict[str, RerankFn] = {
@@ -120,6 +153,7 @@ class HybridRetriever:
             raise UnknownRerankModeError(
                 "rerank mode cross-encoder needs [reranker].path: a CrossEncoder model folder")
         self._cross_encoder: object | None = None
+        self.cross_encoder_input: Callable[[str], str] = _identity
 
     def cross_encoder(self):  # noqa: ANN201 - sentence_transformers is imported lazily
         """The CrossEncoder of cross-encoder mode, loaded on first use."""
@@ -131,6 +165,7 @@ class HybridRetriever:
                 raise UnknownRerankModeError(f"cross-encoder folder {path} does not exist; "
                                              "train one with `workbench reranker train`")
             self._cross_encoder = CrossEncoder(str(path), device="cpu", local_files_only=True)
+            self.cross_encoder_input = input_transform(path)
         return self._cross_encoder
 
     def search_many(self, questions: Sequence[str], top_k: int | None = None) -> list[Candidates]:
@@ -146,7 +181,8 @@ class HybridRetriever:
             dense = {h.row: h.score for h in dense_hits}
             fused = fuse(self.retrieval.fusion, lexical, dense, self.retrieval)
             # Rerank a generous pool, then keep top_k by the final score.
-            pool = sorted(fused, key=lambda r: (-fused[r], r))[: max(top_k * 3, top_k)]
+            pool = sorted(fused, key=lambda r: (-fused[r], r))[: max(self.retrieval.rerank_pool,
+                                                                      top_k)]
             scores = rerank(self, question, qvec, pool)
             if scores is not None:
                 order = sorted(range(len(pool)), key=lambda i: (-scores[i], pool[i]))

@@ -11,7 +11,9 @@ all-MiniLM-L6-v2 (a fresh one-logit head) and fitted with a plain torch loop on
 * a pseudo-question per fragment — its first sentence with the heading removed — with the
   fragment (1) and lexical neighbours from other files (0).
 
-Test-split questions are never used. Seeds fix the pair sampling, the head's initialisation and
+Russian text is transliterated (ГОСТ 7.79-2000 B) on the way in, at training and at inference
+alike, because MiniLM's vocabulary would spend a token on every Cyrillic letter. Test-split
+questions are never used. Seeds fix the pair sampling, the head's initialisation and
 the batch order, so the same data gives the same weights on the same machine.
 """
 
@@ -33,6 +35,7 @@ from workbench.corpus._index import FragmentIndex, load_index
 from workbench.corpus._questions import load_sets
 from workbench.corpus._text import Corpus
 from workbench.errors import WorkbenchError
+from workbench.retrieval._hybrid import INPUT_TRANSFORMS
 
 _FIRST_SENTENCE = re.compile(r"(?s)^(.*?[.!?])(?:\s|$)")
 
@@ -61,6 +64,10 @@ class TrainingConfig:
     """Cap on pairs (small test runs)."""
     pseudo_questions: bool = True
     """Add a pseudo-question per fragment."""
+    input_transform: str = "gost-7.79-b"
+    """How texts are prepared (``_hybrid.INPUT_TRANSFORMS``): MiniLM's vocabulary spells
+    Cyrillic a letter per token, transliterated Russian takes about a third as many, so more of
+    each fragment fits in ``max_length``."""
 
 
 @dataclass(frozen=True)
@@ -109,7 +116,7 @@ def build_pairs(index: FragmentIndex, settings: Settings, config: TrainingConfig
             negatives = [h.row for h in hits][: config.negatives]
         pairs.extend((question.question, index.fragments[r].text, 0.0) for r in negatives)
     if config.pseudo_questions:
-        for row, fragment in enumerate(index.fragments):
+        for fragment in index.fragments:
             query = _pseudo_question(fragment.text)
             if query is None:
                 continue
@@ -137,6 +144,8 @@ def train_reranker(settings: Settings, output: str | Path, *,
     config = config or TrainingConfig()
     index = index or load_index(settings.paths.index)
     pairs = build_pairs(index, settings, config)
+    prepare = INPUT_TRANSFORMS[config.input_transform]
+    pairs = [(prepare(q), prepare(t), label) for q, t, label in pairs]
     random.seed(config.seed)
     np.random.seed(config.seed)
     torch.manual_seed(config.seed)
