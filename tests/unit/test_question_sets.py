@@ -83,8 +83,9 @@ def test_every_refusal_over_every_set_is_well_worded(questions, tmp_path: Path) 
     """All five codes, both languages, with the real numbers of every bundled question."""
     build_index(SETTINGS.paths.corpus, tmp_path / "idx", embedder="keyword",
                 cache_root=tmp_path / "cache")
-    settings = dataclasses.replace(SETTINGS, paths=dataclasses.replace(
-        SETTINGS.paths, index=tmp_path / "idx"))
+    settings = dataclasses.replace(
+        SETTINGS, paths=dataclasses.replace(SETTINGS.paths, index=tmp_path / "idx"),
+        reranker=dataclasses.replace(SETTINGS.reranker, mode="bi-encoder"))
     source = QuoteSource(settings, index=load_index(tmp_path / "idx"), embedder=KeywordEmbedder())
     checked = Counter()
     for start in range(0, len(questions), 64):

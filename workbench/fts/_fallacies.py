@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from workbench.fts._ast import Spec, names_in
+from workbench.fts._ast import Define, Input, Output, Spec, names_in
 from workbench.fts._eval import EvalError, Evaluator, domain, thresholds
 from workbench.fts._fallacy_codes import FALLACY_ORDER, FallacyCode
 from workbench.fts._library import Library
@@ -126,13 +126,15 @@ def name_conflation(spec: Spec, library: Library | None) -> list[Problem]:
     for t in spec.types:
         for m in t.members:
             things.setdefault(m, f"a member of {t.name}")
-    for node in (*spec.inputs, *spec.outputs):
-        if node.type_name != "bool":
-            things.setdefault(node.name, f"a {node.type_name} value")
+    valued: tuple[Input | Output, ...] = (*spec.inputs, *spec.outputs)
+    for named in valued:
+        if named.type_name != "bool":
+            things.setdefault(named.name, f"a {named.type_name} value")
     statements: list[tuple[str, str, object]] = []
-    for node in (*spec.inputs, *spec.defines, *spec.outputs):
-        if node.type_name == "bool":
-            statements.append((node.name, "a yes/no statement", node))
+    declarations: tuple[Input | Define | Output, ...] = (*spec.inputs, *spec.defines, *spec.outputs)
+    for decl in declarations:
+        if decl.type_name == "bool":
+            statements.append((decl.name, "a yes/no statement", decl))
     for p in spec.premises:
         statements.append((p.alias, "a premise", p))
     for prop in spec.properties:
@@ -149,11 +151,11 @@ def overlapping(spec: Spec, library: Library | None) -> list[Problem]:
     """Two cases that both hold at a point and conclude differently there."""
     if not _evaluable(spec):
         return []
-    cases = [c for c in spec.output.cases if c.guard is not None]
+    guarded = [(c, c.guard) for c in spec.output.cases if c.guard is not None]
     for point in domain(spec).points():
         ev = Evaluator(spec, point)
         try:
-            held = [c for c in cases if ev.value(c.guard)]
+            held = [c for c, guard in guarded if ev.value(guard)]
             if len(held) < 2:
                 continue
             first = ev.result(held[0].result, spec.output.type_name)

@@ -234,7 +234,8 @@ def run_gate(text: str, library_dir: str | Path) -> GateResult:
                 "step": str(code), "reason": f"{type(exc).__name__}: {exc}"[:200],
                 "at": f"{Path(frame.filename).name}:{frame.lineno}"})])
         if problems:
-            return result(problems[0].code if problems[0].code in G else code, problems)
+            first = problems[0].code
+            return result(first if isinstance(first, GateCode) else code, problems)
     return result(None, [])
 
 

@@ -8,6 +8,7 @@ either a :class:`~workbench.fts._ast.Spec` or an ``E_SYNTAX`` :class:`Problem`.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from decimal import Decimal
 from functools import cache
 from importlib import resources
@@ -86,6 +87,15 @@ def _label(token: Any) -> str:
     return str(token)[1:-1]
 
 
+def _binary(op: str) -> Callable[[Any, Any, list[Any]], Binary]:
+    """A transformer method building a :class:`Binary` with the operator ``op``."""
+
+    def method(self: Any, meta: Any, children: list[Any]) -> Binary:
+        return Binary(op, children[0], children[1], meta.line, meta.column)
+
+    return method
+
+
 @v_args(meta=True)
 class _ToAst(Transformer):
     """Builds AST nodes bottom-up; lists of items are sorted into the spec's fields at the end."""
@@ -130,12 +140,6 @@ class _ToAst(Transformer):
     def var(self, meta, children):
         return Var(str(children[0]), children[0].line, children[0].column)
 
-    def _binary(op):  # noqa: N805 - a factory used while the class body is built
-        def method(self, meta, children):
-            return Binary(op, children[0], children[1], meta.line, meta.column)
-
-        return method
-
     add = _binary("+")
     sub = _binary("-")
     mul = _binary("*")
@@ -179,7 +183,7 @@ class _ToAst(Transformer):
     def establishes(self, meta, children):
         return ("establishes", children[0])
 
-    def header(self, meta, children):
+    def header(self, meta: Any, children: list[Any]) -> tuple[str, dict[str, Any]]:
         fields: dict[str, Any] = {"id": children[0]}
         for key, value in children[1:]:
             fields[key] = value
@@ -282,6 +286,14 @@ def _expected(exc: LarkError) -> list[str]:
     return sorted(str(e) for e in expected)[:12]
 
 
+def _char_at(text: str, exc: UnexpectedCharacters) -> str:
+    """The character the lexer stopped at, or ``""`` past the end of ``text``."""
+    pos: object = exc.pos_in_stream  # Lark declares it ``None``; the lexer sets the offset
+    if not isinstance(pos, int):
+        raise TypeError(f"the lexer error carries no offset: {pos!r}")
+    return text[pos] if pos < len(text) else ""
+
+
 def parse_tree(text: str) -> Tree:
     """The raw Lark tree of ``text`` (raises Lark's exceptions); the re-checker starts here."""
     return _parser().parse(normalise_text(text))
@@ -294,8 +306,7 @@ def parse(text: str) -> Spec | Problem:
         tree = _parser().parse(text)
     except UnexpectedCharacters as exc:
         return Problem(GateCode.E_SYNTAX, "unexpected_character",
-                       {"char": text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "",
-                        "expected": _expected(exc)}, exc.line, exc.column)
+                       {"char": _char_at(text, exc), "expected": _expected(exc)}, exc.line, exc.column)
     except UnexpectedEOF as exc:
         lines = text.split("\n")
         return Problem(GateCode.E_SYNTAX, "unexpected_end", {"expected": _expected(exc)},
@@ -316,8 +327,8 @@ def parse(text: str) -> Spec | Problem:
     except VisitError as exc:
         inner = exc.orig_exc
         if isinstance(inner, _BadLiteral):
-            return Problem(GateCode.E_SYNTAX, "bad_date", {"text": str(inner.token)},
-                           inner.token.line, inner.token.column)
+            line, column = _pos(inner.token)
+            return Problem(GateCode.E_SYNTAX, "bad_date", {"text": str(inner.token)}, line, column)
         raise
 
 

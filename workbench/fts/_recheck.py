@@ -55,6 +55,10 @@ def _dec(token: Any) -> Decimal:
     return Decimal(str(token).replace("_", ""))
 
 
+def _int(token: Token | Tree) -> int:
+    return int(str(token))
+
+
 def _show(kind: str, value: Any) -> str:
     if kind in _Q:
         q = value.quantize(_Q[kind], rounding=ROUND_HALF_UP)
@@ -79,7 +83,7 @@ class _Program:
         self.version = 1
         for child in header.children[1:]:
             if child.data == "version":
-                self.version = int(child.children[0])
+                self.version = _int(child.children[0])
         self.premises: list[tuple[str, str, int | None]] = []
         self.enums: dict[str, list[str]] = {}
         self.inputs: list[tuple[str, str]] = []
@@ -92,7 +96,7 @@ class _Program:
             kind, ch = item.data, item.children
             if kind == "premise":
                 ref = ".".join(str(t) for t in ch[1].children)
-                wanted = int(ch[2].children[0]) if len(ch) > 2 else None
+                wanted = _int(ch[2].children[0]) if len(ch) > 2 else None
                 self.premises.append((str(ch[0]), ref, wanted))
             elif kind == "type_decl":
                 self.enums[str(ch[0])] = [str(t) for t in ch[1:]]
@@ -126,7 +130,8 @@ class _Run:
     """One evaluation of a program for one assignment of inputs; values are ``(kind, value)``."""
 
     def __init__(self, program: _Program, inputs: dict[str, tuple[str, Any]]) -> None:
-        self.p, self.env, self.memo = program, dict(inputs), {}
+        self.p, self.env = program, dict(inputs)
+        self.memo: dict[str, tuple[str, Any]] = {}
         self.out: tuple[str, Any] | None = None
 
     def literal(self, node: Any) -> tuple[str, Any]:
@@ -240,8 +245,9 @@ def _domain(p: _Program) -> tuple[list[str], list[list[tuple[str, Any]]]]:
             kind, value = _Run(p, {}).literal(node)
             if kind in ("date", "money", "number", "percent"):
                 consts.setdefault(name, []).append(value)
-    names, values = [], []
-    defaults = {"date": [dt.date(2025, 6, 30), dt.date(2026, 6, 30)],
+    names: list[str] = []
+    values: list[list[tuple[str, Any]]] = []
+    defaults: dict[str, list[dt.date | Decimal]] = {"date": [dt.date(2025, 6, 30), dt.date(2026, 6, 30)],
                 "money": [Decimal(0), Decimal(1000), Decimal("123456.78")],
                 "number": [Decimal(0), Decimal(1), Decimal(10)],
                 "percent": [Decimal(0), Decimal(10), Decimal(22)]}

@@ -15,9 +15,12 @@ from workbench.fts._ast import (
     UNITS,
     Binary,
     Compare,
+    Define,
     Expr,
+    Input,
     Literal,
     MemberOf,
+    Output,
     Spec,
     Unary,
     Var,
@@ -205,12 +208,13 @@ def check_static(spec: Spec) -> list[Problem]:
             scope.add("duplicate_name", p, name=p.alias)
         aliases.add(p.alias)
     declared: set[str] = set()
-    for node in (*spec.inputs, *spec.defines, *spec.outputs):
-        if node.name in declared:
-            scope.add("duplicate_name", node, name=node.name)
-        declared.add(node.name)
-        if not scope.known_type(node.type_name):
-            scope.add("unknown_type", node, type=node.type_name,
+    declarations: tuple[Input | Define | Output, ...] = (*spec.inputs, *spec.defines, *spec.outputs)
+    for decl in declarations:
+        if decl.name in declared:
+            scope.add("duplicate_name", decl, name=decl.name)
+        declared.add(decl.name)
+        if not scope.known_type(decl.type_name):
+            scope.add("unknown_type", decl, type=decl.type_name,
                       known=", ".join([*BUILTIN_TYPES, *scope.enums]))
     for i in spec.inputs:
         scope.variables[i.name] = i.type_name
