@@ -107,7 +107,7 @@ def _step_reranker(settings: Settings) -> None:
 
 
 def _step_gates(settings: Settings) -> None:
-    from workbench.gates import firing_line, gate_attribution
+    from workbench.gates import firing_line, gate_attribution, rule_report
     from workbench.gates._eval import evaluate_sets_cached
 
     rows, cached = evaluate_sets_cached(settings, progress=True)
@@ -118,6 +118,9 @@ def _step_gates(settings: Settings) -> None:
     for name in attribution.index:
         if name != "all":
             print("  " + firing_line(attribution, name, order))
+    print("relevance rules (ablation on the dev split):")
+    for line in rule_report(rows, "dev", settings.gates.relevance_rules):
+        print("  " + line)
     index = load_index(settings.paths.index)
     corpus = Corpus(settings.paths.corpus)
     answered = rows[rows["answered"]]

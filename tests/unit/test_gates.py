@@ -238,3 +238,16 @@ def test_words_echoed_from_the_question_are_screened() -> None:
     for lang in ("ru", "en"):
         text = refusal_from_verdict(verdict, search_area("c", 1, 2, lang), lang).text
         assert falsehood_words(text) == [] and "умнож" in text and "+2" in text
+
+
+def test_rule_report_explains_on_and_off() -> None:
+    from workbench.gates import rule_report
+
+    rows = _synthetic_rows()
+    rows["split"] = "dev"
+    rows["rule_lang-match"] = False  # a rule that never fires eliminates nothing
+    lines = rule_report(rows, "dev", ("entities",))
+    assert len(lines) == 3
+    assert lines[0].startswith("entities [on]")
+    assert lines[1].startswith("lang-match [off]") and "pure risk" in lines[1]
+    assert "on top of entities" in lines[2]

@@ -15,6 +15,7 @@ from workbench.gates._analysis import (
     flipped_questions,
     gate_attribution,
     rule_ablation,
+    rule_report,
     threshold_sweep,
     would_fire_matrix,
 )
@@ -54,6 +55,7 @@ __all__ = [
     "refusal_from_verdict",
     "result_row",
     "rule_ablation",
+    "rule_report",
     "run_gates",
     "search_area",
     "threshold_sweep",

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from workbench.config import Settings
 from workbench.corpus._questions import SETS
-from workbench.gates._analysis import firing_line, gate_attribution
+from workbench.gates._analysis import firing_line, gate_attribution, rule_report
 from workbench.gates._eval import evaluate_sets
 from workbench.gates._quote_source import QuoteResult, QuoteSource
 from workbench.runs import write_run
@@ -108,6 +108,10 @@ def _eval_gates(args: argparse.Namespace, settings: Settings) -> int:
     for name in attribution.index:
         if name != "all":
             print("  " + firing_line(attribution, name, order))
+    if args.split in (None, "dev"):
+        print("relevance rules (ablation on the dev split, from the cached verdicts):")
+        for line in rule_report(rows, "dev", settings.gates.relevance_rules):
+            print("  " + line)
     summary = {name: {k: int(v) for k, v in attribution.loc[name].items()}
                for name in attribution.index}
     run = write_run("gates", rows, settings=settings,
