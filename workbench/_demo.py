@@ -9,6 +9,7 @@ gate evaluation is reused when nothing it depends on changed. A second run is th
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -91,8 +92,8 @@ def _step_specs(settings: Settings) -> None:
 
 
 def _step_reranker(settings: Settings) -> None:
-    if settings.reranker.mode != "cross-encoder":
-        print(f"rerank mode {settings.reranker.mode}: no cross-encoder needed")
+    if settings.reranker.path is None:
+        print("no [reranker].path: cross-encoder mode is skipped")
         return
     path = Path(str(settings.reranker.path))
     if (path / "workbench_training.json").is_file():
@@ -100,16 +101,35 @@ def _step_reranker(settings: Settings) -> None:
         return
     from workbench.retrieval._train_reranker import train_reranker
 
-    print("training the cross-encoder from all-MiniLM-L6-v2 once (a few minutes on 2 cores)",
-          flush=True)
+    print("training the cross-encoder from all-MiniLM-L6-v2 once (about ten minutes on 2 cores;"
+          " later runs reuse it)", flush=True)
     report = train_reranker(settings, path)
     print(f"trained on {report.pairs} pairs in {report.seconds:.0f} s -> {path}")
 
 
+def _modes(settings: Settings) -> list[Settings]:
+    """The configured rerank mode first, then cross-encoder mode when a model is there."""
+    modes = [settings]
+    path = settings.reranker.path
+    if settings.reranker.mode != "cross-encoder" and path is not None and (
+            Path(path) / "workbench_training.json").is_file():
+        modes.append(dataclasses.replace(settings, reranker=dataclasses.replace(
+            settings.reranker, mode="cross-encoder")))
+    return modes
+
+
 def _step_gates(settings: Settings) -> None:
-    from workbench.gates import firing_line, gate_attribution, rule_report
+    for mode_settings in _modes(settings):
+        _gates_in_mode(mode_settings)
+
+
+def _gates_in_mode(settings: Settings) -> None:
+    from workbench.gates import firing_line, gate_attribution, headline, rule_report
     from workbench.gates._eval import evaluate_sets_cached
 
+    if settings.reranker.mode == "cross-encoder":
+        print("cross-encoder mode reads every (question, fragment) pair: a few minutes the first"
+              " time, cached afterwards", flush=True)
     rows, cached = evaluate_sets_cached(settings, progress=True)
     order = settings.gates.order
     attribution = gate_attribution(rows, order)
@@ -118,6 +138,8 @@ def _step_gates(settings: Settings) -> None:
     for name in attribution.index:
         if name != "all":
             print("  " + firing_line(attribution, name, order))
+    shares = headline(rows, "test", order)
+    print("  test split: " + ", ".join(f"{k} {100 * v:.1f}%" for k, v in shares.items()))
     print("relevance rules (ablation on the dev split):")
     for line in rule_report(rows, "dev", settings.gates.relevance_rules):
         print("  " + line)

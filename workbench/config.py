@@ -106,13 +106,13 @@ class Gates:
     """Firing order; every gate is evaluated, the first refusing one in this order is the code."""
     min_lexical_coverage: float = 0.5
     """Gate 0: share of the question's content terms that must occur in the candidates."""
-    threshold_cross_encoder: float = 0.5
+    threshold_cross_encoder: float = 0.5873
     """Threshold gate in cross-encoder mode: the best sigmoid score must reach this."""
     threshold_bi_encoder: float = 0.8675
     """Threshold gate in bi-encoder mode: the best cosine must reach this."""
     threshold_none: float = 0.0
     """Threshold gate without a rerank stage: the best fused score must reach this."""
-    disagreement_margin: float = 0.02
+    disagreement_margin: float = 0.005
     """Disagreement gate: top candidates from different files closer than this disagree."""
     relevance_rules: tuple[str, ...] = ("entities",)
     """Relevance rules switched on by default."""

@@ -251,3 +251,16 @@ def test_rule_report_explains_on_and_off() -> None:
     assert lines[0].startswith("entities [on]")
     assert lines[1].startswith("lang-match [off]") and "pure risk" in lines[1]
     assert "on top of entities" in lines[2]
+
+
+def test_headline_shares() -> None:
+    from workbench.gates import headline
+
+    rows = _synthetic_rows()
+    rows["split"] = "test"
+    shares = headline(rows, "test", DEFAULT_ORDER)
+    assert set(shares) == {"in_corpus answered_correct", "out_of_corpus refused",
+                           "relevance_traps refused"}
+    outcome = first_firing(rows, DEFAULT_ORDER)
+    ooc = (rows["set"] == "out_of_corpus").to_numpy()
+    assert shares["out_of_corpus refused"] == pytest.approx((outcome[ooc] != "answered").mean())

@@ -292,3 +292,27 @@ def rule_report(run: Any, split: str = "dev", enabled: Sequence[str] | None = No
         lines.append(f"{rule} [{state}]: alone eliminates {alone[0]} false / breaks {alone[1]} "
                      f"correct; {context.strip() or 'by itself'}: {eliminated} / {broken} — {why}")
     return lines
+
+
+def headline(run: Any, split: str | None = "test", order: Sequence[str] | None = None
+             ) -> dict[str, float]:
+    """The three reported shares on ``split``.
+
+    Answerable questions answered from a gold fragment, out-of-corpus questions refused,
+    relevance traps refused.
+    """
+    rows = _rows(run)
+    order = _order(run, order)
+    if split:
+        rows = rows[rows["split"] == split]
+    outcome = first_firing(rows, order)
+    correct, _ = _correct(rows, outcome)
+    out: dict[str, float] = {}
+    for name, key in (("in_corpus", "answered_correct"), ("out_of_corpus", "refused"),
+                      ("relevance_traps", "refused")):
+        mask = (rows["set"] == name).to_numpy()
+        if mask.any():
+            value = correct[mask].mean() if key == "answered_correct" else (
+                outcome[mask] != ANSWERED).mean()
+            out[f"{name} {key}"] = float(value)
+    return out

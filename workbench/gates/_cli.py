@@ -10,7 +10,7 @@ from pathlib import Path
 
 from workbench.config import Settings
 from workbench.corpus._questions import SETS
-from workbench.gates._analysis import firing_line, gate_attribution, rule_report
+from workbench.gates._analysis import firing_line, gate_attribution, headline, rule_report
 from workbench.gates._eval import evaluate_sets
 from workbench.gates._quote_source import QuoteResult, QuoteSource
 from workbench.runs import write_run
@@ -108,6 +108,9 @@ def _eval_gates(args: argparse.Namespace, settings: Settings) -> int:
     for name in attribution.index:
         if name != "all":
             print("  " + firing_line(attribution, name, order))
+    if args.split in (None, "test"):
+        shares = headline(rows, "test", order)
+        print("  test split: " + ", ".join(f"{k} {100 * v:.1f}%" for k, v in shares.items()))
     if args.split in (None, "dev"):
         print("relevance rules (ablation on the dev split, from the cached verdicts):")
         for line in rule_report(rows, "dev", settings.gates.relevance_rules):
