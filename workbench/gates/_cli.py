@@ -125,7 +125,25 @@ def _eval_gates(args: argparse.Namespace, settings: Settings) -> int:
                            "mode": settings.reranker.mode,
                            "embedder": source.embedder.id, "seconds": rows.attrs["seconds"]})
     print(f"run record: {run}")
+    if args.write_catalog:
+        _record_reranker_numbers(settings, rows)
     return 0
+
+
+def _record_reranker_numbers(settings: Settings, rows) -> None:  # noqa: ANN001 - a DataFrame
+    from workbench.model_catalog import record_numbers
+
+    if settings.reranker.mode != "cross-encoder" or settings.reranker.path is None:
+        print("--write-catalog records the cross-encoder's numbers; run with --mode cross-encoder")
+        return
+    numbers = {f"test {k}": round(v, 4) for k, v in headline(rows, "test").items()}
+    gold = rows[rows["set"] == "in_corpus"]
+    numbers["top-1 fragment holds the gold span (all in_corpus)"] = round(
+        float(gold["top_is_gold"].mean()), 4)
+    numbers["threshold (tuned on dev)"] = settings.gates.threshold_cross_encoder
+    record_numbers(settings.paths.models, Path(str(settings.reranker.path)).name, numbers,
+                   "workbench eval gates --mode cross-encoder --write-catalog")
+    print(f"numbers written to {settings.paths.models / 'catalog.yaml'}")
 
 
 def add_commands(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -154,4 +172,6 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     gates.add_argument("--index", metavar="DIR")
     gates.add_argument("--corpus", metavar="DIR")
     gates.add_argument("--quiet", action="store_true")
+    gates.add_argument("--write-catalog", action="store_true",
+                       help="record the cross-encoder's test-split numbers in models/catalog.yaml")
     gates.set_defaults(handler=_eval_gates)

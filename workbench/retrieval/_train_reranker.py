@@ -177,7 +177,7 @@ def train_reranker(settings: Settings, output: str | Path, *,
                 optimiser.zero_grad()
                 loss.backward()
                 optimiser.step()
-                losses.append(float(loss))
+                losses.append(loss.item())
                 bar.update(1)
                 bar.set_postfix(loss=f"{np.mean(losses[-20:]):.3f}")
             final_loss = float(np.mean(losses))
