@@ -264,3 +264,10 @@ def test_headline_shares() -> None:
     outcome = first_firing(rows, DEFAULT_ORDER)
     ooc = (rows["set"] == "out_of_corpus").to_numpy()
     assert shares["out_of_corpus refused"] == pytest.approx((outcome[ooc] != "answered").mean())
+
+
+def test_every_code_has_a_template_in_both_languages() -> None:
+    from workbench.gates._refusal import TEMPLATES
+
+    assert set(TEMPLATES) == {c.value for c in GATE_CODES.values()}
+    assert all(set(t) == {"ru", "en"} for t in TEMPLATES.values())

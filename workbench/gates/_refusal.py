@@ -33,7 +33,7 @@ def search_area(name: str, files: int, fragments: int, lang: str) -> str:
     return f"the «{name}» course materials: {files} files, {fragments} fragments"
 
 
-def _list(items: Any, lang: str = "en") -> str:
+def _list(items: Any, lang: str) -> str:
     kept, hidden = speakable(list(items or []))
     text = ", ".join(str(i) for i in kept) if kept else "—"
     if hidden:
@@ -41,66 +41,66 @@ def _list(items: Any, lang: str = "en") -> str:
     return text
 
 
-def _en(code: str, area: str, n: Mapping[str, Any]) -> str:
-    head = f"This is not present in {area}."
-    if code == "GATE0_NO_LEXICAL_SUPPORT":
-        return (f"{head} The {n.get('checked', 0)} best fragments contain "
-                f"{n.get('found', 0)} of the {n.get('terms', 0)} content terms of the question "
-                f"(coverage {n.get('coverage', 0):.2f}, required {n.get('min_coverage', 0):.2f}); "
-                f"not found: {_list(n.get('missing_terms'))}.")
-    if code == "BELOW_THRESHOLD":
-        return (f"{head} {n.get('checked', 0)} fragments were checked, with a maximum relevance "
-                f"of {n.get('best_score', 0):.2f}, while the threshold is "
-                f"{n.get('threshold', 0):.2f}.")
-    if code == "CANDIDATE_DISAGREEMENT":
-        scores = n.get("scores", [0, 0])
-        return (f"No single passage of {area} can be quoted: the two best fragments come from "
-                f"different files ({n.get('first')}, {n.get('second')}) with relevance "
-                f"{scores[0]:.2f} and {scores[1]:.2f}, closer than the margin "
-                f"{n.get('margin', 0):.2f}.")
-    if code == "IRRELEVANT":
-        rules = n.get("fired") or []
-        missing = [m for r in rules for m in (n.get("missing", {}).get(r) or [])]
-        return (f"{head} The best of the fragments checked ({n.get('path')}) does not mention "
-                f"{_list(missing)} from the question (relevance rule: {_list(rules)}).")
-    if code == "NOT_VERBATIM":
-        return (f"The best passage of {area} could not be confirmed word for word in "
-                f"{n.get('path')} as the file is now (check: {n.get('status')}); it is not "
-                f"quoted.")
-    return f"{head} Code {code}."
+# One template per code and language; ``{head}`` is the closed-domain statement with the area.
+TEMPLATES: dict[str, dict[str, str]] = {
+    "GATE0_NO_LEXICAL_SUPPORT": {
+        "en": "{head} The {checked} best fragments contain {found} of the {terms} content terms "
+              "of the question (coverage {coverage:.2f}, required {min_coverage:.2f}); not found: "
+              "{missing_terms}.",
+        "ru": "{head} В {checked} лучших фрагментах найдено {found} из {terms} содержательных слов "
+              "вопроса (покрытие {coverage:.2f}, требуется {min_coverage:.2f}); не найдены: "
+              "{missing_terms}.",
+    },
+    "BELOW_THRESHOLD": {
+        "en": "{head} {checked} fragments were checked, with a maximum relevance of "
+              "{best_score:.2f}, while the threshold is {threshold:.2f}.",
+        "ru": "{head} Проверено фрагментов: {checked}, максимальная релевантность "
+              "{best_score:.2f} при пороге {threshold:.2f}.",
+    },
+    "CANDIDATE_DISAGREEMENT": {
+        "en": "No single passage of {area} can be quoted: the two best fragments come from "
+              "different files ({first}, {second}) with relevance {score1:.2f} and {score2:.2f}, "
+              "closer than the margin {margin:.3f}.",
+        "ru": "Источник ({area}) не даёт одного фрагмента для цитаты: два лучших фрагмента из "
+              "разных файлов ({first}, {second}) с релевантностью {score1:.2f} и {score2:.2f} "
+              "ближе друг к другу, чем допуск {margin:.3f}.",
+    },
+    "IRRELEVANT": {
+        "en": "{head} The best of the fragments checked ({path}) does not mention {missing} from "
+              "the question (relevance rule: {rules}).",
+        "ru": "{head} Лучший из проверенных фрагментов ({path}) не упоминает {missing} из вопроса "
+              "(правило релевантности: {rules}).",
+    },
+    "NOT_VERBATIM": {
+        "en": "The best passage of {area} could not be confirmed word for word in {path} as the "
+              "file is now (check: {status}); it is not quoted.",
+        "ru": "Лучший фрагмент источника ({area}) не удалось подтвердить дословно в файле {path} "
+              "в его нынешнем виде (проверка: {status}); он не цитируется.",
+    },
+}
+HEADS = {"en": "This is not present in {area}.", "ru": "Этого нет в источнике: {area}."}
 
 
-def _ru(code: str, area: str, n: Mapping[str, Any]) -> str:
-    head = f"Этого нет в источнике: {area}."
-    if code == "GATE0_NO_LEXICAL_SUPPORT":
-        return (f"{head} В {n.get('checked', 0)} лучших фрагментах найдено {n.get('found', 0)} "
-                f"из {n.get('terms', 0)} содержательных слов вопроса (покрытие "
-                f"{n.get('coverage', 0):.2f}, требуется {n.get('min_coverage', 0):.2f}); "
-                f"не найдены: {_list(n.get('missing_terms'), 'ru')}.")
-    if code == "BELOW_THRESHOLD":
-        return (f"{head} Проверено фрагментов: {n.get('checked', 0)}, максимальная "
-                f"релевантность {n.get('best_score', 0):.2f} при пороге "
-                f"{n.get('threshold', 0):.2f}.")
-    if code == "CANDIDATE_DISAGREEMENT":
-        scores = n.get("scores", [0, 0])
-        return (f"Источник ({area}) не даёт одного фрагмента для цитаты: два лучших фрагмента "
-                f"из разных файлов ({n.get('first')}, {n.get('second')}) с релевантностью "
-                f"{scores[0]:.2f} и {scores[1]:.2f} ближе друг к другу, чем допуск "
-                f"{n.get('margin', 0):.2f}.")
-    if code == "IRRELEVANT":
-        rules = n.get("fired") or []
-        missing = [m for r in rules for m in (n.get("missing", {}).get(r) or [])]
-        return (f"{head} Лучший из проверенных фрагментов ({n.get('path')}) не упоминает "
-                f"{_list(missing, 'ru')} из вопроса (правило релевантности: {_list(rules, 'ru')}).")
-    if code == "NOT_VERBATIM":
-        return (f"Лучший фрагмент источника ({area}) не удалось подтвердить дословно в файле "
-                f"{n.get('path')} в его нынешнем виде (проверка: {n.get('status')}); он не "
-                f"цитируется.")
-    return f"{head} Код {code}."
+def _fields(area: str, n: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    scores = list(n.get("scores") or [0.0, 0.0]) + [0.0, 0.0]
+    rules = n.get("fired") or []
+    missing = [m for r in rules for m in (n.get("missing", {}).get(r) or [])]
+    fields: dict[str, Any] = {
+        "checked": 0, "found": 0, "terms": 0, "coverage": 0.0, "min_coverage": 0.0,
+        "best_score": 0.0, "threshold": 0.0, "margin": 0.0, "first": "—", "second": "—",
+        "path": "—", "status": "—",
+    }
+    fields.update({k: v for k, v in n.items() if k in fields and v is not None})
+    fields.update(area=area, head=HEADS[lang].format(area=area), score1=scores[0],
+                  score2=scores[1], missing_terms=_list(n.get("missing_terms"), lang),
+                  missing=_list(missing, lang), rules=_list(rules, lang))
+    return fields
 
 
 def refusal_from_verdict(verdict: GateVerdict, area: str, lang: str) -> Refusal:
     """The refusal a firing gate produces, in the question's language."""
     code = verdict.code or "UNKNOWN"
-    text = _ru(code, area, verdict.numbers) if lang == "ru" else _en(code, area, verdict.numbers)
+    lang = "ru" if lang == "ru" else "en"
+    template = TEMPLATES.get(code, {}).get(lang, "{head} " + code)
+    text = template.format(**_fields(area, verdict.numbers, lang))
     return Refusal(code=code, area=area, numbers=dict(verdict.numbers), text=text)
