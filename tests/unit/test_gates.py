@@ -271,3 +271,25 @@ def test_every_code_has_a_template_in_both_languages() -> None:
 
     assert set(TEMPLATES) == {c.value for c in GATE_CODES.values()}
     assert all(set(t) == {"ru", "en"} for t in TEMPLATES.values())
+
+
+def test_document_title_scopes_its_paragraphs(tmp_path: Path) -> None:
+    from conftest import write_corpus
+    from workbench.corpus import build_index, load_index
+
+    corpus = write_corpus(tmp_path / "c", {"en/vat.md": (
+        "# Russian VAT: rates\n\n"
+        "The standard rate is 22 percent from 1 January 2026 for most supplies of goods and "
+        "services, and the reduced rate of 10 percent applies to listed food and children's goods."
+        "\n\nExports are taxed at zero percent when documents confirm them, which the exporter "
+        "collects within 180 days of placing the goods under the export customs procedure.\n")})
+    build_index(corpus, tmp_path / "i", embedder="keyword", cache_root=tmp_path / "x")
+    index = load_index(tmp_path / "i")
+    assert index.title("en/vat.md") == "Russian VAT: rates"
+    source = QuoteSource(_settings(corpus, index.folder), index=index, embedder=KeywordEmbedder())
+    ok = source.ask("Which documents confirm the zero rate for exports from Russia?")
+    trace = {v.gate: v for v in ok.trace.verdicts}
+    assert trace["relevance"].passed, trace["relevance"].numbers
+    other = source.ask("Which documents confirm the zero rate for exports from Kazakhstan?")
+    relevance = {v.gate: v for v in other.trace.verdicts}["relevance"]
+    assert not relevance.passed and "Kazakhstan" in relevance.numbers["missing"]["entities"]

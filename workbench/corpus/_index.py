@@ -162,6 +162,17 @@ class FragmentIndex:
         """The digest of the corpus as indexed."""
         return str(self.manifest["corpus_digest"])
 
+    def title(self, path: str) -> str:
+        """The document title of ``path``: the ``#`` line its first fragment starts with, or ""."""
+        titles = self.__dict__.setdefault("_titles", {})
+        if not titles:
+            for fragment in self.fragments:
+                if fragment.anchor.path not in titles:
+                    first = fragment.text.split("\n", 1)[0].strip()
+                    titles[fragment.anchor.path] = first.lstrip("#").strip() if first.startswith(
+                        "#") else ""
+        return str(titles.get(path, ""))
+
     def row(self, fragment_id: str) -> int:
         """Row of a fragment id."""
         return self._by_id[fragment_id]

@@ -108,7 +108,9 @@ def disagreement() -> GateFn:
 def relevance() -> GateFn:
     """The best candidate passes every enabled relevance rule.
 
-    Every quote rule is evaluated and recorded (``numbers["rules"]``) so that any subset can be
+    A fragment is read together with its document's title, which scopes every paragraph under it
+    (a paragraph of "Russian VAT: rates" need not repeat "Russia"). Every quote rule is evaluated
+    and recorded (``numbers["rules"]``) so that any subset can be
     ablated later from the cached verdicts; only the enabled ones decide.
     """
 
@@ -118,7 +120,8 @@ def relevance() -> GateFn:
             return _verdict("relevance", True, {"checked": 0, "rules": {}, "missing": {},
                                                 "enabled": list(enabled), "fired": []},
                             "no candidate to judge")
-        text = candidates.fragments[0].text
+        title = candidates.titles[0] if candidates.titles else ""
+        text = f"{title}\n\n{candidates.fragments[0].text}" if title else candidates.fragments[0].text
         fired: dict[str, bool] = {}
         missing: dict[str, list[str]] = {}
         for name in QUOTE_RULES:

@@ -56,6 +56,8 @@ class CandidateSet:
     """Ranked candidates, best first."""
     fragments: tuple[Fragment, ...]
     """The fragment of each hit, same order."""
+    titles: tuple[str, ...]
+    """The document title of each fragment's file (``""`` when the file has none)."""
     quote: Quote | None
     """The proposed quote from the best candidate (``None`` without candidates)."""
     corpus: Corpus

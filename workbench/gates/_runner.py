@@ -38,9 +38,10 @@ def candidate_set(candidates: Candidates, index: FragmentIndex, corpus: Corpus, 
     quote = extract_quote(candidates.question, fragments[0]) if fragments else None
     files = int(index.manifest["counts"]["files"])
     area = search_area(corpus_name, files, len(index), lang)
+    titles = tuple(index.title(f.anchor.path) for f in fragments)
     return CandidateSet(question=candidates.question, lang=lang, hits=candidates.hits,
-                        fragments=fragments, quote=quote, corpus=corpus, area=area,
-                        mode=candidates.mode)
+                        fragments=fragments, titles=titles, quote=quote, corpus=corpus,
+                        area=area, mode=candidates.mode)
 
 
 def run_gates(candidates: CandidateSet, settings: Settings) -> Trace:
