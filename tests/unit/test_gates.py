@@ -275,6 +275,7 @@ def test_every_code_has_a_template_in_both_languages() -> None:
 
 def test_document_title_scopes_its_paragraphs(tmp_path: Path) -> None:
     from conftest import write_corpus
+
     from workbench.corpus import build_index, load_index
 
     corpus = write_corpus(tmp_path / "c", {"en/vat.md": (
