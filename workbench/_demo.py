@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from workbench.answers import CheckContext, answers_from_gate_rows, leakage
 from workbench.config import Settings
 from workbench.corpus import (
     Corpus,
@@ -22,7 +23,6 @@ from workbench.corpus import (
     index_is_current,
     load_index,
     read_manifest,
-    verify_quote,
 )
 from workbench.retrieval import make_embedder
 from workbench.runs import write_run
@@ -144,17 +144,34 @@ def _gates_in_mode(settings: Settings) -> None:
     for line in rule_report(rows, "dev", settings.gates.relevance_rules):
         print("  " + line)
     index = load_index(settings.paths.index)
-    corpus = Corpus(settings.paths.corpus)
-    answered = rows[rows["answered"]]
-    leaks = sum(1 for _, row in answered.iterrows()
-                if not verify_quote(row["quote"], index.get(row["top_fragment"]), corpus).ok)
-    print(f"mode-A quotes re-verified against the files now: {len(answered) - leaks} of "
-          f"{len(answered)}; leakage (mode-A answers without verifiable evidence): {leaks}")
-    run = write_run("gates", rows, settings=settings,
-                    digests={"index": index.digest, "corpus_at_index": index.corpus_digest},
-                    summary={"leakage": leaks, "answered": int(len(answered))},
-                    extra={"order": list(order), "mode": settings.reranker.mode})
-    print(f"run record: {run}")
+    answers = answers_from_gate_rows(rows, index)
+    context = CheckContext.from_index(index, Corpus(settings.paths.corpus),
+                                      specs_dir=settings.paths.specs,
+                                      library_dir=settings.paths.morphisms)
+    report = leakage(answers, context)
+    print(f"leakage: {report.leaks} of {report.mode_a} mode-A answers lack verifiable evidence "
+          "(every invariant re-checked against the files now)")
+    digests = {"index": index.digest, "corpus_at_index": index.corpus_digest}
+    extra = {"order": list(order), "mode": settings.reranker.mode}
+    gates_run = write_run("gates", rows, settings=settings, digests=digests, extra=extra,
+                          summary={"leakage": report.leaks, "answered": report.mode_a})
+    answers_run = write_run("answers", answers, settings=settings, digests=digests, extra=extra,
+                            summary={"leakage": report.leaks, "mode_a": report.mode_a})
+    print(f"run records: {gates_run.name} (verdicts), {answers_run.name} "
+          f"(answers; re-check with `workbench audit answers {answers_run.name}`)")
+
+
+def _step_negative_control(settings: Settings) -> None:
+    from workbench.answers import run_negative_control
+
+    report = run_negative_control(settings)
+    worst = report.per_kind.sort_values("catch_rate").iloc[0]
+    print(f"{len(report.verdicts)} spoiled answers of {len(report.per_kind)} kinds: "
+          f"{int(report.verdicts['caught'].sum())} caught ({100 * report.overall:.1f}%); "
+          f"genuine answers passing: {report.genuine_passed}/{report.genuine}; lowest kind "
+          f"{worst['kind']} at {100 * worst['catch_rate']:.1f}%")
+    if report.path is not None:
+        print(f"verdicts: {report.path}")
 
 
 STEPS: list[tuple[str, Step]] = [
@@ -164,6 +181,8 @@ STEPS: list[tuple[str, Step]] = [
     ("source three: the morphism library, the specs and the limit", _step_specs),
     ("the cross-encoder reranker", _step_reranker),
     ("source two: the question sets through the gates", _step_gates),
+    ("the negative control: spoiled answers through the invariant checker",
+     _step_negative_control),
 ]
 
 

@@ -25,6 +25,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "workbench.retrieval._cli",
     "workbench.model_catalog",
     "workbench._demo",
+    "workbench.answers._cli",
 )
 
 

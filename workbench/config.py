@@ -127,6 +127,16 @@ class Gates:
 
 
 @dataclass(frozen=True)
+class Generator:
+    """Mode B: the local causal language model that writes advisory text."""
+
+    path: Path | None = None
+    """A transformers model folder; ``None`` (the default) leaves mode B unavailable."""
+    max_new_tokens: int = 64
+    """The most tokens one advisory answer may have."""
+
+
+@dataclass(frozen=True)
 class Settings:
     """Everything a run depends on; saved resolved in every run record."""
 
@@ -136,6 +146,7 @@ class Settings:
     reranker: Reranker = field(default_factory=Reranker)
     retrieval: Retrieval = field(default_factory=Retrieval)
     gates: Gates = field(default_factory=Gates)
+    generator: Generator = field(default_factory=Generator)
     source: Path | None = None
     """The file these settings were read from (``None`` for built-in defaults)."""
 
@@ -281,6 +292,7 @@ __all__ = [
     "Embedder",
     "Fragmenting",
     "Gates",
+    "Generator",
     "Paths",
     "Reranker",
     "Retrieval",

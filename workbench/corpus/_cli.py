@@ -6,6 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
+from workbench.cli import verb_group
 from workbench.config import Settings
 from workbench.corpus._drift import audit_drift
 from workbench.corpus._index import build_index, load_index, read_manifest
@@ -99,9 +100,7 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
                          help="record the figures in models/catalog.yaml")
     compare.set_defaults(handler=_compare_embedders)
 
-    audit = subparsers.add_parser("audit", help="audit an index against its corpus",
-                                  parents=[common])
-    audit_verbs = audit.add_subparsers(dest="audit_command", metavar="VERB", required=True)
+    audit_verbs = verb_group(subparsers, "audit", common, help="audit an index or a run record")
     drift = audit_verbs.add_parser("drift", help="classify every fragment against the files now",
                                    parents=[common])
     drift.add_argument("--index", metavar="DIR", help="index folder (default: [paths].index)")

@@ -12,7 +12,7 @@ from workbench.config import Settings
 from workbench.corpus._questions import SETS
 from workbench.gates._analysis import firing_line, gate_attribution, headline, rule_report
 from workbench.gates._eval import evaluate_sets
-from workbench.gates._quote_source import QuoteResult, QuoteSource
+from workbench.gates._quote_source import QuoteSource
 from workbench.runs import write_run
 
 
@@ -28,40 +28,26 @@ def _settings_for(args: argparse.Namespace, settings: Settings) -> Settings:
     return dataclasses.replace(settings, paths=paths, reranker=reranker)
 
 
-def _result_json(result: QuoteResult) -> dict:
-    evidence = []
-    if result.quote is not None:
-        anchor = result.quote.fragment.anchor
-        start = anchor.start + result.quote.offset
-        evidence.append({"source": "quote", "text": result.quote.text,
-                         "anchor": {"path": anchor.path, "start": start,
-                                    "end": start + len(result.quote.text)},
-                         "fragment": result.quote.fragment.id,
-                         "fragment_sha256": anchor.sha256})
+def _answer_json(result) -> dict:  # noqa: ANN001 - workbench.answers.AnswerResult
+    """One JSON line for ``ask --json``: the decision, the code, the numbers, the evidence."""
+    trace = result.trace
     refusal = result.refusal
+    gates = trace.gates
+    report = trace.report
+    answer = result.answer
     return {
-        "question": result.question, "lang": result.lang,
-        "decision": "answer" if result.answered else "refusal",
+        "question": result.question,
+        "decision": "answer" if answer is not None else "refusal",
+        "mode": result.mode or None,
         "code": refusal.code if refusal else None,
-        "text": refusal.text if refusal else result.quote.text if result.quote else None,
-        "area": refusal.area if refusal else result.candidates.area,
+        "text": refusal.text if refusal else answer.text,
+        "area": refusal.area if refusal else None,
         "numbers": dict(refusal.numbers) if refusal else {},
-        "mode": result.candidates.mode, "evidence": evidence,
-        "verdicts": [v.to_dict() for v in result.trace.verdicts],
+        "rerank_mode": gates.mode if gates is not None else None,
+        "evidence": [e.to_dict() for e in answer.evidence] if answer is not None else [],
+        "invariants": report.to_frame().to_dict(orient="records") if report is not None else [],
+        "verdicts": [v.to_dict() for v in gates.verdicts] if gates is not None else [],
     }
-
-
-def _print_result(result: QuoteResult) -> None:
-    marks = " ".join(f"{v.gate}:{'pass' if v.passed else 'FIRE'}" for v in result.trace.verdicts)
-    if result.quote is not None:
-        anchor = result.quote.fragment.anchor
-        start = anchor.start + result.quote.offset
-        print(f"ANSWER quote {anchor.path}:{start}-{start + len(result.quote.text)}")
-        print(f"  «{result.quote.text}»")
-    elif result.refusal is not None:
-        print(f"REFUSAL {result.refusal.code}")
-        print(f"  {result.refusal.text}")
-    print(f"  gates ({result.candidates.mode}): {marks}")
 
 
 def _read_questions(path: Path) -> list[str]:
@@ -77,6 +63,9 @@ def _read_questions(path: Path) -> list[str]:
 
 
 def _ask(args: argparse.Namespace, settings: Settings) -> int:
+    from workbench.answers import CheckContext, answer
+    from workbench.routing import RouterDecision, ScriptedRouter
+
     settings = _settings_for(args, settings)
     questions = list(args.question or [])
     if args.file:
@@ -85,14 +74,24 @@ def _ask(args: argparse.Namespace, settings: Settings) -> int:
         print("workbench ask: give a question or --file", file=sys.stderr)
         return 2
     source = QuoteSource(settings)
-    for start in range(0, len(questions), 16):
-        for result in source.ask_many(questions[start:start + 16]):
-            if args.json:
-                print(json.dumps(_result_json(result), ensure_ascii=False), flush=True)
-            else:
-                if len(questions) > 1:
-                    print(f"? {result.question}")
-                _print_result(result)
+    # Without a trained router every question goes to the quote source.
+    router = ScriptedRouter({q: RouterDecision(source="quote") for q in questions})
+    context = CheckContext.from_index(source.index, source.corpus,
+                                      specs_dir=settings.paths.specs,
+                                      library_dir=settings.paths.morphisms)
+    for question in questions:
+        result = answer(question, router, settings, quote_source=source, context=context)
+        if args.json:
+            print(json.dumps(_answer_json(result), ensure_ascii=False, default=str), flush=True)
+            continue
+        if result.refusal is not None:
+            print(f"REFUSAL {result.refusal.code}")
+        gates = result.trace.gates
+        print(result.describe())
+        if gates is not None:
+            marks = " ".join(f"{v.gate}:{'pass' if v.passed else 'FIRE'}" for v in gates.verdicts)
+            print(f"gates ({gates.mode}): {marks}")
+        print()
     return 0
 
 

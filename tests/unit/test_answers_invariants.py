@@ -1,0 +1,168 @@
+"""The invariant checker: every invariant passes on genuine evidence and fails on a spoiled copy."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from workbench.answers import (
+    Answer,
+    AnswerCode,
+    CheckContext,
+    Invariant,
+    Mode,
+    QuoteEvidence,
+    SpecEvidence,
+    UtilityEvidence,
+    check_answer,
+    falsehood_words,
+    refusal_from_report,
+    render_evidence,
+)
+from workbench.config import load_settings
+from workbench.corpus import Anchor, Corpus
+from workbench.fts import check_spec, digest_of
+from workbench.registry import names
+from workbench.utilities import load_catalog
+
+SETTINGS = load_settings()
+SPEC_FILE = Path(SETTINGS.paths.specs) / "vat_amount.fts"
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def certificate() -> dict:
+    return check_spec(SPEC_FILE, SETTINGS.paths.morphisms).certificate.to_dict()
+
+
+@pytest.fixture
+def context(small_corpus: Path) -> CheckContext:
+    corpus = Corpus(small_corpus)
+    fragments = CheckContext.fragments_of(corpus)
+    return CheckContext(corpus=corpus, fragments=fragments,
+                        index_digest=CheckContext.fragments_digest(fragments),
+                        specs_dir=SETTINGS.paths.specs, library_dir=SETTINGS.paths.morphisms)
+
+
+def _quote(context: CheckContext) -> QuoteEvidence:
+    fragment = context.fragments_by_path["en/base64.md"][-1]
+    text = fragment.text[10:60]
+    start = fragment.anchor.start + 10
+    return QuoteEvidence(Anchor("en/base64.md", start, start + len(text), _sha(text)), text,
+                         context.index_digest)
+
+
+def _utility() -> UtilityEvidence:
+    return UtilityEvidence("hash.md5", {"text": "abc"}, "900150983cd24fb0d6963f7d28e17f72",
+                           load_catalog().digest)
+
+
+def _spec(certificate: dict) -> SpecEvidence:
+    example = certificate["examples"][0]
+    return SpecEvidence("vat.vat_amount", example["actual"], certificate["digest"],
+                        dict(example["inputs"]), certificate)
+
+
+def _answer(*evidence) -> Answer:
+    return Answer(Mode.A, render_evidence(evidence), evidence)
+
+
+def _genuine(kind: str, context: CheckContext, certificate: dict):
+    return {"quote": lambda: _quote(context), "utility": _utility,
+            "spec": lambda: _spec(certificate)}[kind]()
+
+
+def _reseal(cert: dict, **changes) -> dict:
+    body = {k: v for k, v in cert.items() if k not in ("digest", "created_at")}
+    body.update(changes)
+    return {**body, "digest": digest_of(body)}
+
+
+# (invariant, kind of evidence, spoil) — one failing case per invariant, the test data itself
+SPOILS = [
+    (Invariant.QUOTE_FILE_EXISTS, "quote",
+     lambda e: dataclasses.replace(e, anchor=dataclasses.replace(e.anchor, path="../en/base64.md"))),
+    (Invariant.QUOTE_AT_ANCHOR, "quote",
+     lambda e: dataclasses.replace(e, anchor=dataclasses.replace(e.anchor, start=e.anchor.start + 1,
+                                                                 end=e.anchor.end + 1))),
+    (Invariant.QUOTE_IN_INDEX, "quote", lambda e: dataclasses.replace(e, index_digest="f" * 64)),
+    (Invariant.UTILITY_IN_CATALOG, "utility", lambda e: dataclasses.replace(e, utility="hash.md6")),
+    (Invariant.UTILITY_ARGS_ATTACHED, "utility", lambda e: dataclasses.replace(e, args={})),
+    (Invariant.UTILITY_SAME_RESULT, "utility", lambda e: dataclasses.replace(e, result="0" * 32)),
+    (Invariant.CERTIFICATE_DIGEST, "spec",
+     lambda e: dataclasses.replace(e, certificate_digest="0" * 64)),
+    (Invariant.RECHECK_ACCEPTS, "spec",
+     lambda e: (lambda c: dataclasses.replace(e, certificate=c, certificate_digest=c["digest"]))(
+         _reseal(e.certificate, spec_version=7))),
+    (Invariant.CONCLUSION_FOLLOWS, "spec", lambda e: dataclasses.replace(e, conclusion="1.00 rub")),
+]
+
+
+def test_every_invariant_is_registered_and_has_a_failing_case() -> None:
+    assert set(names("invariant")) >= {str(i) for i in Invariant}
+    covered = {row[0] for row in SPOILS} | {Invariant.EVIDENCE_PRESENT, Invariant.TEXT_FROM_EVIDENCE}
+    assert covered == set(Invariant)
+
+
+@pytest.mark.parametrize("kind", ["quote", "utility", "spec"])
+def test_genuine_evidence_passes_every_invariant(kind, context, certificate) -> None:
+    report = check_answer(_answer(_genuine(kind, context, certificate)), context)
+    assert report.passed, report.to_frame().to_dict(orient="records")
+    assert report.first_failure is None
+    frame = report.to_frame()
+    assert list(frame["item"]) == ["answer", "evidence[0]"]
+    assert set(frame.columns) >= {str(i) for i in Invariant}
+    applicable = frame.iloc[1][[str(i) for i in Invariant]]
+    assert (applicable == "pass").sum() == 3 and (applicable == "").sum() == len(Invariant) - 3
+
+
+@pytest.mark.parametrize(("name", "kind", "spoil"), SPOILS, ids=[str(s[0]) for s in SPOILS])
+def test_a_spoiled_item_fails_its_invariant(name, kind, spoil, context, certificate) -> None:
+    report = check_answer(_answer(spoil(_genuine(kind, context, certificate))), context)
+    assert not report.passed
+    assert name in report.failed_invariants
+    row = report.rows[1]
+    assert row.cells[name].passed is False and row.cells[name].reason
+    assert report.to_frame().iloc[1][str(name)].startswith("fail: ")
+    refusal = refusal_from_report(report)
+    assert refusal.code == AnswerCode.INVARIANT_FAILED
+    assert refusal.numbers["invariant"] == str(report.first_failure[1])
+    assert not falsehood_words(refusal.text) and not falsehood_words(refusal_from_report(report, "ru").text)
+
+
+def test_answer_invariants(context, certificate) -> None:
+    item = _utility()
+    empty = check_answer(Answer(Mode.A, render_evidence([item]), ()), context)
+    assert empty.first_failure[1] is Invariant.EVIDENCE_PRESENT
+    altered = check_answer(Answer(Mode.A, render_evidence([item]) + " and more", (item,)), context)
+    assert altered.failed_invariants == [Invariant.TEXT_FROM_EVIDENCE]
+    assert check_answer(_answer(item), context).passed
+
+
+def test_mode_b_is_advisory_and_not_checked(context) -> None:
+    report = check_answer(Answer(Mode.B, "free text", (), "mode A refused"), context)
+    assert report.passed and report.rows == ()
+
+
+def test_a_context_sees_the_file_as_it_was_when_built(small_corpus, context, certificate) -> None:
+    quote = _quote(context)
+    assert check_answer(_answer(quote), context).passed
+    path = small_corpus / "en/base64.md"
+    path.write_text("Inserted first.\n\n" + path.read_text(encoding="utf-8"), encoding="utf-8")
+    fresh = CheckContext(corpus=context.corpus, fragments=[f for fs in context.fragments_by_path.values()
+                                                           for f in fs],
+                         index_digest=context.index_digest)
+    report = check_answer(_answer(quote), fresh)
+    assert report.failed_invariants == [Invariant.QUOTE_AT_ANCHOR]
+    assert "it sits at" in report.first_failure[2]
+
+
+def test_refusal_from_a_passing_report_is_an_error(context) -> None:
+    with pytest.raises(ValueError):
+        refusal_from_report(check_answer(_answer(_utility()), context))

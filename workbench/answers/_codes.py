@@ -1,0 +1,64 @@
+"""The closed code sets of the answers layer: the invariants, and the pipeline's own refusals."""
+
+from __future__ import annotations
+
+import enum
+
+
+class Invariant(enum.StrEnum):
+    """What must hold before a mode-A answer leaves; the checker evaluates them in this order.
+
+    The first two concern the answer as a whole, the others one evidence item of a given kind.
+    """
+
+    EVIDENCE_PRESENT = "evidence_present"
+    """A mode-A answer carries at least one evidence item."""
+    TEXT_FROM_EVIDENCE = "text_from_evidence"
+    """Its text is exactly the rendering of its evidence: it says nothing the evidence does not."""
+    QUOTE_FILE_EXISTS = "quote_file_exists"
+    """The quote's file exists under the corpus root and reads as UTF-8 text."""
+    QUOTE_AT_ANCHOR = "quote_at_anchor"
+    """The file as it is now holds the quote's text at its anchor, with the anchored digest."""
+    QUOTE_IN_INDEX = "quote_in_index"
+    """The quote comes from the index it names, inside one of that index's fragments."""
+    UTILITY_IN_CATALOG = "utility_in_catalog"
+    """The utility id is in the catalog, and the catalog is the one the call was made from."""
+    UTILITY_ARGS_ATTACHED = "utility_args_attached"
+    """The arguments are attached and satisfy the utility's schema."""
+    UTILITY_SAME_RESULT = "utility_same_result"
+    """Calling the utility again with those arguments gives the same result."""
+    CERTIFICATE_DIGEST = "certificate_digest"
+    """The certificate is attached, has a digest, and the digest seals its body."""
+    RECHECK_ACCEPTS = "recheck_accepts"
+    """The independent re-checker re-derives the certificate from the spec and library as now."""
+    CONCLUSION_FOLLOWS = "conclusion_follows"
+    """Evaluating the certified specification with the inputs gives the stated conclusion."""
+
+
+ANSWER_INVARIANTS: tuple[Invariant, ...] = (Invariant.EVIDENCE_PRESENT, Invariant.TEXT_FROM_EVIDENCE)
+"""The invariants of the answer as a whole."""
+
+INVARIANTS_BY_KIND: dict[str, tuple[Invariant, ...]] = {
+    "quote": (Invariant.QUOTE_FILE_EXISTS, Invariant.QUOTE_AT_ANCHOR, Invariant.QUOTE_IN_INDEX),
+    "utility": (Invariant.UTILITY_IN_CATALOG, Invariant.UTILITY_ARGS_ATTACHED,
+                Invariant.UTILITY_SAME_RESULT),
+    "spec": (Invariant.CERTIFICATE_DIGEST, Invariant.RECHECK_ACCEPTS, Invariant.CONCLUSION_FOLLOWS),
+}
+"""Which invariants apply to an evidence item of each kind, in checking order."""
+
+
+class AnswerCode(enum.StrEnum):
+    """Refusal codes the answers pipeline adds to those of the three sources."""
+
+    INVARIANT_FAILED = "INVARIANT_FAILED"
+    """An evidence item did not resolve; ``numbers`` name the invariant and the item."""
+    ROUTER_REFUSED = "ROUTER_REFUSED"
+    """The router chose no source and gave no refusal of its own."""
+    UNKNOWN_SPEC = "UNKNOWN_SPEC"
+    """The router named a specification that is not in the specification folder."""
+    BAD_SPEC_INPUT = "BAD_SPEC_INPUT"
+    """The inputs the router bound do not fit the specification's declared inputs."""
+    QUOTE_SOURCE_UNAVAILABLE = "QUOTE_SOURCE_UNAVAILABLE"
+    """The quote source could not be opened (no index was built for the corpus)."""
+    MODE_B_UNAVAILABLE = "MODE_B_UNAVAILABLE"
+    """Mode A could not answer, mode B was allowed, but no generator is configured."""
