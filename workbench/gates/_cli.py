@@ -64,7 +64,7 @@ def _read_questions(path: Path) -> list[str]:
 
 def _ask(args: argparse.Namespace, settings: Settings) -> int:
     from workbench.answers import CheckContext, answer
-    from workbench.routing import RouterDecision, ScriptedRouter
+    from workbench.routing import RouterDecision, ScriptedRouter, Source
 
     settings = _settings_for(args, settings)
     questions = list(args.question or [])
@@ -75,7 +75,7 @@ def _ask(args: argparse.Namespace, settings: Settings) -> int:
         return 2
     source = QuoteSource(settings)
     # Without a trained router every question goes to the quote source.
-    router = ScriptedRouter({q: RouterDecision(source="quote") for q in questions})
+    router = ScriptedRouter({q: RouterDecision(source=Source.QUOTE) for q in questions})
     context = CheckContext.from_index(source.index, source.corpus,
                                       specs_dir=settings.paths.specs,
                                       library_dir=settings.paths.morphisms)
