@@ -125,9 +125,9 @@ def _step_gates(settings: Settings) -> None:
 
 def _gates_in_mode(settings: Settings) -> None:
     from workbench.gates import firing_line, gate_attribution, headline, rule_report
-    from workbench.gates._eval import evaluate_sets_cached
+    from workbench.gates._eval import cached_evaluation_path, evaluate_sets_cached
 
-    if settings.reranker.mode == "cross-encoder":
+    if settings.reranker.mode == "cross-encoder" and not cached_evaluation_path(settings).is_file():
         print("cross-encoder mode reads every (question, fragment) pair: a few minutes the first"
               " time, cached afterwards", flush=True)
     rows, cached = evaluate_sets_cached(settings, progress=True)

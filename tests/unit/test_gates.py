@@ -294,3 +294,24 @@ def test_document_title_scopes_its_paragraphs(tmp_path: Path) -> None:
     other = source.ask("Which documents confirm the zero rate for exports from Kazakhstan?")
     relevance = {v.gate: v for v in other.trace.verdicts}["relevance"]
     assert not relevance.passed and "Kazakhstan" in relevance.numbers["missing"]["entities"]
+
+
+def test_evaluation_cache_key_follows_its_inputs(small_index, small_corpus: Path,
+                                                 tmp_path: Path) -> None:
+    from workbench.gates._eval import evaluation_key
+
+    questions = tmp_path / "q"
+    questions.mkdir()
+    (questions / "in_corpus.jsonl").write_text("", encoding="utf-8")
+    settings = _settings(small_corpus, small_index.folder)
+    settings = dataclasses.replace(settings, paths=dataclasses.replace(
+        settings.paths, questions=questions))
+    key = evaluation_key(settings, ["in_corpus"], None)
+    assert key == evaluation_key(settings, ["in_corpus"], None)
+    stricter = dataclasses.replace(settings, gates=dataclasses.replace(
+        settings.gates, threshold_bi_encoder=0.9))
+    assert evaluation_key(stricter, ["in_corpus"], None) != key
+    (questions / "in_corpus.jsonl").write_text('{"id": "x"}\n', encoding="utf-8")
+    assert evaluation_key(settings, ["in_corpus"], None) != key
+    assert evaluation_key(settings, ["in_corpus"], "dev") != evaluation_key(
+        settings, ["in_corpus"], None)

@@ -118,6 +118,13 @@ def evaluation_key(settings: Settings, sets: Sequence[str], split: str | None) -
     return digest.hexdigest()
 
 
+def cached_evaluation_path(settings: Settings, sets: Sequence[str] = SETS,
+                           split: str | None = None) -> Path:
+    """Where the rows of this exact evaluation are (or would be) cached."""
+    key = evaluation_key(settings, sets, split)
+    return Path(settings.paths.cache) / "gates" / f"{key}.parquet"
+
+
 def evaluate_sets_cached(settings: Settings, *, sets: Sequence[str] = SETS,
                          split: str | None = None, progress: bool = False
                          ) -> tuple[pd.DataFrame, bool]:
@@ -125,8 +132,7 @@ def evaluate_sets_cached(settings: Settings, *, sets: Sequence[str] = SETS,
 
     Returns the rows and whether they came from the cache (``.cache/gates/<key>.parquet``).
     """
-    key = evaluation_key(settings, sets, split)
-    path = Path(settings.paths.cache) / "gates" / f"{key}.parquet"
+    path = cached_evaluation_path(settings, sets, split)
     if path.is_file():
         rows = pd.read_parquet(path)
         rows.attrs["order"] = list(settings.gates.order)
