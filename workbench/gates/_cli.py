@@ -9,9 +9,10 @@ import sys
 from pathlib import Path
 
 from workbench.config import Settings
+from workbench.corpus._index import load_index
 from workbench.corpus._questions import SETS
 from workbench.gates._analysis import firing_line, gate_attribution, headline, rule_report
-from workbench.gates._eval import evaluate_sets
+from workbench.gates._eval import evaluate_sets, evaluate_sets_cached
 from workbench.gates._quote_source import QuoteSource
 from workbench.runs import write_run
 
@@ -97,9 +98,15 @@ def _ask(args: argparse.Namespace, settings: Settings) -> int:
 
 def _eval_gates(args: argparse.Namespace, settings: Settings) -> int:
     settings = _settings_for(args, settings)
-    source = QuoteSource(settings)
-    rows = evaluate_sets(settings, sets=tuple(args.sets), split=args.split, source=source,
-                         progress=not args.quiet)
+    if args.no_cache:
+        rows = evaluate_sets(settings, sets=tuple(args.sets), split=args.split,
+                             progress=not args.quiet)
+    else:
+        rows, cached = evaluate_sets_cached(settings, sets=tuple(args.sets), split=args.split,
+                                            progress=not args.quiet)
+        if cached:
+            print("(verdicts from the cache: nothing they depend on changed; --no-cache re-runs)")
+    index = load_index(settings.paths.index, verify=False)
     order = settings.gates.order
     attribution = gate_attribution(rows, order)
     print(f"gate firing, order {' > '.join(order)}, rerank {settings.reranker.mode}"
@@ -117,12 +124,11 @@ def _eval_gates(args: argparse.Namespace, settings: Settings) -> int:
     summary = {name: {k: int(v) for k, v in attribution.loc[name].items()}
                for name in attribution.index}
     run = write_run("gates", rows, settings=settings,
-                    digests={"index": source.index.digest,
-                             "corpus_at_index": source.index.corpus_digest},
+                    digests={"index": index.digest, "corpus_at_index": index.corpus_digest},
                     summary=summary,
                     extra={"order": list(order), "split": args.split, "sets": list(args.sets),
                            "mode": settings.reranker.mode,
-                           "embedder": source.embedder.id, "seconds": rows.attrs["seconds"]})
+                           "embedder": index.embedder_id, "seconds": rows.attrs["seconds"]})
     print(f"run record: {run}")
     if args.write_catalog:
         _record_reranker_numbers(settings, rows)
@@ -171,6 +177,8 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     gates.add_argument("--index", metavar="DIR")
     gates.add_argument("--corpus", metavar="DIR")
     gates.add_argument("--quiet", action="store_true")
+    gates.add_argument("--no-cache", action="store_true",
+                       help="re-run retrieval even when identical verdicts are cached")
     gates.add_argument("--write-catalog", action="store_true",
                        help="record the cross-encoder's test-split numbers in models/catalog.yaml")
     gates.set_defaults(handler=_eval_gates)
