@@ -59,3 +59,9 @@ def small_index(small_corpus: Path, tmp_path: Path):
     build_index(small_corpus, tmp_path / "index", embedder="keyword",
                 cache_root=tmp_path / "cache")
     return load_index(tmp_path / "index")
+
+
+@pytest.fixture
+def make_corpus():
+    """``make_corpus(root, files)`` writes a corpus of one's own (see ``write_corpus``)."""
+    return write_corpus

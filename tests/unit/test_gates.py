@@ -273,12 +273,10 @@ def test_every_code_has_a_template_in_both_languages() -> None:
     assert all(set(t) == {"ru", "en"} for t in TEMPLATES.values())
 
 
-def test_document_title_scopes_its_paragraphs(tmp_path: Path) -> None:
-    from conftest import write_corpus
-
+def test_document_title_scopes_its_paragraphs(tmp_path: Path, make_corpus) -> None:
     from workbench.corpus import build_index, load_index
 
-    corpus = write_corpus(tmp_path / "c", {"en/vat.md": (
+    corpus = make_corpus(tmp_path / "c", {"en/vat.md": (
         "# Russian VAT: rates\n\n"
         "The standard rate is 22 percent from 1 January 2026 for most supplies of goods and "
         "services, and the reduced rate of 10 percent applies to listed food and children's goods."
