@@ -124,7 +124,7 @@ def _step_gates(settings: Settings) -> None:
 
 
 def _gates_in_mode(settings: Settings) -> None:
-    from workbench.gates import firing_line, gate_attribution, headline, rule_report
+    from workbench.gates import report_lines
     from workbench.gates._eval import cached_evaluation_path, evaluate_sets_cached
 
     if settings.reranker.mode == "cross-encoder" and not cached_evaluation_path(settings).is_file():
@@ -132,17 +132,9 @@ def _gates_in_mode(settings: Settings) -> None:
               " time, cached afterwards", flush=True)
     rows, cached = evaluate_sets_cached(settings, progress=True)
     order = settings.gates.order
-    attribution = gate_attribution(rows, order)
     print(f"gate firing ({settings.reranker.mode}, order {' > '.join(order)})"
           f"{' [cached verdicts]' if cached else ''}:")
-    for name in attribution.index:
-        if name != "all":
-            print("  " + firing_line(attribution, name, order))
-    shares = headline(rows, "test", order)
-    print("  test split: " + ", ".join(f"{k} {100 * v:.1f}%" for k, v in shares.items()))
-    print("relevance rules (ablation on the dev split):")
-    for line in rule_report(rows, "dev", settings.gates.relevance_rules):
-        print("  " + line)
+    print("\n".join(report_lines(rows, order, settings.gates.relevance_rules)))
     index = load_index(settings.paths.index)
     answers = answers_from_gate_rows(rows, index)
     context = CheckContext.from_index(index, Corpus(settings.paths.corpus),

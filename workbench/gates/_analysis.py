@@ -316,3 +316,23 @@ def headline(run: Any, split: str | None = "test", order: Sequence[str] | None =
                 outcome[mask] != ANSWERED).mean()
             out[f"{name} {key}"] = float(value)
     return out
+
+
+def report_lines(run: Any, order: Sequence[str], enabled_rules: Sequence[str],
+                 split: str | None = None) -> list[str]:
+    """What the terminal shows of a gate run.
+
+    A firing line per set, the test-split shares and the rule report on dev (the parts that the
+    run's ``split`` covers).
+    """
+    attribution = gate_attribution(run, order)
+    lines = ["  " + firing_line(attribution, name, order) for name in attribution.index
+             if name != "all"]
+    if split in (None, "test"):
+        shares = headline(run, "test", order)
+        lines.append("  test split: " + ", ".join(f"{k} {100 * v:.1f}%"
+                                                  for k, v in shares.items()))
+    if split in (None, "dev"):
+        lines.append("relevance rules (ablation on the dev split, from the cached verdicts):")
+        lines.extend("  " + line for line in rule_report(run, "dev", enabled_rules))
+    return lines

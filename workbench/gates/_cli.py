@@ -11,7 +11,7 @@ from pathlib import Path
 from workbench.config import Settings
 from workbench.corpus._index import load_index
 from workbench.corpus._questions import SETS
-from workbench.gates._analysis import firing_line, gate_attribution, headline, rule_report
+from workbench.gates._analysis import gate_attribution, headline, report_lines
 from workbench.gates._eval import evaluate_sets, evaluate_sets_cached
 from workbench.gates._quote_source import QuoteSource
 from workbench.runs import write_run
@@ -111,16 +111,7 @@ def _eval_gates(args: argparse.Namespace, settings: Settings) -> int:
     attribution = gate_attribution(rows, order)
     print(f"gate firing, order {' > '.join(order)}, rerank {settings.reranker.mode}"
           f"{', split ' + args.split if args.split else ''}:")
-    for name in attribution.index:
-        if name != "all":
-            print("  " + firing_line(attribution, name, order))
-    if args.split in (None, "test"):
-        shares = headline(rows, "test", order)
-        print("  test split: " + ", ".join(f"{k} {100 * v:.1f}%" for k, v in shares.items()))
-    if args.split in (None, "dev"):
-        print("relevance rules (ablation on the dev split, from the cached verdicts):")
-        for line in rule_report(rows, "dev", settings.gates.relevance_rules):
-            print("  " + line)
+    print("\n".join(report_lines(rows, order, settings.gates.relevance_rules, args.split)))
     summary = {name: {k: int(v) for k, v in attribution.loc[name].items()}
                for name in attribution.index}
     run = write_run("gates", rows, settings=settings,
