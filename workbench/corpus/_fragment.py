@@ -66,6 +66,11 @@ def _pieces(text: str, start: int, end: int, pattern: re.Pattern[str]) -> list[t
     return out
 
 
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """The ``(start, end)`` spans of ``text``'s sentences, stripped, by the fragmenter's rule."""
+    return _pieces(text, 0, len(text), _SENTENCE_END)
+
+
 def _hard_cut(text: str, start: int, end: int, max_chars: int) -> list[tuple[int, int]]:
     out = []
     while end - start > max_chars:

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 
 from workbench.config import Settings
-from workbench.corpus._fragment import _SENTENCE_END
+from workbench.corpus._fragment import sentence_spans
 from workbench.corpus._quote import verify_quote
 from workbench.corpus._records import Fragment
 from workbench.gates._codes import GATE_CODES
@@ -166,13 +166,7 @@ def extract_quote(question: str, fragment: Fragment) -> Quote:
     terms = set(question_terms(question))
     text = fragment.text
     best: tuple[int, int, int] | None = None  # (overlap, start, end)
-    pos = 0
-    pieces = []
-    for match in _SENTENCE_END.finditer(text):
-        pieces.append((pos, match.start()))
-        pos = match.end()
-    pieces.append((pos, len(text)))
-    for start, end in pieces:
+    for start, end in sentence_spans(text):
         for line_start, line_end in _lines(text, start, end):
             piece = text[line_start:line_end]
             if piece.lstrip().startswith("#") or not piece.strip():

@@ -97,7 +97,8 @@ def evaluation_key(settings: Settings, sets: Sequence[str], split: str | None) -
     """A digest of everything a gate evaluation depends on, computed without loading a model.
 
     The index manifest (which covers the corpus and the embedder), the question files, the
-    retrieval, rerank and gate settings, the reranker's weights and the workbench version.
+    retrieval, rerank and gate settings, the reranker's weights, the workbench version and the
+    package's own source code.
     """
     digest = hashlib.sha256()
     manifest = read_manifest(settings.paths.index)
@@ -115,6 +116,17 @@ def evaluation_key(settings: Settings, sets: Sequence[str], split: str | None) -
             if item.is_file():
                 digest.update(f"{item.name}:{sha256_file(item)}".encode())
     digest.update(f"{__version__}:{split}:{','.join(sets)}".encode())
+    digest.update(_code_digest().encode())
+    return digest.hexdigest()
+
+
+def _code_digest() -> str:
+    """A digest of the package's own source, so a change of code never reuses stale verdicts."""
+    digest = hashlib.sha256()
+    root = Path(__file__).resolve().parent.parent
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
