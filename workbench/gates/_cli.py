@@ -7,6 +7,9 @@ import dataclasses
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pandas as pd
 
 from workbench.config import Settings
 from workbench.corpus._index import load_index
@@ -15,6 +18,9 @@ from workbench.gates._analysis import gate_attribution, headline, report_lines
 from workbench.gates._eval import evaluate_sets, evaluate_sets_cached
 from workbench.gates._quote_source import QuoteSource
 from workbench.runs import write_run
+
+if TYPE_CHECKING:  # the answers package imports every source; load it only when asking
+    from workbench.answers import AnswerResult
 
 
 def _settings_for(args: argparse.Namespace, settings: Settings) -> Settings:
@@ -29,7 +35,7 @@ def _settings_for(args: argparse.Namespace, settings: Settings) -> Settings:
     return dataclasses.replace(settings, paths=paths, reranker=reranker)
 
 
-def _answer_json(result) -> dict:  # noqa: ANN001 - workbench.answers.AnswerResult
+def _answer_json(result: AnswerResult) -> dict:
     """One JSON line for ``ask --json``: the decision, the code, the numbers, the evidence."""
     trace = result.trace
     refusal = result.refusal
@@ -126,7 +132,7 @@ def _eval_gates(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-def _record_reranker_numbers(settings: Settings, rows) -> None:  # noqa: ANN001 - a DataFrame
+def _record_reranker_numbers(settings: Settings, rows: pd.DataFrame) -> None:
     from workbench.model_catalog import record_numbers
 
     if settings.reranker.mode != "cross-encoder" or settings.reranker.path is None:

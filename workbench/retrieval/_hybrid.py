@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -152,10 +152,10 @@ class HybridRetriever:
         if self.reranker.mode == "cross-encoder" and self.reranker.path is None:
             raise UnknownRerankModeError(
                 "rerank mode cross-encoder needs [reranker].path: a CrossEncoder model folder")
-        self._cross_encoder: object | None = None
+        self._cross_encoder: Any = None
         self.cross_encoder_input: Callable[[str], str] = _identity
 
-    def cross_encoder(self):  # noqa: ANN201 - sentence_transformers is imported lazily
+    def cross_encoder(self) -> Any:
         """The CrossEncoder of cross-encoder mode, loaded on first use."""
         if self._cross_encoder is None:
             from sentence_transformers import CrossEncoder
