@@ -21,6 +21,7 @@ from workbench.corpus._fragment import detect_lang, fragment_spans, fragment_tex
 from workbench.corpus._index import (
     BuildReport,
     FragmentIndex,
+    FragmentIndexError,
     IndexCorruptError,
     IndexMismatchError,
     IndexMissingError,
@@ -46,6 +47,7 @@ __all__ = [
     "DriftSummary",
     "Fragment",
     "FragmentIndex",
+    "FragmentIndexError",
     "IndexCorruptError",
     "IndexMismatchError",
     "IndexMissingError",

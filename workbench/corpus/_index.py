@@ -47,23 +47,23 @@ LEXICAL = "lexical"
 DENSE = "dense.faiss"
 
 
-class IndexError_(WorkbenchError):  # noqa: N801 - the builtin name IndexError is taken
+class FragmentIndexError(WorkbenchError):
     """Base of the index errors."""
 
 
-class IndexMissingError(IndexError_):
+class IndexMissingError(FragmentIndexError):
     """There is no index in the folder."""
 
 
-class IndexCorruptError(IndexError_):
+class IndexCorruptError(FragmentIndexError):
     """The index is truncated, edited or incomplete."""
 
 
-class IndexVersionError(IndexError_):
+class IndexVersionError(FragmentIndexError):
     """The index was written in a format this version cannot read."""
 
 
-class IndexMismatchError(IndexError_):
+class IndexMismatchError(FragmentIndexError):
     """The index was built with another embedder than the one asked for."""
 
 
@@ -210,7 +210,7 @@ def index_is_current(folder: str | os.PathLike[str], corpus_dir: str | os.PathLi
     try:
         manifest = read_manifest(folder)
         verify_artifacts(Path(folder), manifest)
-    except IndexError_ as exc:
+    except FragmentIndexError as exc:
         return False, str(exc).split(";")[0]
     if manifest["embedder"]["id"] != embedder_id:
         return False, f"built with {manifest['embedder']['id']}, settings ask for {embedder_id}"
