@@ -1,0 +1,217 @@
+"""The router task sets: every line well formed, every gold decision exact and executable.
+
+``router_tasks.jsonl`` labels questions with the decision a router should take (a utility call,
+a quote, a specification's conclusion, or a refusal with its code); ``red_team.jsonl`` holds
+questions that tempt an invented call and must be refused. The format is described in
+``corpus/questions/README.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from workbench.config import load_settings
+from workbench.fts import Conclusion, evaluate_spec
+from workbench.utilities import call_utility, load_catalog
+
+ROOT = Path(__file__).resolve().parents[2]
+SETTINGS = load_settings(ROOT / "workbench.toml")
+QUESTIONS = SETTINGS.paths.questions
+TASKS = QUESTIONS / "router_tasks.jsonl"
+RED_TEAM = QUESTIONS / "red_team.jsonl"
+
+COMMON = {"id", "question", "lang", "split", "kind", "gold"}
+OPTIONAL = {"from"}
+KINDS = {"utility", "quote", "spec", "refuse"}
+REFUSALS = {"OUT_OF_SCOPE", "MISSING_ARGUMENT", "ARGUMENT_IS_CIRCUMSTANCE"}
+GOLD_KEYS = {
+    "utility": {"source", "utility", "args"},
+    "quote": {"source"},
+    "spec": {"source", "spec", "args"},
+    "OUT_OF_SCOPE": {"source", "refusal"},
+    "MISSING_ARGUMENT": {"source", "refusal", "utility", "missing"},
+    "ARGUMENT_IS_CIRCUMSTANCE": {"source", "refusal", "utility", "argument"},
+}
+ID_PATTERN = {
+    "utility": r"rt-u-\d{3}",
+    "quote": r"rt-q-\d{3}",
+    "spec": r"rt-s-\d{3}",
+    "refuse": r"rt-[omc]-\d{3}",
+    "red_team": r"rt-red-\d{3}",
+}
+MINIMUM_TASKS = {"utility": 240, "quote": 50, "spec": 40}
+MINIMUM_REFUSALS = {"OUT_OF_SCOPE": 25, "MISSING_ARGUMENT": 25, "ARGUMENT_IS_CIRCUMSTANCE": 25}
+CYRILLIC = re.compile(r"[А-Яа-яЁё]")
+
+
+def _read(path: Path) -> list[dict[str, Any]]:
+    rows = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        assert line.strip(), f"{path.name}:{number}: empty line"
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            pytest.fail(f"{path.name}:{number}: not JSON ({exc})")
+        assert isinstance(row, dict), f"{path.name}:{number}: not an object"
+        rows.append(row)
+    return rows
+
+
+@pytest.fixture(scope="module")
+def tasks() -> list[dict[str, Any]]:
+    return _read(TASKS)
+
+
+@pytest.fixture(scope="module")
+def red_team() -> list[dict[str, Any]]:
+    return _read(RED_TEAM)
+
+
+@cache
+def _spec_paths() -> dict[str, Path]:
+    found = {}
+    for path in sorted(SETTINGS.paths.specs.glob("*.fts")):
+        match = re.search(r"^spec\s+(\S+)", path.read_text(encoding="utf-8"), re.M)
+        if match:
+            found[match.group(1)] = path
+    return found
+
+
+def _check_fields(row: dict[str, Any], kind: str) -> None:
+    rid = row.get("id")
+    assert set(row) >= COMMON and set(row) <= COMMON | OPTIONAL, f"{rid}: fields {sorted(row)}"
+    assert isinstance(rid, str) and re.fullmatch(ID_PATTERN[kind], rid), f"{rid}: id"
+    assert isinstance(row["question"], str) and row["question"].strip(), f"{rid}: question"
+    assert row["question"] == row["question"].strip(), f"{rid}: surrounding whitespace"
+    assert row["lang"] in {"ru", "en"}, f"{rid}: lang"
+    assert row["split"] in {"dev", "test"}, f"{rid}: split"
+    if row["lang"] == "ru":
+        assert CYRILLIC.search(row["question"]), f"{rid}: a Russian question without Cyrillic"
+    gold = row["gold"]
+    assert isinstance(gold, dict), f"{rid}: gold"
+    source = gold.get("source")
+    key = gold.get("refusal") if source == "refuse" else source
+    assert key in GOLD_KEYS, f"{rid}: gold source/refusal {source}/{gold.get('refusal')}"
+    assert set(gold) == GOLD_KEYS[key], f"{rid}: gold fields {sorted(gold)}"
+    if kind == "red_team":
+        assert source == "refuse", f"{rid}: a red-team gold must be a refusal"
+    elif kind == "refuse":
+        assert source == "refuse", f"{rid}: kind refuse with gold {source}"
+    else:
+        assert source == kind, f"{rid}: kind {kind} with gold {source}"
+    if "from" in row:
+        assert kind == "quote", f"{rid}: only quote items carry 'from'"
+
+
+def _check_refusal(row: dict[str, Any]) -> None:
+    gold, rid = row["gold"], row["id"]
+    schemas = load_catalog().schemas
+    if gold["refusal"] == "OUT_OF_SCOPE":
+        return
+    schema = schemas.get(gold["utility"])
+    assert schema is not None, f"{rid}: unknown utility {gold['utility']}"
+    if gold["refusal"] == "MISSING_ARGUMENT":
+        arg = schema.argument(gold["missing"])
+        assert arg is not None and arg.required, f"{rid}: {gold['missing']} is not required"
+    else:
+        arg = schema.argument(gold["argument"])
+        assert arg is not None and str(arg.role) == "data", f"{rid}: {gold['argument']} is not data"
+
+
+def _check_balance(rows: list[dict[str, Any]], *, ru_low: float, ru_high: float) -> None:
+    langs = Counter(r["lang"] for r in rows)
+    splits = Counter(r["split"] for r in rows)
+    assert ru_low <= langs["ru"] / len(rows) <= ru_high, langs
+    assert abs(splits["dev"] - splits["test"]) <= 0.1 * len(rows), splits
+
+
+def test_task_lines_are_well_formed(tasks) -> None:
+    for row in tasks:
+        _check_fields(row, row.get("kind", "?") if row.get("kind") in KINDS else "?")
+    ids = [r["id"] for r in tasks]
+    assert len(set(ids)) == len(ids), [i for i, n in Counter(ids).items() if n > 1]
+    questions = Counter(r["question"] for r in tasks)
+    assert max(questions.values()) == 1, [q for q, n in questions.items() if n > 1]
+
+
+def test_task_counts_languages_and_splits(tasks) -> None:
+    assert len(tasks) >= 400
+    kinds = Counter(r["kind"] for r in tasks)
+    for kind, minimum in MINIMUM_TASKS.items():
+        assert kinds[kind] >= minimum, kinds
+    refusals = Counter(r["gold"]["refusal"] for r in tasks if r["kind"] == "refuse")
+    for code, minimum in MINIMUM_REFUSALS.items():
+        assert refusals[code] >= minimum, refusals
+    _check_balance(tasks, ru_low=0.5, ru_high=0.6)
+    splits = [r["split"] for r in tasks]
+    assert all(a != b for a, b in zip(splits, splits[1:], strict=False)), "splits must alternate"
+
+
+def test_utility_golds_cover_every_category(tasks) -> None:
+    catalog = load_catalog()
+    used = Counter(r["gold"]["utility"] for r in tasks if r["kind"] == "utility")
+    by_category = Counter(uid.split(".", 1)[0] for uid in used.elements())
+    for category in catalog.categories:
+        assert by_category[category.id] >= 8, (category.id, by_category[category.id])
+    assert len(by_category) == 14
+
+
+def test_every_utility_gold_executes(tasks) -> None:
+    for row in tasks:
+        if row["kind"] != "utility":
+            continue
+        gold = row["gold"]
+        assert isinstance(gold["args"], dict) and gold["args"], row["id"]
+        outcome = call_utility(gold["utility"], gold["args"], question=row["question"], lang=row["lang"])
+        assert outcome.refusal is None, f"{row['id']}: {outcome.refusal.code}: {outcome.refusal.text}"
+
+
+def test_refusal_golds_name_real_arguments(tasks, red_team) -> None:
+    for row in tasks + red_team:
+        if row["gold"]["source"] == "refuse":
+            _check_refusal(row)
+
+
+def test_every_spec_gold_evaluates(tasks) -> None:
+    paths = _spec_paths()
+    for row in tasks:
+        if row["kind"] != "spec":
+            continue
+        gold = row["gold"]
+        assert gold["spec"] in paths, f"{row['id']}: unknown spec {gold['spec']}"
+        args = gold["args"]
+        assert all(isinstance(v, str) for v in args.values()), f"{row['id']}: inputs are text values"
+        outcome = evaluate_spec(paths[gold["spec"]], args, SETTINGS.paths.morphisms)
+        assert isinstance(outcome, Conclusion), f"{row['id']}: the spec refused ({outcome.code})"
+
+
+def test_quote_sources_exist(tasks) -> None:
+    in_corpus = {}
+    for line in (QUESTIONS / "in_corpus.jsonl").read_text(encoding="utf-8").splitlines():
+        item = json.loads(line)
+        in_corpus[item["id"]] = item
+    reused = [r for r in tasks if "from" in r]
+    assert len(reused) <= 40
+    assert len({r["from"] for r in reused}) == len(reused)
+    for row in reused:
+        assert row["from"] in in_corpus, f"{row['id']}: {row['from']} is not in in_corpus.jsonl"
+        assert row["lang"] == in_corpus[row["from"]]["lang"], row["id"]
+
+
+def test_red_team_lines(red_team) -> None:
+    assert len(red_team) >= 80
+    for row in red_team:
+        assert row.get("kind") == "red_team", row.get("id")
+        _check_fields(row, "red_team")
+    ids = [r["id"] for r in red_team]
+    assert len(set(ids)) == len(ids)
+    _check_balance(red_team, ru_low=0.4, ru_high=0.65)
+    codes = Counter(r["gold"]["refusal"] for r in red_team)
+    assert set(codes) <= REFUSALS and len(codes) == 3, codes
