@@ -39,6 +39,7 @@ BUILDING = re.compile(
 )
 FLAT = re.compile(r"(?:^|\s)(?:квартира|кв\.?)\s*(\d+[а-яё]?)", re.IGNORECASE)
 BARE_HOUSE = re.compile(rf"^{NUM}$", re.IGNORECASE)
+POSTCODE_INSIDE = re.compile(r"(?<!\d)(\d{6})(?!\d)")
 FIELDS = ("postcode", "region", "city", "street", "house", "building", "flat")
 ADDRESS = data("address", "string", "the postal address", "почтовый адрес")
 
@@ -69,12 +70,19 @@ def parse(address: str) -> dict[str, Any]:
         raise BadArgument("address", "an address of at most 2000 characters")
     out: dict[str, Any] = dict.fromkeys(FIELDS)
     other: list[str] = []
-    for raw in address.split(","):
-        part = " ".join(raw.split()).strip(" ;")
+    queue = [" ".join(raw.split()).strip(" ;") for raw in address.split(",")]
+    while queue:
+        part = queue.pop(0)
         if not part:
             continue
         if out["postcode"] is None and re.fullmatch(r"\d{6}", part):
             out["postcode"] = part
+            continue
+        postcode = POSTCODE_INSIDE.search(part)
+        if out["postcode"] is None and postcode and part != postcode.group(1):
+            # an address written without commas: take the postcode out and read on
+            out["postcode"] = postcode.group(1)
+            queue.insert(0, " ".join((part[:postcode.start()] + " " + part[postcode.end():]).split()))
             continue
         if out["region"] is None and REGION.search(part) and not CITY_MARKER.match(part):
             out["region"] = _region(part)
@@ -97,6 +105,12 @@ def parse(address: str) -> dict[str, Any]:
                 )
                 if re.search(r"\d", name) and not re.search(r"[а-яё]{3}", name, re.IGNORECASE):
                     continue
+                words = name.split()
+                if out["city"] is None and len(words) > 1 and words[-1].lower() in (
+                        c.lower() for c in FEDERAL_CITIES):
+                    # "улица Ленина Москва": a federal city written after the street
+                    out["city"] = next(c for c in FEDERAL_CITIES if c.lower() == words[-1].lower())
+                    name = " ".join(words[:-1])
                 out["street"] = f"{STREET_TYPES[kind.lower().rstrip('.')]} {_title(name)}"
                 found = True
                 break
@@ -106,17 +120,27 @@ def parse(address: str) -> dict[str, Any]:
         if m and out["house"] is None:
             out["house"] = m.group(1)
             continue
-        hit = False
+        spans: list[tuple[int, int]] = []
         house = HOUSE.search(part)
         if house and out["house"] is None:
-            out["house"], hit = house.group(1), True
+            out["house"] = house.group(1)
+            spans.append(house.span())
         for b in BUILDING.finditer(part):
             if out["building"] is None:
-                out["building"], hit = _building(b.group(1), b.group(2)), True
+                out["building"] = _building(b.group(1), b.group(2))
+                spans.append(b.span())
         flat = FLAT.search(part)
         if flat and out["flat"] is None:
-            out["flat"], hit = flat.group(1), True
-        if hit:
+            out["flat"] = flat.group(1)
+            spans.append(flat.span())
+        if spans:
+            # whatever the house, building and flat did not cover is read on, never dropped
+            rest = part
+            for start, end in sorted(spans, reverse=True):
+                rest = rest[:start] + " " + rest[end:]
+            rest = " ".join(rest.split()).strip(" ;")
+            if rest:
+                queue.insert(0, rest)
             continue
         if out["city"] is None and re.fullmatch(
             r"[А-ЯЁа-яё][а-яё-]+(?:[ -][А-ЯЁа-яё][а-яё-]+)*", part
@@ -202,6 +226,10 @@ def parse_ru(address: str) -> dict[str, Any]:
         ex(
             {"address": "москва, тверская ул, 7, кв 12, 125009"},
             "125009, г. Москва, ул. Тверская, д. 7, кв. 12",
+        ),
+        ex(
+            {"address": "кв 14 дом 7 улица Ленина Москва 101000"},
+            "101000, г. Москва, ул. Ленина, д. 7, кв. 14",
         ),
     ],
 )
