@@ -1,0 +1,132 @@
+"""The rule router and the per-item scoring of router decisions."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from workbench import registry
+from workbench.answers._records import Refusal
+from workbench.routing import (
+    ERROR_TYPES,
+    PARSE_FAILURE_CODE,
+    RouterDecision,
+    RuleRouter,
+    ScriptedRouter,
+    Source,
+    evaluate_router,
+    load_tasks,
+    score_decision,
+    summarise,
+)
+
+QUESTIONS = Path(__file__).resolve().parents[2] / "corpus" / "questions"
+UTIL_GOLD = {"source": "utility", "utility": "hash.md5", "args": {"text": "abc"}}
+REFUSE_GOLD = {"source": "refuse", "refusal": "OUT_OF_SCOPE"}
+
+
+def _refuse(code: str = "OUT_OF_SCOPE") -> RouterDecision:
+    return RouterDecision(source=Source.REFUSE, refusal=Refusal(code=code, area="test"))
+
+
+def _util(uid: str = "hash.md5", **args: object) -> RouterDecision:
+    return RouterDecision(source=Source.UTILITY, utility=uid, args=args)
+
+
+@pytest.mark.parametrize(("gold", "decision", "error"), [
+    (UTIL_GOLD, _util(text="abc"), None),
+    (UTIL_GOLD, None, "parse_failure"),
+    (UTIL_GOLD, _refuse(PARSE_FAILURE_CODE), "parse_failure"),
+    (UTIL_GOLD, RouterDecision(source=Source.QUOTE), "wrong_source"),
+    (UTIL_GOLD, _util("hash.sha1", text="abc"), "wrong_utility"),
+    (UTIL_GOLD, _util(), "missing_argument"),
+    (UTIL_GOLD, _util(text="abc", charset="cp866"), "unexpected_argument"),
+    (UTIL_GOLD, _util(text="abd"), "wrong_argument_value"),
+    (UTIL_GOLD, _refuse("MISSING_ARGUMENT"), "false_refusal"),
+    (REFUSE_GOLD, _util(text="abc"), "false_answer"),
+    (REFUSE_GOLD, _refuse("MISSING_ARGUMENT"), None),
+    ({"source": "quote"}, RouterDecision(source=Source.QUOTE), None),
+    ({"source": "spec", "spec": "vat.invoice_deadline", "args": {"days_after_supply": "7"}},
+     RouterDecision(source=Source.SPEC, spec="vat.invoice_deadline", args={"days_after_supply": "8"}),
+     "wrong_argument_value"),
+    ({"source": "utility", "utility": "number.gcd", "args": {"a": 4, "b": 6}},
+     _util("number.gcd", a=4.0, b=6), None),
+])
+def test_scoring_table(gold: dict, decision: RouterDecision | None, error: str | None) -> None:
+    score = score_decision(gold, decision)
+    assert score.error == error
+    assert score.correct is (error is None)
+    assert error is None or error in ERROR_TYPES
+
+
+def test_every_error_type_is_covered_by_the_table() -> None:
+    assert set(ERROR_TYPES) == {
+        "parse_failure", "wrong_source", "wrong_utility", "missing_argument", "unexpected_argument",
+        "wrong_argument_value", "false_refusal", "false_answer"}
+
+
+def test_rule_router_is_registered() -> None:
+    assert isinstance(registry.lookup("router", "rule").obj(), RuleRouter)
+
+
+@pytest.fixture(scope="module")
+def rule() -> RuleRouter:
+    return RuleRouter()
+
+
+@pytest.mark.parametrize(("question", "utility", "args"), [
+    ("Посчитай SHA-256 от строки «привет»", "hash.sha256", {"text": "привет"}),
+    ("What is the SHA-1 digest of the string \"hello world\"?", "hash.sha1", {"text": "hello world"}),
+    ("Проверь ИНН 7707083893", "id.validate_inn", {"inn": "7707083893"}),
+    ("Greatest common divisor of 462 and 1071?", "number.gcd", {"a": 462, "b": 1071}),
+    ("Сколько дней между 1 марта 2026 и 15 июня 2026?", "date.diff_days",
+     {"start": "2026-03-01", "end": "2026-06-15"}),
+    ("Начисли НДС 22% на сумму 150 000 рублей", "money.vat_add", {"amount": 150000, "rate": 22}),
+])
+def test_rule_router_utilities(rule: RuleRouter, question: str, utility: str, args: dict) -> None:
+    decision = rule.route(question)
+    assert decision.source is Source.UTILITY
+    assert decision.utility == utility
+    assert dict(decision.args) == args
+
+
+def test_rule_router_refusals_quote_and_spec(rule: RuleRouter) -> None:
+    missing = rule.route("Base64-encode it for me")
+    assert missing.source is Source.REFUSE and missing.refusal is not None
+    assert missing.refusal.code == "MISSING_ARGUMENT"
+    assert missing.refusal.numbers["utility"] == "encoding.base64_encode"
+    out = rule.route("Какая погода будет в Казани на выходных?")
+    assert out.source is Source.REFUSE and out.refusal is not None
+    assert out.refusal.code == "OUT_OF_SCOPE"
+    assert rule.route("Which bytes are never valid anywhere in a UTF-8 stream?").source is Source.QUOTE
+    spec = rule.route("Аванс за мебель получен 10 февраля 2026 года. По какой расчётной ставке считать НДС?")
+    assert spec.source is Source.SPEC and spec.spec == "vat.estimated_rate"
+
+
+def test_rule_router_over_the_dev_split(rule: RuleRouter) -> None:
+    items = [item for name in ("router_tasks.jsonl", "red_team.jsonl")
+             for item in load_tasks(QUESTIONS / name) if item.split == "dev"]
+    frame = evaluate_router(rule, items)
+    assert len(frame) == len(items) > 0
+    assert frame["correct"].notna().all()
+    assert set(frame.loc[~frame["correct"], "error"]) <= set(ERROR_TYPES)
+    assert frame.loc[frame["correct"], "error"].isna().all()
+    summary = summarise(frame)
+    print(summary)
+    for key, value in summary.items():
+        if key.endswith(("_rate", "_accuracy", "_match")):
+            assert not math.isnan(value) and 0.0 <= value <= 1.0, key
+    assert summary["items"] == len(items)
+
+
+def test_evaluate_router_records_a_crash_as_parse_failure() -> None:
+    class Broken(ScriptedRouter):
+        def route(self, question: str) -> RouterDecision:
+            raise RuntimeError("boom")
+
+    items = load_tasks(QUESTIONS / "red_team.jsonl")[:2]
+    frame = evaluate_router(Broken(), items)
+    assert list(frame["error"]) == ["parse_failure", "parse_failure"]
+    assert summarise(frame)["conscious_refusal_rate"] == 0.0
