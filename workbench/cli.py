@@ -26,6 +26,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "workbench.model_catalog",
     "workbench._demo",
     "workbench.answers._cli",
+    "workbench.routing._cli",
 )
 
 

@@ -1,0 +1,174 @@
+"""``workbench eval routers`` and ``workbench route``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from workbench.config import Settings
+from workbench.errors import WorkbenchError
+from workbench.registry import UnknownNameError, build
+from workbench.routing import _replay  # noqa: F401  (registers the replay router)
+from workbench.routing._compare import RouterComparison, compare_pair, compare_routers, disagreements
+from workbench.routing._score import TaskItem, load_tasks
+from workbench.runs import write_run
+
+DEFAULT_TASKSETS: tuple[str, ...] = ("router_tasks.jsonl", "red_team.jsonl")
+"""The task sets under ``[paths].questions`` used when no ``--taskset`` is given."""
+
+TABLE_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("items", "items"), ("source_accuracy", "source"), ("utility_accuracy", "utility"),
+    ("argument_exact_match", "args"), ("conscious_refusal_rate", "red-refuse"),
+    ("over_refusal_rate", "over-refuse"), ("incorrect_answer_rate", "incorrect"),
+    ("visible_failure_rate", "visible"), ("verified_wrong_answer_rate", "verified-wrong"),
+    ("parse_failure_rate", "parse-fail"), ("prompt_tokens_per_request", "in-tok"),
+    ("output_tokens_per_request", "out-tok"), ("latency_p50_ms", "p50 ms"),
+)
+"""Summary figure -> column heading of the printed table."""
+
+
+class RouterSpecError(WorkbenchError, ValueError):
+    """A router name on the command line that the registry cannot build."""
+
+
+class TaskSetError(WorkbenchError, ValueError):
+    """A task set that cannot be read, or a split that leaves no items."""
+
+
+def _load_items(settings: Settings, tasksets: Sequence[str] | None, split: str | None) -> list[TaskItem]:
+    paths = [Path(p) for p in tasksets] if tasksets else [
+        settings.paths.questions / name for name in DEFAULT_TASKSETS]
+    items: list[TaskItem] = []
+    for path in paths:
+        try:
+            items.extend(load_tasks(path))
+        except (OSError, ValueError) as exc:
+            raise TaskSetError(f"cannot read task set {path}: {exc}") from None
+    if split:
+        items = [item for item in items if item.split == split]
+    if not items:
+        raise TaskSetError(f"no task items in {', '.join(map(str, paths))}"
+                           f"{' for split ' + split if split else ''}")
+    return items
+
+
+def build_router(spec: str, items: Sequence[TaskItem] = ()) -> Any:
+    """Build a router from ``NAME`` or ``NAME:PATH`` (e.g. ``rule``, ``replay:runs/qwen.jsonl``)."""
+    name, _, value = spec.partition(":")
+    params: dict[str, Any] = {}
+    if value:
+        params["path"] = value
+    if name == "replay":
+        if not value:
+            raise RouterSpecError("the replay router needs a file: replay:PATH")
+        params["items"] = list(items)
+    try:
+        return build("router", name, **params)
+    except UnknownNameError as exc:
+        raise RouterSpecError(str(exc)) from None
+    except TypeError as exc:
+        raise RouterSpecError(f"router {spec!r}: {exc}") from None
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, float):
+        return "-" if math.isnan(value) else (f"{value:.1f}" if value > 1.0 else f"{value:.3f}")
+    return str(value)
+
+
+def summary_lines(comparison: RouterComparison) -> list[str]:
+    """The summary as an aligned text table, one line per router."""
+    summary = comparison.summary
+    header = ["router"] + [title for _, title in TABLE_COLUMNS]
+    body = [[str(name)] + [_cell(summary.loc[name].get(key, math.nan)) for key, _ in TABLE_COLUMNS]
+            for name in summary.index]
+    widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
+    return ["  ".join(cell.rjust(w) if i else cell.ljust(w) for i, (cell, w) in
+                      enumerate(zip(row, widths, strict=True))) for row in [header, *body]]
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if hasattr(value, "item"):  # numpy scalars
+        return _jsonable(value.item())
+    return value
+
+
+def _eval_routers(args: argparse.Namespace, settings: Settings) -> int:
+    if len(set(args.names)) != len(args.names):
+        raise RouterSpecError(f"a router is named twice: {' '.join(args.names)}")
+    items = _load_items(settings, args.taskset, args.split)
+    routers = {spec: build_router(spec, items) for spec in args.names}
+    comparison = compare_routers(routers, items)
+    split = f", split {args.split}" if args.split else ""
+    print(f"{len(routers)} router(s) on {len(items)} items{split}:")
+    print("\n".join(summary_lines(comparison)))
+    summary = {str(name): {k: _jsonable(v) for k, v in row.items()}
+               for name, row in comparison.summary.to_dict(orient="index").items()}
+    extra: dict[str, Any] = {"routers": list(args.names), "split": args.split,
+                             "tasksets": list(args.taskset or DEFAULT_TASKSETS)}
+    if len(args.names) >= 2:
+        a, b = args.names[0], args.names[1]
+        b_count, c_count, statistic, p_value = compare_pair(comparison, a, b)
+        print(f"McNemar {a} vs {b}: b={b_count} (only {a} right), c={c_count} (only {b} right), "
+              f"exact p={p_value:.4g}")
+        extra["mcnemar"] = {"router_a": a, "router_b": b, "b": b_count, "c": c_count, "statistic": statistic,
+                            "p_value": p_value}
+        disagreeing = disagreements(comparison, a, b)
+        for row in disagreeing.head(args.show).itertuples():
+            winner = a if row.correct_a else b
+            print(f"  {row.id}: only {winner} right ({row.error_a or 'ok'} / {row.error_b or 'ok'})")
+        if len(disagreeing) > args.show:
+            print(f"  ... {len(disagreeing) - args.show} more in the run record")
+    run = write_run("routers", comparison.items, settings=settings, summary=summary, extra=extra)
+    print(f"run record: {run}")
+    return 0
+
+
+def _route(args: argparse.Namespace, settings: Settings) -> int:
+    items: list[TaskItem] = []
+    if args.router.startswith("replay:"):
+        items = _load_items(settings, args.taskset, None)
+    router = build_router(args.router, items)
+    decision = router.route(args.question)
+    data = decision.to_dict()
+    raw = data.pop("raw_output")
+    prompt, output = data.pop("prompt_tokens"), data.pop("output_tokens")
+    print(f"router: {args.router}")
+    print(f"decision: {json.dumps(data, ensure_ascii=False, default=str)}")
+    print(f"raw output: {raw!r}")
+    print(f"tokens: prompt {prompt}, output {output}")
+    return 0
+
+
+def add_commands(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """Add ``eval routers`` and ``route``."""
+    from workbench.cli import verb_group
+
+    evals = verb_group(subparsers, "eval", common, "run the labelled evaluations")
+    routers = evals.add_parser("routers", help="compare routers on a task set, item by item",
+                               parents=[common])
+    routers.add_argument("names", nargs="+", metavar="NAME",
+                         help="registered router: rule, replay:PATH, ...")
+    routers.add_argument("--taskset", action="append", metavar="FILE",
+                         help="a task set (repeatable; default: the router tasks and the red team)")
+    routers.add_argument("--split", choices=["dev", "test"], help="only this split")
+    routers.add_argument("--show", type=int, default=10, metavar="N",
+                         help="list at most N disagreeing items of the first two routers")
+    routers.set_defaults(handler=_eval_routers)
+
+    route = subparsers.add_parser("route", help="show one router decision for a question",
+                                  parents=[common])
+    route.add_argument("question", help="the question")
+    route.add_argument("--router", default="rule", metavar="NAME",
+                       help="registered router: rule, replay:PATH, ... (default: rule)")
+    route.add_argument("--taskset", action="append", metavar="FILE",
+                       help="task sets whose ids join a replay file to question text")
+    route.set_defaults(handler=_route)

@@ -1,0 +1,687 @@
+"""Router training data: seeded question/decision lines built from the catalog, specs and corpus.
+
+Every line is ``{"question", "lang", "gold"}`` with a gold decision shaped as in
+``corpus/questions/router_tasks.jsonl``. Five kinds of line are built, each by one function of
+:data:`BUILDERS`: utility calls (the catalog's schemas and executable examples, with values varied
+from small seeded pools and questions worded from paraphrase templates in Russian and English),
+quote questions (the ``dev`` split of ``in_corpus.jsonl`` only), spec questions (the ids, inputs
+and worked examples of ``corpus/specs/*.fts``), and the three refusals (out of scope, a required
+argument absent, a circumstance standing where data should be). Every utility gold is executed
+through :func:`workbench.utilities.call_utility` with its question, and every refusal gold is
+checked the same way; a line that does not behave is dropped and counted. No question text of the
+router task set or the red-team set is ever emitted, so those stay unseen.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from workbench.config import project_root
+from workbench.errors import WorkbenchError
+from workbench.utilities import Catalog, UtilityCode, call_utility, load_catalog
+from workbench.utilities._schema import Argument, UtilitySchema
+
+DEFAULT_LINES = 35_000
+DEFAULT_REFUSAL_SHARE = 0.238
+DEFAULT_SEED = 13
+RU_SHARE = 0.55
+# How the answerable lines and the refusals divide among their kinds.
+ANSWER_SHARES = {"utility": 0.76, "quote": 0.12, "spec": 0.12}
+REFUSAL_SHARES = {"out_of_scope": 0.4, "missing_argument": 0.35, "argument_is_circumstance": 0.25}
+MAX_TRIES_PER_LINE = 50
+
+
+class DatasetBuildError(WorkbenchError, ValueError):
+    """The generator was asked for something it cannot build (bad share, missing sources)."""
+
+
+def _default_specs_dir() -> Path:
+    return project_root() / "corpus" / "specs"
+
+
+def _default_questions_dir() -> Path:
+    return project_root() / "corpus" / "questions"
+
+
+@dataclass(frozen=True)
+class SpecCase:
+    """One worked case of a spec: its id, titles, a label and the input values."""
+
+    spec: str
+    """The spec id (``vat.rate_for_supply``)."""
+    title_ru: str
+    """The Russian half of the spec's title."""
+    title_en: str
+    """The English half of the spec's title."""
+    label: str
+    """The case's label as written in the spec file."""
+    args: dict[str, str]
+    """Every input of the spec with its value as ``spec eval --input`` accepts it."""
+
+
+@dataclass(frozen=True)
+class TrainingData:
+    """The generated lines with what was dropped on the way."""
+
+    rows: list[dict[str, Any]]
+    """The lines, in the order they are written."""
+    dropped: dict[str, int] = field(default_factory=dict)
+    """Candidate lines dropped, per reason (a gold that did not execute, an overlap...)."""
+
+    def counts(self) -> dict[str, Any]:
+        """Lines per kind and per language, and the refusal share."""
+        kinds = Counter(_kind_of(r["gold"]) for r in self.rows)
+        langs = Counter(r["lang"] for r in self.rows)
+        refusals = sum(1 for r in self.rows if r["gold"]["source"] == "refuse")
+        return {
+            "lines": len(self.rows),
+            "kinds": dict(sorted(kinds.items())),
+            "langs": dict(sorted(langs.items())),
+            "refusal_share": refusals / len(self.rows) if self.rows else 0.0,
+            "dropped": dict(self.dropped),
+        }
+
+
+def _kind_of(gold: dict[str, Any]) -> str:
+    if gold["source"] == "refuse":
+        return str(gold["refusal"])
+    return str(gold["source"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Value pools (seeded draws; every drawn utility gold is executed before it is kept)
+
+TEXT_POOL = (
+    "привет", "Привет, мир!", "hello world", "Hello", "пароль123", "order#5591", "admin",
+    "Москва", "Санкт-Петербург", "release-1.4.2", "The quick brown fox", "кот и пёс",
+    "data science", "счёт № 17 от 5 марта", "user@example.com", "Ёлка", "2026-Q1 report",
+    "съешь ещё", "Lorem ipsum dolor", "token-7f3a", "Мама мыла раму", "abc123", "журнал",
+    "Weekly sync notes", "инвойс 4471", "Ключ доступа", "shipping label", "тест", "OpenAPI",
+)  # fmt: skip
+CHARSET_POOL = ("windows-1251", "koi8-r", "utf-8", "cp866", "utf-16")
+TZ_POOL = ("Europe/Moscow", "Europe/London", "Asia/Yekaterinburg", "America/New_York", "UTC")
+
+QUOTE_OPENERS = {
+    "ru": ("", "", "", "Подскажи, пожалуйста: ", "Вопрос по курсу: ", "Напомни, "),
+    "en": ("", "", "", "Quick question: ", "From the course: ", "Remind me, "),
+}
+
+
+def _vary_value(arg: Argument, value: Any, rng: random.Random) -> Any:
+    """A value of the same kind as ``value`` from a small pool, or ``value`` itself."""
+    if arg.choices or str(arg.role) != "data":
+        return value
+    if arg.type == "string" and arg.name == "text" and rng.random() < 0.6:
+        return rng.choice(TEXT_POOL)
+    if arg.type == "string" and isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        return f"{rng.randint(2019, 2027)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
+    if arg.type == "integer" and isinstance(value, int) and rng.random() < 0.5:
+        top = max(2, abs(value) * 2)
+        return rng.randint(1, top)
+    if arg.type == "number" and isinstance(value, int | float) and rng.random() < 0.5:
+        ceiling = max(2.0, abs(float(value)) * 2)
+        drawn = round(rng.uniform(1, ceiling), rng.choice((0, 0, 2)))
+        return int(drawn) if float(drawn).is_integer() else drawn
+    return value
+
+
+# ---------------------------------------------------------------------------------------------
+# Paraphrase templates
+
+VERBS_EN = {
+    "find", "compose", "rewrite", "split", "convert", "escape", "replace", "decode", "encode",
+    "re-encode", "percent-encode", "pretty-print", "minify", "sort", "remove", "trim", "change",
+    "reverse", "round", "add", "check", "repair",
+}  # fmt: skip
+# Per category: lead-ins for a noun task (``{task}`` is the utility's description).
+NOUN_LEADS: dict[str, dict[str, tuple[str, ...]]] = {
+    "hash": {
+        "en": ("Compute the {task}", "What is the {task}", "I need the {task}"),
+        "ru": ("Нужен результат — {task}", "Для сверки нужно получить: {task}", "{Task}, пожалуйста"),
+    },
+    "encoding": {
+        "en": ("Give me the {task}", "What is the {task}", "Produce the {task}"),
+        "ru": ("Что получится: {task}", "Для интеграции нужно: {task}", "{Task}, пожалуйста"),
+    },
+    "charset": {
+        "en": ("What is the {task}", "Show me the {task}", "Work out the {task}"),
+        "ru": (
+            "Разбираюсь с кодировками, нужно: {task}",
+            "Что получится: {task}",
+            "Покажи результат — {task}",
+        ),
+    },
+    "text": {
+        "en": ("Tell me the {task}", "What is the {task}", "Give me the {task}"),
+        "ru": (
+            "По тексту нужно узнать: {task}",
+            "Интересует результат: {task}",
+            "{Task} — посчитай, пожалуйста",
+        ),
+    },
+    "format": {
+        "en": ("Give me the {task}", "Produce the {task}", "What is the {task}"),
+        "ru": ("Нужен результат: {task}", "Для конфига нужно: {task}", "Покажи, что получится: {task}"),
+    },
+    "number": {
+        "en": ("What is the {task}", "Calculate the {task}", "Find the {task}"),
+        "ru": ("Чему равно: {task}", "Нужен ответ: {task}", "{Task} — посчитай, пожалуйста"),
+    },
+    "date": {
+        "en": ("What is the {task}", "Work out the {task}", "Tell me the {task}"),
+        "ru": ("Вопрос по датам: {task}", "Подскажи результат — {task}", "{Task} — посчитай, пожалуйста"),
+    },
+    "address": {
+        "en": ("Give me the {task}", "Produce the {task}", "I need the {task}"),
+        "ru": ("Нужен результат: {task}", "По адресу нужно: {task}", "{Task}, пожалуйста"),
+    },
+    "id": {
+        "en": ("Give me the {task}", "I need the {task}", "What is the {task}"),
+        "ru": ("Нужен результат: {task}", "По реквизитам нужно: {task}", "{Task}, пожалуйста"),
+    },
+    "net": {
+        "en": ("What is the {task}", "Show the {task}", "Give me the {task}"),
+        "ru": ("По сети нужно узнать: {task}", "Покажи результат — {task}", "{Task}, пожалуйста"),
+    },
+    "color": {
+        "en": ("What is the {task}", "Convert and give me the {task}", "Compute the {task}"),
+        "ru": ("По цвету нужно: {task}", "Что получится: {task}", "{Task} — посчитай, пожалуйста"),
+    },
+    "units": {
+        "en": ("What is the {task}", "Give me the {task}", "Work out the {task}"),
+        "ru": ("Нужен результат: {task}", "Что получится: {task}", "{Task}, пожалуйста"),
+    },
+    "money": {
+        "en": ("Calculate the {task}", "What is the {task}", "Work out the {task}"),
+        "ru": ("Финансовый расчёт: {task}", "Нужен расчёт — {task}", "{Task} — посчитай, пожалуйста"),
+    },
+    "regex": {
+        "en": ("Give me the {task}", "Find the {task}", "Show the {task}"),
+        "ru": ("По регулярному выражению нужно: {task}", "Покажи результат — {task}", "{Task}, пожалуйста"),
+    },
+}
+VERB_LEADS: dict[str, tuple[str, ...]] = {
+    "en": ("Please {task}", "Could you {task}", "I need to {task}", "Help me {task}"),
+    "ru": ("Нужно {task}", "Помоги {task}", "Требуется {task}", "Надо {task}"),
+}
+HOW_LEADS: dict[str, tuple[str, ...]] = {
+    "en": ("Tell me {task}", "Work out {task}", "I'd like to know {task}"),
+    "ru": ("Скажи, {task}", "Подсчитай, {task}", "Выясни, {task}"),
+}
+WHETHER_LEADS: dict[str, tuple[str, ...]] = {
+    "en": ("Check {task}", "Tell me {task}", "Can you verify {task}"),
+    "ru": ("Проверь, {task}", "Скажи, {task}", "Выясни, {task}"),
+}
+ARG_JOINERS = {"en": (": ", " for these values: ", " — here are the inputs: "),
+               "ru": (": ", " по таким данным: ", " — вот входные данные: ")}  # fmt: skip
+QUOTE_MARKS = {"en": (('"', '"'), ("`", "`"), ("“", "”")), "ru": (("«", "»"), ('"', '"'), ("`", "`"))}
+
+
+def _task_form(schema: UtilitySchema, lang: str) -> str:
+    """``verb``, ``whether``, ``how`` or ``noun``: which lead-ins fit the description's grammar."""
+    text = _task_text(schema, lang)
+    first = text.split()[0].casefold() if text.split() else ""
+    if lang == "en":
+        if first in ("whether", "how"):
+            return first
+        return "verb" if first in VERBS_EN else "noun"
+    if re.fullmatch(r"\w+(ть|чь)(ся)?", first):
+        return "verb"
+    if first == "сколько":
+        return "how"
+    return "whether" if first == "является" or " ли " in f" {text} " else "noun"
+
+
+def _task_text(schema: UtilitySchema, lang: str) -> str:
+    text = (schema.ru if lang == "ru" else schema.en).rstrip(".")
+    if lang == "en" and _task_is_noun_en(text):
+        text = re.sub(r"^(a|an|the) ", "", text)
+    return text
+
+
+def _task_is_noun_en(text: str) -> bool:
+    first = text.split()[0].casefold() if text.split() else ""
+    return first not in VERBS_EN and first not in ("whether", "how")
+
+
+def _lead(schema: UtilitySchema, lang: str, rng: random.Random) -> str:
+    """The utility's description inside a lead-in that fits its grammar."""
+    task = _task_text(schema, lang)
+    form = _task_form(schema, lang)
+    table: dict[str, dict[str, tuple[str, ...]]] = {
+        "whether": WHETHER_LEADS,
+        "how": HOW_LEADS,
+        "verb": VERB_LEADS,
+    }
+    leads = table[form][lang] if form in table else NOUN_LEADS[schema.category][lang]
+    return rng.choice(leads).format(task=task, Task=task[:1].upper() + task[1:])
+
+
+def _render_value(arg: Argument, value: Any, lang: str, rng: random.Random) -> str:
+    text = json.dumps(value, ensure_ascii=False) if isinstance(value, bool) else str(value)
+    if str(arg.role) != "data":
+        return text
+    opening, closing = rng.choice(QUOTE_MARKS[lang])
+    if closing in text or "\n" in text:
+        return text
+    return f"{opening}{text}{closing}"
+
+
+def _utility_question(schema: UtilitySchema, args: dict[str, Any], lang: str, rng: random.Random) -> str:
+    head = _lead(schema, lang, rng)
+    given = [a for a in schema.arguments if a.name in args]
+    if len(given) == 1 and str(given[0].role) == "data":
+        body = _render_value(given[0], args[given[0].name], lang, rng)
+    else:
+        parts = [
+            f"{(a.ru if lang == 'ru' else a.en)} — {_render_value(a, args[a.name], lang, rng)}" for a in given
+        ]
+        body = "; ".join(parts)
+    return f"{head}{rng.choice(ARG_JOINERS[lang])}{body}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Refusal wording
+
+OUT_OF_SCOPE = {
+    "ru": (
+        "Какая погода будет в {city} {when}?",
+        "Какой будет курс {currency} {when}?",
+        "Сколько будет стоить {asset} {when}?",
+        "Посоветуй, какой {thing} выбрать {when}",
+        "Кто победит в матче {when}?",
+        "Какие налоги платят фрилансеры в {country}?",
+        "Стоит ли покупать {asset} {when}?",
+        "Какой {thing} сейчас самый популярный?",
+        "Что приготовить на ужин {when}?",
+        "Расскажи анекдот про {thing}",
+        "Какая ставка НДС действует в {country}?",
+        "Во сколько открывается музей в {city}?",
+    ),
+    "en": (
+        "What will the weather be like in {city_en} {when_en}?",
+        "What will the {currency_en} exchange rate be {when_en}?",
+        "How much will {asset_en} cost {when_en}?",
+        "Which {thing_en} should I pick {when_en}?",
+        "Who is going to win the match {when_en}?",
+        "What taxes do freelancers pay in {country_en}?",
+        "Is it worth buying {asset_en} {when_en}?",
+        "Which {thing_en} is the most popular right now?",
+        "What should I cook for dinner {when_en}?",
+        "Tell me a joke about {thing_en}",
+        "What is the VAT rate in {country_en}?",
+        "When does the museum in {city_en} open?",
+    ),
+}
+OOS_FILL = {
+    "city": ("Казани", "Новосибирске", "Сочи", "Калининграде", "Мурманске"),
+    "when": ("завтра", "на выходных", "через неделю", "в следующем месяце", "к концу года"),
+    "currency": ("доллара", "евро", "юаня", "биткоина"),
+    "asset": ("нефть", "золото", "квартира в центре", "акция Сбербанка"),
+    "thing": ("ноутбук", "смартфон", "фильм", "сериал", "язык программирования"),
+    "country": ("Германии", "Казахстане", "Японии", "Бразилии"),
+    "city_en": ("Kazan", "Novosibirsk", "Sochi", "Lisbon", "Oslo"),
+    "when_en": ("tomorrow", "this weekend", "next week", "next month", "by the end of the year"),
+    "currency_en": ("dollar", "euro", "yuan", "bitcoin"),
+    "asset_en": ("oil", "gold", "a flat downtown", "Apple stock"),
+    "thing_en": ("laptop", "smartphone", "film", "TV series", "programming language"),
+    "country_en": ("Germany", "Kazakhstan", "Japan", "Brazil"),
+}
+MISSING = {
+    "ru": (
+        "{task} — данные во вложении к моему последнему письму",
+        "{task} для того значения, что я присылал вчера",
+        "{task}, исходные данные у тебя уже есть",
+        "{task} для моего файла",
+        "Сделай то же самое, что в прошлый раз: {task_plain}, только для моего документа",
+    ),
+    "en": (
+        "{task} — the data is in the attachment of my last email",
+        "{task} for the value I sent you yesterday",
+        "{task}, you already have the input",
+        "{task} for my file",
+        "Do the same as last time, {task_plain}, but for my document",
+    ),
+}
+CIRCUMSTANCE = {
+    "ru": ("{task} для текста в {value}", "{task}, данные в {value}", "{task} — {value}"),
+    "en": ("{task} for the text in {value}", "{task}, the input is in {value}", "{task} — {value}"),
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Builders: one per kind of line
+
+
+@dataclass
+class _Context:
+    catalog: Catalog
+    rng: random.Random
+    quotes: list[tuple[str, str]]
+    specs: list[SpecCase]
+    dropped: Counter[str]
+
+
+def _lang(rng: random.Random) -> str:
+    return "ru" if rng.random() < RU_SHARE else "en"
+
+
+def _utility_line(ctx: _Context) -> dict[str, Any] | None:
+    rng = ctx.rng
+    examples = [e for s in ctx.catalog.schemas.values() for e in s.examples]
+    example = rng.choice(examples)
+    schema = ctx.catalog.schemas[example.utility]
+    args = {}
+    for name, value in example.args.items():
+        arg = schema.argument(name)
+        args[name] = _vary_value(arg, value, rng) if arg is not None else value
+    lang = _lang(rng)
+    question = _utility_question(schema, args, lang, rng)
+    outcome = call_utility(schema.id, args, question=question, lang=lang)
+    if not outcome.ok:
+        ctx.dropped["utility_gold_refused"] += 1
+        return None
+    gold = {"source": "utility", "utility": schema.id, "args": args}
+    return {"question": question, "lang": lang, "gold": gold}
+
+
+def _quote_line(ctx: _Context) -> dict[str, Any] | None:
+    if not ctx.quotes:
+        return None
+    text, lang = ctx.rng.choice(ctx.quotes)
+    opener = ctx.rng.choice(QUOTE_OPENERS[lang])
+    if opener and text[:1].isupper() and not text[:2].isupper():
+        text = text[0].lower() + text[1:]
+    return {"question": f"{opener}{text}", "lang": lang, "gold": {"source": "quote"}}
+
+
+SPEC_TEMPLATES = {
+    "ru": (
+        "{title} — случай «{label}»: {pairs}",
+        "Что скажет правило «{title}», если {pairs}?",
+        "{title}. Исходные данные: {pairs}",
+    ),
+    "en": (
+        "{title}: what is the conclusion when {pairs}?",
+        "Apply the rule “{title}” with {pairs}",
+        "{title} — the inputs are {pairs}",
+    ),
+}
+
+
+def _spec_line(ctx: _Context) -> dict[str, Any] | None:
+    if not ctx.specs:
+        return None
+    case = ctx.rng.choice(ctx.specs)
+    lang = _lang(ctx.rng)
+    pairs = ", ".join(f"{k} = {v}" for k, v in case.args.items())
+    title = case.title_ru if lang == "ru" else case.title_en
+    question = ctx.rng.choice(SPEC_TEMPLATES[lang]).format(title=title, label=case.label, pairs=pairs)
+    gold = {"source": "spec", "spec": case.spec, "args": dict(case.args)}
+    return {"question": question, "lang": lang, "gold": gold}
+
+
+def _out_of_scope_line(ctx: _Context) -> dict[str, Any] | None:
+    lang = _lang(ctx.rng)
+    fill = {k: ctx.rng.choice(v) for k, v in OOS_FILL.items()}
+    question = ctx.rng.choice(OUT_OF_SCOPE[lang]).format(**fill)
+    return {"question": question, "lang": lang, "gold": {"source": "refuse", "refusal": "OUT_OF_SCOPE"}}
+
+
+def _missing_line(ctx: _Context) -> dict[str, Any] | None:
+    rng = ctx.rng
+    schema = rng.choice(list(ctx.catalog.schemas.values()))
+    data = [a for a in schema.arguments if a.required and str(a.role) == "data"]
+    if not data or len(schema.arguments) > 2:
+        return None
+    missing = data[0]
+    lang = _lang(rng)
+    template = rng.choice(MISSING[lang])
+    task_plain = _task_text(schema, lang)
+    question = template.format(task=_lead(schema, lang, rng), task_plain=task_plain)
+    # Another argument the question does not hold is absent as well: only single-argument
+    # utilities and a data argument with one circumstance are used, so the missing one is first.
+    others = [a for a in schema.arguments if a is not missing and a.required]
+    if others:
+        return None
+    outcome = call_utility(schema.id, {}, question=question, lang=lang)
+    refusal = outcome.refusal
+    if refusal is None or refusal.code != str(UtilityCode.MISSING_ARGUMENT):
+        ctx.dropped["missing_not_refused"] += 1
+        return None
+    gold = {"source": "refuse", "refusal": "MISSING_ARGUMENT", "utility": schema.id,
+            "missing": missing.name}  # fmt: skip
+    return {"question": question, "lang": lang, "gold": gold}
+
+
+CIRCUMSTANCE_VALUES = {"charset": CHARSET_POOL, "tz": TZ_POOL}
+
+
+def _circumstance_line(ctx: _Context) -> dict[str, Any] | None:
+    rng = ctx.rng
+    schema = rng.choice(list(ctx.catalog.schemas.values()))
+    data = [a for a in schema.arguments if a.required and str(a.role) == "data"]
+    circ = [a for a in schema.arguments if a.name in CIRCUMSTANCE_VALUES]
+    if len(data) != 1 or not circ:
+        return None
+    lang = _lang(rng)
+    value = rng.choice(CIRCUMSTANCE_VALUES[circ[0].name])
+    task = _lead(schema, lang, rng)
+    question = rng.choice(CIRCUMSTANCE[lang]).format(task=task, value=value)
+    args: dict[str, Any] = {data[0].name: value}
+    if circ[0].required:
+        args[circ[0].name] = value
+    outcome = call_utility(schema.id, args, question=question, lang=lang)
+    refusal = outcome.refusal
+    if refusal is None or refusal.code != str(UtilityCode.ARGUMENT_IS_CIRCUMSTANCE):
+        ctx.dropped["circumstance_not_refused"] += 1
+        return None
+    gold = {"source": "refuse", "refusal": "ARGUMENT_IS_CIRCUMSTANCE", "utility": schema.id,
+            "argument": data[0].name}  # fmt: skip
+    return {"question": question, "lang": lang, "gold": gold}
+
+
+Builder = Callable[[_Context], "dict[str, Any] | None"]
+BUILDERS: dict[str, Builder] = {
+    "utility": _utility_line,
+    "quote": _quote_line,
+    "spec": _spec_line,
+    "out_of_scope": _out_of_scope_line,
+    "missing_argument": _missing_line,
+    "argument_is_circumstance": _circumstance_line,
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Sources
+
+_SPEC_LINE = re.compile(r'^spec\s+(\S+)\s+"([^"]*)"', re.MULTILINE)
+_INPUT_LINE = re.compile(r"^input\s+(\w+)\s*:", re.MULTILINE)
+_CASE_LINE = re.compile(r'^(?:example|boundary)\s+"([^"]*)"\s*:\s*(.*?)\s*=>', re.MULTILINE)
+# The export counterexample is stopped by its gate; it is never a gold.
+EXCLUDED_SPECS = frozenset({"vat.export_counterexample"})
+
+
+def load_spec_cases(specs_dir: str | Path | None = None) -> list[SpecCase]:
+    """Every worked case (``example`` and ``boundary`` lines) of the spec files, by file name."""
+    folder = Path(specs_dir) if specs_dir is not None else _default_specs_dir()
+    cases: list[SpecCase] = []
+    for path in sorted(folder.glob("*.fts")):
+        text = path.read_text(encoding="utf-8")
+        head = _SPEC_LINE.search(text)
+        if head is None or head.group(1) in EXCLUDED_SPECS:
+            continue
+        ru, _, en = head.group(2).partition(" / ")
+        inputs = _INPUT_LINE.findall(text)
+        for label, body in _CASE_LINE.findall(text):
+            values = dict((k.strip(), v.strip()) for k, _, v in (p.partition("=") for p in body.split(",")))
+            if set(values) != set(inputs):
+                continue
+            # money is written without digit separators (``250000 rub``), as ``spec eval`` reads it
+            args = {name: re.sub(r"(?<=\d)_(?=\d)", "", values[name]) for name in inputs}
+            cases.append(SpecCase(head.group(1), ru.strip(), (en or ru).strip(), label, args))
+    return cases
+
+
+def load_dev_quotes(path: str | Path | None = None) -> list[tuple[str, str]]:
+    """``(question, lang)`` of the ``dev`` split of ``in_corpus.jsonl`` (never the test split)."""
+    file = Path(path) if path is not None else _default_questions_dir() / "in_corpus.jsonl"
+    rows = [json.loads(line) for line in file.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [(r["question"], r["lang"]) for r in rows if r.get("split") == "dev"]
+
+
+def held_out_questions(questions_dir: str | Path | None = None) -> frozenset[str]:
+    """The question texts of the router task set and the red-team set, folded for comparison."""
+    folder = Path(questions_dir) if questions_dir is not None else _default_questions_dir()
+    found: set[str] = set()
+    for name in ("router_tasks.jsonl", "red_team.jsonl"):
+        file = folder / name
+        if not file.is_file():
+            continue
+        for line in file.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                found.add(_fold(json.loads(line)["question"]))
+    return frozenset(found)
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+# ---------------------------------------------------------------------------------------------
+# The generator
+
+
+def _quotas(lines: int, refusal_share: float) -> dict[str, int]:
+    refusals = round(lines * refusal_share)
+    answers = lines - refusals
+    quotas: dict[str, int] = {}
+    for shares, total in ((ANSWER_SHARES, answers), (REFUSAL_SHARES, refusals)):
+        names = list(shares)
+        for name in names[1:]:
+            quotas[name] = round(total * shares[name])
+        quotas[names[0]] = total - sum(quotas[n] for n in names[1:])
+    return quotas
+
+
+def build_training_data(
+    catalog: Catalog | None = None,
+    *,
+    lines: int = DEFAULT_LINES,
+    refusal_share: float = DEFAULT_REFUSAL_SHARE,
+    seed: int = DEFAULT_SEED,
+    specs_dir: str | Path | None = None,
+    quote_questions: str | Path | None = None,
+    questions_dir: str | Path | None = None,
+) -> TrainingData:
+    """Generate the lines and report what was dropped; see :func:`generate_training_data`."""
+    if not 0.0 <= refusal_share <= 1.0:
+        raise DatasetBuildError(f"refusal_share must lie in [0, 1], got {refusal_share}")
+    if lines < 1:
+        raise DatasetBuildError(f"lines must be positive, got {lines}")
+    ctx = _Context(
+        catalog=catalog if catalog is not None else load_catalog(),
+        rng=random.Random(seed),
+        quotes=load_dev_quotes(quote_questions),
+        specs=load_spec_cases(specs_dir),
+        dropped=Counter(),
+    )
+    held_out = held_out_questions(questions_dir)
+    quotas = _quotas(lines, refusal_share)
+    if not ctx.quotes:
+        quotas["utility"] += quotas.pop("quote")
+    if not ctx.specs:
+        quotas["utility"] += quotas.pop("spec")
+    plan = [kind for kind, count in quotas.items() for _ in range(count)]
+    ctx.rng.shuffle(plan)
+    rows: list[dict[str, Any]] = []
+    for kind in plan:
+        for _ in range(MAX_TRIES_PER_LINE):
+            row = BUILDERS[kind](ctx)
+            if row is None:
+                continue
+            if _fold(row["question"]) in held_out:
+                ctx.dropped["held_out_overlap"] += 1
+                continue
+            rows.append(row)
+            break
+        else:
+            raise DatasetBuildError(f"could not build a {kind} line in {MAX_TRIES_PER_LINE} tries")
+    return TrainingData(rows=rows, dropped=dict(sorted(ctx.dropped.items())))
+
+
+def generate_training_data(
+    catalog: Catalog | None = None,
+    *,
+    lines: int = DEFAULT_LINES,
+    refusal_share: float = DEFAULT_REFUSAL_SHARE,
+    seed: int = DEFAULT_SEED,
+    specs_dir: str | Path | None = None,
+    quote_questions: str | Path | None = None,
+    questions_dir: str | Path | None = None,
+) -> list[dict[str, Any]]:
+    """Seeded router training lines ``{"question", "lang", "gold"}``.
+
+    Args:
+        catalog: The utility catalog (the loaded one by default).
+        lines: How many lines to produce.
+        refusal_share: The share of refusal lines (``0`` builds the no-refusal variant).
+        seed: The seed; the same seed gives the same lines.
+        specs_dir: The folder of ``*.fts`` spec files (``corpus/specs``).
+        quote_questions: The ``in_corpus.jsonl`` whose ``dev`` questions become quote lines.
+        questions_dir: The folder of the held-out task sets whose texts are never emitted.
+
+    Returns:
+        The lines in order; each gold is shaped as in ``router_tasks.jsonl``.
+
+    Raises:
+        DatasetBuildError: On a share outside [0, 1], a non-positive size, or a kind of line
+            that cannot be built.
+    """
+    return build_training_data(
+        catalog,
+        lines=lines,
+        refusal_share=refusal_share,
+        seed=seed,
+        specs_dir=specs_dir,
+        quote_questions=quote_questions,
+        questions_dir=questions_dir,
+    ).rows
+
+
+def write_training_data(
+    path: str | Path, rows: Sequence[dict[str, Any]] | None = None, **kwargs: Any
+) -> Path:
+    """Write lines as JSONL atomically (a temporary file renamed into place).
+
+    Args:
+        path: The target file.
+        rows: The lines to write; when ``None`` they are generated with ``kwargs``
+            (the keyword arguments of :func:`generate_training_data`).
+        **kwargs: Passed to :func:`generate_training_data` when ``rows`` is ``None``.
+
+    Returns:
+        The path written.
+    """
+    target = Path(path)
+    data = rows if rows is not None else generate_training_data(**kwargs)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
+            for row in data:
+                out.write(json.dumps(row, ensure_ascii=False, sort_keys=False) + "\n")
+        os.replace(temp, target)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    return target
