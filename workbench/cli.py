@@ -27,6 +27,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "workbench._demo",
     "workbench.answers._cli",
     "workbench.routing._cli",
+    "workbench.routing._train_cli",
 )
 
 

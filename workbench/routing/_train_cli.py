@@ -1,0 +1,39 @@
+"""``workbench router train``: train one small router from a config TOML."""
+
+from __future__ import annotations
+
+import argparse
+
+from workbench.config import Settings
+from workbench.routing._train import load_training_config, train_router
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive integer")
+    return value
+
+
+def _train(args: argparse.Namespace, settings: Settings) -> int:
+    config = load_training_config(args.config_file)
+    report = train_router(config, lines=args.lines, epochs=args.epochs, out=args.out)
+    print(f"trained {report.name}: {report.parameters:,} parameters, vocabulary {report.vocab_size}, "
+          f"{report.lines} lines, {report.blocks} blocks of 128 tokens, {report.epochs} epoch(s)")
+    print(f"{report.steps} steps in {report.seconds:.1f} s ({report.seconds_per_step * 1000:.1f} ms/step), "
+          f"final loss {report.final_loss:.4f}")
+    print(f"saved to {report.out}")
+    return 0
+
+
+def add_commands(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """Add ``router train``."""
+    from workbench.cli import verb_group
+
+    group = verb_group(subparsers, "router", common, "train the small routers")
+    train = group.add_parser("train", help="train a small router from a config TOML", parents=[common])
+    train.add_argument("config_file", metavar="CONFIG", help="a training config (models/routers/*.toml)")
+    train.add_argument("--lines", type=_positive, metavar="N", help="override the number of training lines")
+    train.add_argument("--epochs", type=_positive, metavar="N", help="override the number of epochs")
+    train.add_argument("--out", metavar="DIR", help="write the model here instead of the config's folder")
+    train.set_defaults(handler=_train)
