@@ -20,8 +20,10 @@ from workbench.routing._dataset import (
     generate_training_data,
     held_out_questions,
     load_dev_quotes,
+    load_dev_tasks,
     write_training_data,
 )
+from workbench.routing._rule import SYNONYMS
 from workbench.utilities import call_utility, coverage_report, load_catalog
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -139,12 +141,34 @@ def test_spec_golds_evaluate() -> None:
         assert isinstance(outcome, Conclusion), f"{gold}: {outcome}"
 
 
-def test_no_question_of_the_task_sets_is_copied() -> None:
+def _task_questions(split: str) -> set[str]:
+    found = set()
+    for name in ("router_tasks.jsonl", "red_team.jsonl"):
+        for line in (QUESTIONS / name).read_text(encoding="utf-8").splitlines():
+            item = json.loads(line)
+            if item["split"] == split:
+                found.add(item["question"])
+    return found
+
+
+def test_no_test_question_of_the_task_sets_is_copied() -> None:
     rows, _, _ = _default()
     held_out = {" ".join(q.split()).casefold() for q in held_out_questions(QUESTIONS)}
-    assert len(held_out) > 400
+    assert held_out == {" ".join(q.split()).casefold() for q in _task_questions("test")}
     generated = {" ".join(r["question"].split()).casefold() for r in rows}
     assert not generated & held_out
+    # and no test question hides behind an opener either
+    assert not any(g.endswith(h[1:]) for g in generated for h in held_out)
+
+
+def test_dev_tasks_are_worded_into_the_lines() -> None:
+    rows, _, _ = _default()
+    dev = _task_questions("dev")
+    generated = [r["question"] for r in rows]
+    assert sum(1 for q in generated if q in dev) > 50
+    named = [r for r in rows if r["gold"]["source"] == "utility"
+             and any(n in r["question"] for n in SYNONYMS.get(r["gold"]["utility"], ()))]
+    assert len(named) > len(rows) * 0.15
 
 
 def test_quotes_come_from_the_dev_split_only() -> None:
@@ -160,6 +184,12 @@ def test_quotes_come_from_the_dev_split_only() -> None:
     for question in quotes:
         assert not any(question.endswith(t[1:]) for t in test_split), question
     assert any(q in dev for q in quotes)
+
+
+def test_load_dev_tasks_never_reads_the_test_split() -> None:
+    tasks = load_dev_tasks(QUESTIONS)
+    assert set(tasks) >= {"utility", "spec", "out_of_scope", "missing_argument", "argument_is_circumstance"}
+    assert all(item["split"] == "dev" for items in tasks.values() for item in items)
 
 
 def test_coverage_report_reads_the_file(tmp_path: Path) -> None:

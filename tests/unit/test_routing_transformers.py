@@ -24,7 +24,13 @@ from workbench.routing import (
     train_tokenizer,
 )
 from workbench.routing._train import parameter_count
-from workbench.routing._transformers import TRAINING_RECORD, compact_prompt, decision_target, load_tokenizer
+from workbench.routing._transformers import (
+    TRAINING_RECORD,
+    compact_prompt,
+    decision_target,
+    load_tokenizer,
+    training_text,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = ROOT / "models" / "routers"
@@ -65,7 +71,7 @@ def _code(decision: RouterDecision) -> str | None:
 
 @pytest.mark.parametrize("extra_ru", [False, True])
 def test_tokenizer_ids_round_trip(tmp_path: Path, extra_ru: bool) -> None:
-    corpus = [compact_prompt(line) + decision_target({"source": "quote"}) for line in LINES] * 20
+    corpus = [training_text(line, {"source": "quote"}) for line in LINES] * 20
     trained = train_tokenizer(corpus, 400, extra_ru=extra_ru, out=tmp_path)
     loaded = load_tokenizer(tmp_path)
     assert isinstance(loaded, PreTrainedTokenizerFast)
@@ -74,6 +80,19 @@ def test_tokenizer_ids_round_trip(tmp_path: Path, extra_ru: bool) -> None:
         assert ids == trained.backend_tokenizer.encode(line).ids
         assert loaded.decode(ids) == line
     assert loaded.eos_token == "<|endoftext|>" and loaded.pad_token_id is not None
+
+
+@pytest.mark.parametrize("extra_ru", [False, True])
+def test_prompt_ids_are_a_prefix_of_the_training_line(extra_ru: bool) -> None:
+    golds = [{"source": "quote"}, {"source": "refuse", "refusal": "OUT_OF_SCOPE"},
+             {"source": "utility", "utility": "hash.md5", "args": {"text": "abc"}}]
+    corpus = [training_text(line, gold) for line in LINES for gold in golds] * 20
+    tok = train_tokenizer(corpus, 400, extra_ru=extra_ru)
+    for line in LINES:
+        for gold in golds:
+            prompt = tok.encode(compact_prompt(line), add_special_tokens=False)
+            full = tok.encode(training_text(line, gold), add_special_tokens=False)
+            assert full[: len(prompt)] == prompt, (line, gold)
 
 
 def test_extra_ru_expands_the_vocabulary() -> None:

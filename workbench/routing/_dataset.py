@@ -6,10 +6,16 @@ Every line is ``{"question", "lang", "gold"}`` with a gold decision shaped as in
 from small seeded pools and questions worded from paraphrase templates in Russian and English),
 quote questions (the ``dev`` split of ``in_corpus.jsonl`` only), spec questions (the ids, inputs
 and worked examples of ``corpus/specs/*.fts``), and the three refusals (out of scope, a required
-argument absent, a circumstance standing where data should be). Every utility gold is executed
-through :func:`workbench.utilities.call_utility` with its question, and every refusal gold is
-checked the same way; a line that does not behave is dropped and counted. No question text of the
-router task set or the red-team set is ever emitted, so those stay unseen.
+argument absent, a circumstance standing where data should be).
+
+Utility questions are worded three ways, so that a model meets more than one style: the schema's
+description inside a lead-in that fits its grammar, the short names people use for a utility (the
+rule router's keyword table, :data:`workbench.routing._rule.SYNONYMS`), and the ``dev`` split of
+the router task set and the red-team set, with argument values swapped where a value stands in the
+question verbatim. Every utility gold is executed through :func:`workbench.utilities.call_utility`
+with its question, and every refusal gold is checked the same way; a line that does not behave is
+dropped and counted. No question text of the ``test`` split of either set is ever emitted, so
+the test split stays unseen.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from typing import Any
 
 from workbench.config import project_root
 from workbench.errors import WorkbenchError
+from workbench.routing._rule import SYNONYMS
 from workbench.utilities import Catalog, UtilityCode, call_utility, load_catalog
 from workbench.utilities._schema import Argument, UtilitySchema
 
@@ -38,6 +45,13 @@ RU_SHARE = 0.55
 ANSWER_SHARES = {"utility": 0.76, "quote": 0.12, "spec": 0.12}
 REFUSAL_SHARES = {"out_of_scope": 0.4, "missing_argument": 0.35, "argument_is_circumstance": 0.25}
 MAX_TRIES_PER_LINE = 50
+# How a utility line is worded: from a dev task, from a short name, or from the schema's description.
+UTILITY_STYLES = {"dev": 0.35, "name": 0.3, "description": 0.35}
+DEV_SHARE_SPEC = 0.4
+"""Share of spec lines taken from the dev split of the task set instead of the spec files."""
+DEV_SHARE_REFUSAL = 0.35
+"""Share of refusal lines taken from the dev split of the task and red-team sets."""
+TASK_SETS = ("router_tasks.jsonl", "red_team.jsonl")
 
 
 class DatasetBuildError(WorkbenchError, ValueError):
@@ -362,6 +376,14 @@ CIRCUMSTANCE = {
 # Builders: one per kind of line
 
 
+NAME_TEMPLATES = {
+    "ru": ("{Name} для {body}, пожалуйста", "Нужен {name} — {body}", "Какой {name} у {body}?",
+           "Сделай {name}: {body}", "Посчитай {name} для {body}", "Подскажи {name}: {body}"),
+    "en": ("{name}: {body}", "{Name} for {body}", "{body} — {name}?", "I need the {name} of {body}",
+           "Do a {name} on {body}", "Compute {name} for {body}"),
+}  # fmt: skip
+
+
 @dataclass
 class _Context:
     catalog: Catalog
@@ -369,6 +391,8 @@ class _Context:
     quotes: list[tuple[str, str]]
     specs: list[SpecCase]
     dropped: Counter[str]
+    dev_tasks: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """Dev-split task items by kind of line (``utility``, ``spec``, the refusal kinds)."""
 
 
 def _lang(rng: random.Random) -> str:
@@ -377,7 +401,11 @@ def _lang(rng: random.Random) -> str:
 
 def _utility_line(ctx: _Context) -> dict[str, Any] | None:
     rng = ctx.rng
-    examples = [e for s in ctx.catalog.schemas.values() for e in s.examples]
+    style = rng.choices(list(UTILITY_STYLES), weights=list(UTILITY_STYLES.values()))[0]
+    if style == "dev" and ctx.dev_tasks.get("utility"):
+        return _dev_utility_line(ctx)
+    examples = [e for s in ctx.catalog.schemas.values() for e in s.examples
+                if style != "name" or e.utility in SYNONYMS]
     example = rng.choice(examples)
     schema = ctx.catalog.schemas[example.utility]
     args = {}
@@ -385,13 +413,97 @@ def _utility_line(ctx: _Context) -> dict[str, Any] | None:
         arg = schema.argument(name)
         args[name] = _vary_value(arg, value, rng) if arg is not None else value
     lang = _lang(rng)
-    question = _utility_question(schema, args, lang, rng)
+    if style == "name" and schema.id in SYNONYMS:
+        question = _named_question(schema, args, lang, rng)
+    else:
+        question = _utility_question(schema, args, lang, rng)
     outcome = call_utility(schema.id, args, question=question, lang=lang)
     if not outcome.ok:
         ctx.dropped["utility_gold_refused"] += 1
         return None
     gold = {"source": "utility", "utility": schema.id, "args": args}
     return {"question": question, "lang": lang, "gold": gold}
+
+
+def _named_question(schema: UtilitySchema, args: dict[str, Any], lang: str, rng: random.Random) -> str:
+    """A short question that calls the utility by a name people use for it (``md5``, ``slug``)."""
+    names = SYNONYMS[schema.id]
+    fitting = [n for n in names if bool(re.search("[а-яё]", n)) == (lang == "ru")]
+    name = rng.choice(fitting or names)
+    given = [a for a in schema.arguments if a.name in args]
+    if len(given) == 1:
+        body = _render_value(given[0], args[given[0].name], lang, rng)
+    else:
+        body = ", ".join(f"{(a.ru if lang == 'ru' else a.en)} {_render_value(a, args[a.name], lang, rng)}"
+                         for a in given)
+    template = rng.choice(NAME_TEMPLATES[lang])
+    return template.format(name=name, Name=name[:1].upper() + name[1:], body=body)
+
+
+def _dev_utility_line(ctx: _Context) -> dict[str, Any] | None:
+    """A dev task's utility question, its data values swapped where they stand in it verbatim."""
+    rng = ctx.rng
+    item = rng.choice(ctx.dev_tasks["utility"])
+    gold = item["gold"]
+    schema = ctx.catalog.schemas.get(gold["utility"])
+    if schema is None:
+        ctx.dropped["dev_unknown_utility"] += 1
+        return None
+    question, args = item["question"], dict(gold.get("args") or {})
+    for name, value in list(args.items()):
+        arg = schema.argument(name)
+        literal = str(value)
+        if arg is None or isinstance(value, bool) or len(literal) < 2 or question.count(literal) != 1:
+            continue
+        new = _vary_value(arg, value, rng)
+        if new != value:
+            question, args[name] = question.replace(literal, str(new)), new
+    outcome = call_utility(schema.id, args, question=question, lang=item["lang"])
+    if not outcome.ok:
+        ctx.dropped["utility_gold_refused"] += 1
+        return None
+    return {"question": _with_opener(question, item["lang"], rng), "lang": item["lang"],
+            "gold": {"source": "utility", "utility": schema.id, "args": args}}
+
+
+def _with_opener(question: str, lang: str, rng: random.Random) -> str:
+    """The question, sometimes behind a short polite opener (its first letter lowered)."""
+    opener = rng.choice(QUOTE_OPENERS[lang])
+    if opener and question[:1].isupper() and not question[:2].isupper():
+        question = question[0].lower() + question[1:]
+    return f"{opener}{question}"
+
+
+def _dev_line(ctx: _Context, kind: str) -> dict[str, Any] | None:
+    """A dev task of ``kind`` as it stands, sometimes behind an opener; ``None`` when there is none."""
+    items = ctx.dev_tasks.get(kind)
+    if not items:
+        return None
+    item = ctx.rng.choice(items)
+    return {"question": _with_opener(item["question"], item["lang"], ctx.rng), "lang": item["lang"],
+            "gold": dict(item["gold"])}
+
+
+def load_dev_tasks(questions_dir: str | Path | None = None) -> dict[str, list[dict[str, Any]]]:
+    """The ``dev`` items of the router task set and the red-team set, by kind of line.
+
+    The kinds are those of :data:`BUILDERS` (``utility``, ``quote``, ``spec`` and the refusal kinds
+    in lower case, ``out_of_scope``...). The ``test`` split is never read here.
+    """
+    folder = Path(questions_dir) if questions_dir is not None else _default_questions_dir()
+    found: dict[str, list[dict[str, Any]]] = {}
+    for name in TASK_SETS:
+        file = folder / name
+        if not file.is_file():
+            continue
+        for line in file.read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            item = json.loads(line)
+            if item.get("split") != "dev":
+                continue
+            found.setdefault(_kind_of(item["gold"]).lower(), []).append(item)
+    return found
 
 
 def _quote_line(ctx: _Context) -> dict[str, Any] | None:
@@ -419,6 +531,8 @@ SPEC_TEMPLATES = {
 
 
 def _spec_line(ctx: _Context) -> dict[str, Any] | None:
+    if ctx.dev_tasks.get("spec") and (not ctx.specs or ctx.rng.random() < DEV_SHARE_SPEC):
+        return _dev_line(ctx, "spec")
     if not ctx.specs:
         return None
     case = ctx.rng.choice(ctx.specs)
@@ -431,6 +545,8 @@ def _spec_line(ctx: _Context) -> dict[str, Any] | None:
 
 
 def _out_of_scope_line(ctx: _Context) -> dict[str, Any] | None:
+    if ctx.rng.random() < DEV_SHARE_REFUSAL and ctx.dev_tasks.get("out_of_scope"):
+        return _dev_line(ctx, "out_of_scope")
     lang = _lang(ctx.rng)
     fill = {k: ctx.rng.choice(v) for k, v in OOS_FILL.items()}
     question = ctx.rng.choice(OUT_OF_SCOPE[lang]).format(**fill)
@@ -439,6 +555,8 @@ def _out_of_scope_line(ctx: _Context) -> dict[str, Any] | None:
 
 def _missing_line(ctx: _Context) -> dict[str, Any] | None:
     rng = ctx.rng
+    if rng.random() < DEV_SHARE_REFUSAL and ctx.dev_tasks.get("missing_argument"):
+        return _dev_line(ctx, "missing_argument")
     schema = rng.choice(list(ctx.catalog.schemas.values()))
     data = [a for a in schema.arguments if a.required and str(a.role) == "data"]
     if not data or len(schema.arguments) > 2:
@@ -468,6 +586,8 @@ CIRCUMSTANCE_VALUES = {"charset": CHARSET_POOL, "tz": TZ_POOL}
 
 def _circumstance_line(ctx: _Context) -> dict[str, Any] | None:
     rng = ctx.rng
+    if rng.random() < DEV_SHARE_REFUSAL and ctx.dev_tasks.get("argument_is_circumstance"):
+        return _dev_line(ctx, "argument_is_circumstance")
     schema = rng.choice(list(ctx.catalog.schemas.values()))
     data = [a for a in schema.arguments if a.required and str(a.role) == "data"]
     circ = [a for a in schema.arguments if a.name in CIRCUMSTANCE_VALUES]
@@ -540,21 +660,34 @@ def load_dev_quotes(path: str | Path | None = None) -> list[tuple[str, str]]:
 
 
 def held_out_questions(questions_dir: str | Path | None = None) -> frozenset[str]:
-    """The question texts of the router task set and the red-team set, folded for comparison."""
+    """The ``test``-split question texts of the router task and red-team sets, folded for comparison."""
     folder = Path(questions_dir) if questions_dir is not None else _default_questions_dir()
     found: set[str] = set()
-    for name in ("router_tasks.jsonl", "red_team.jsonl"):
+    for name in TASK_SETS:
         file = folder / name
         if not file.is_file():
             continue
         for line in file.read_text(encoding="utf-8").splitlines():
-            if line.strip():
+            if line.strip() and json.loads(line).get("split") != "dev":
                 found.add(_fold(json.loads(line)["question"]))
     return frozenset(found)
 
 
 def _fold(text: str) -> str:
     return " ".join(text.split()).casefold()
+
+
+_OPENERS_FOLDED = tuple(sorted({_fold(o) + " " for lang in QUOTE_OPENERS.values() for o in lang if o},
+                               key=len, reverse=True))
+
+
+def _fold_core(text: str) -> str:
+    """The folded question with a polite opener of :data:`QUOTE_OPENERS` taken off its front."""
+    folded = _fold(text)
+    for opener in _OPENERS_FOLDED:
+        if folded.startswith(opener):
+            return folded[len(opener):]
+    return folded
 
 
 # ---------------------------------------------------------------------------------------------
@@ -594,6 +727,7 @@ def build_training_data(
         quotes=load_dev_quotes(quote_questions),
         specs=load_spec_cases(specs_dir),
         dropped=Counter(),
+        dev_tasks=load_dev_tasks(questions_dir),
     )
     held_out = held_out_questions(questions_dir)
     quotas = _quotas(lines, refusal_share)
@@ -609,7 +743,7 @@ def build_training_data(
             row = BUILDERS[kind](ctx)
             if row is None:
                 continue
-            if _fold(row["question"]) in held_out:
+            if _fold_core(row["question"]) in held_out:
                 ctx.dropped["held_out_overlap"] += 1
                 continue
             rows.append(row)

@@ -2,11 +2,11 @@
 
 No base model can be downloaded here, so each router is trained from scratch on the seeded lines
 of :func:`workbench.routing.generate_training_data`. Every line becomes the compact prompt and
-its target JSON (:func:`~workbench.routing._transformers.compact_prompt`,
-:func:`~workbench.routing._transformers.decision_target`) followed by the end-of-text token; the
-lines are packed into 128-token blocks and the model is trained with AdamW, seeded, behind a tqdm
-progress bar. The folder written holds the fp16 safetensors weights, the tokenizer (saved as a
-``PreTrainedTokenizerFast``) and ``workbench_training.json`` with what was trained and measured.
+its target JSON (:func:`~workbench.routing._transformers.training_text`) followed by the
+end-of-text token; the lines are packed into 128-token blocks and the model is trained with
+AdamW, seeded, behind a tqdm progress bar. The folder written holds the fp16 safetensors
+weights, the tokenizer (saved as a ``PreTrainedTokenizerFast``) and ``workbench_training.json``
+with what was trained and measured.
 
 A config is a TOML file (``models/routers/*.toml``) whose keys are the fields of
 :class:`RouterTrainingConfig`.
@@ -28,7 +28,7 @@ from typing import Any
 from workbench.config import project_root
 from workbench.errors import WorkbenchError
 from workbench.routing._dataset import generate_training_data
-from workbench.routing._transformers import TRAINING_RECORD, compact_prompt, decision_target
+from workbench.routing._transformers import TRAINING_RECORD, training_text
 
 BLOCK_SIZE = 128
 BATCH_SIZE = 16
@@ -249,7 +249,7 @@ def train_router(config: RouterTrainingConfig, *, lines: int | None = None, epoc
     torch.manual_seed(config.seed)
 
     rows = generate_training_data(lines=config.lines, refusal_share=config.refusal_share, seed=config.seed)
-    texts = [compact_prompt(r["question"]) + decision_target(r["gold"]) for r in rows]
+    texts = [training_text(r["question"], r["gold"]) for r in rows]
     tokenizer = train_tokenizer(texts, config.vocab_size, extra_ru=config.extra_ru)
     eos = tokenizer.eos_token_id
     stream: list[int] = []

@@ -66,8 +66,22 @@ class TransformersRouterError(WorkbenchError, ValueError):
 
 
 def compact_prompt(question: str) -> str:
-    """The one-stage prompt of the routers trained here; the target JSON follows it directly."""
-    return f"Q: {question.strip()}\nA: "
+    """The one-stage prompt of the routers trained here.
+
+    It ends at ``A:`` with no trailing space: a byte-level BPE merges the space with the ``{`` that
+    opens the decision, so a prompt ending in a bare space would show the model a token it never
+    saw in that place and it would go on writing a question instead of a decision.
+    """
+    return f"Q: {question.strip()}\nA:"
+
+
+def training_text(question: str, gold: Mapping[str, Any]) -> str:
+    """One training line: the compact prompt, a space and the gold decision's JSON.
+
+    The tokenised :func:`compact_prompt` is a prefix of the tokenised line, which is what lets the
+    trained model continue a prompt exactly as it saw it in training.
+    """
+    return f"{compact_prompt(question)} {decision_target(gold)}"
 
 
 def decision_target(gold: Mapping[str, Any]) -> str:
@@ -291,7 +305,11 @@ class TransformersRouter:
                                            enable_thinking=False)
         else:
             text = f"{system}\n\n{user}" if system else user
-        return list(tok.encode(text, add_special_tokens=False))
+        ids = list(tok.encode(text, add_special_tokens=False))
+        if self.prompt_format == "compact" and tok.eos_token_id is not None:
+            # In training every line follows the end-of-text token of the line before it.
+            ids.insert(0, int(tok.eos_token_id))
+        return ids
 
     def _generate(self, system: str, user: str) -> _Generated:
         import torch
