@@ -184,6 +184,8 @@ def test_cli_eval_routers_and_route(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert code == 0
     assert "2 router(s) on 4 items" in out and "verified-wrong" in out
     assert f"McNemar rule vs replay:{replay}: b=3" in out and "c=0" in out
+    # the right router's error reads "ok", never "nan"
+    assert "only rule right (ok / " in out and "nan" not in out
     run = load_run(next((tmp_path / "results").iterdir()))
     assert run.manifest["kind"] == "routers" and len(run.rows) == 8
     assert run.manifest["mcnemar"]["b"] == 3

@@ -42,6 +42,7 @@ from workbench.routing._score import (
     score_decision,
     summarise,
 )
+from workbench.routing._tokens import TOKEN_COLUMNS, text_groups, token_table
 from workbench.routing._train import (
     RouterTrainingConfig,
     TrainingConfigError,
@@ -63,6 +64,7 @@ __all__ = [
     "FAILURE_CLASSES",
     "PARSE_FAILURE_CODE",
     "PROMPT_FORMATS",
+    "TOKEN_COLUMNS",
     "DatasetBuildError",
     "ItemScore",
     "ReplayFileError",
@@ -96,6 +98,8 @@ __all__ = [
     "score_decision",
     "scripted_router",
     "summarise",
+    "text_groups",
+    "token_table",
     "train_router",
     "train_tokenizer",
     "transformers_router",

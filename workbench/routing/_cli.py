@@ -124,12 +124,18 @@ def _eval_routers(args: argparse.Namespace, settings: Settings) -> int:
         disagreeing = disagreements(comparison, a, b)
         for row in disagreeing.head(args.show).itertuples():
             winner = a if row.correct_a else b
-            print(f"  {row.id}: only {winner} right ({row.error_a or 'ok'} / {row.error_b or 'ok'})")
+            errors = f"{_error_name(row.error_a)} / {_error_name(row.error_b)}"
+            print(f"  {row.id}: only {winner} right ({errors})")
         if len(disagreeing) > args.show:
             print(f"  ... {len(disagreeing) - args.show} more in the run record")
     run = write_run("routers", comparison.items, settings=settings, summary=summary, extra=extra)
     print(f"run record: {run}")
     return 0
+
+
+def _error_name(error: Any) -> str:
+    """An item's error type, or ``ok`` for a right item (whose error cell is empty or NaN)."""
+    return error if isinstance(error, str) and error else "ok"
 
 
 def _route(args: argparse.Namespace, settings: Settings) -> int:

@@ -1,10 +1,13 @@
-"""``workbench router train``: train one small router from a config TOML."""
+"""``workbench router train`` (one small router from a config TOML) and ``workbench router tokens``."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from workbench.config import Settings
+from workbench.routing._score import load_tasks
+from workbench.routing._tokens import token_table
 from workbench.routing._train import load_training_config, train_router
 
 
@@ -26,8 +29,19 @@ def _train(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _tokens(args: argparse.Namespace, settings: Settings) -> int:
+    paths = [Path(p) for p in args.taskset] if args.taskset else [
+        settings.paths.questions / "router_tasks.jsonl", settings.paths.questions / "red_team.jsonl"]
+    items = [item for path in paths for item in load_tasks(path)]
+    table = token_table({Path(folder).name: folder for folder in args.folders}, items)
+    print(f"tokens on {len(items)} task items ({', '.join(p.name for p in paths)}); "
+          f"savings against {Path(args.folders[0]).name}:")
+    print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    return 0
+
+
 def add_commands(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    """Add ``router train``."""
+    """Add ``router train`` and ``router tokens``."""
     from workbench.cli import verb_group
 
     group = verb_group(subparsers, "router", common, "train the small routers")
@@ -37,3 +51,9 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     train.add_argument("--epochs", type=_positive, metavar="N", help="override the number of epochs")
     train.add_argument("--out", metavar="DIR", help="write the model here instead of the config's folder")
     train.set_defaults(handler=_train)
+    tokens = group.add_parser("tokens", help="compare router tokenizers on the task sets", parents=[common])
+    tokens.add_argument("folders", nargs="+", metavar="DIR",
+                        help="router folders; the first is the reference")
+    tokens.add_argument("--taskset", action="append", metavar="FILE",
+                        help="a task set (repeatable; default: the router tasks and the red team)")
+    tokens.set_defaults(handler=_tokens)
