@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from workbench import cli
+from workbench.model_catalog import load_catalog
 from workbench.registry import build
 from workbench.routing import (
     FAILURE_CLASSES,
@@ -24,6 +25,7 @@ from workbench.routing import (
     disagreements,
     mcnemar,
 )
+from workbench.routing._cli import catalog_name
 from workbench.routing._compare import _exact_two_sided
 from workbench.runs import load_run
 
@@ -212,3 +214,33 @@ def test_cli_eval_routers_and_route(tmp_path: Path, capsys: pytest.CaptureFixtur
                      "--config", config]) == 2
     assert "ReplayFileError" in capsys.readouterr().err
     assert math.isfinite(run.manifest["mcnemar"]["p_value"])
+
+
+def test_cli_write_catalog_records_the_rule_router(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    tasks = tmp_path / "q" / "tasks.jsonl"
+    tasks.parent.mkdir()
+    tasks.write_text("".join(json.dumps({"id": i.id, "question": i.question, "lang": i.lang,
+                                         "split": i.split, "kind": i.kind, "gold": dict(i.gold)},
+                                        ensure_ascii=False) + "\n" for i in ITEMS),
+                     encoding="utf-8")
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / "catalog.yaml").write_text("models:\n- name: rule\n  kind: router\n", encoding="utf-8")
+    config = tmp_path / "wb.toml"
+    config.write_text(f'[paths]\nquestions = "{tasks.parent}"\nresults = "{tmp_path / "results"}"\n'
+                      f'models = "{models}"\n', encoding="utf-8")
+    assert cli.main(["eval", "routers", "rule", "scripted", "--taskset", str(tasks), "--split", "test",
+                     "--write-catalog", "--config", str(config)]) == 0
+    out = capsys.readouterr().out
+    assert "catalog: recorded rule" in out and "scripted has no catalog entry" in out
+    entry = load_catalog(models)[0]
+    assert entry["numbers"]["test items"] == 2
+    assert entry["numbers"]["test utility accuracy"] == 1.0
+    assert entry["measured"].startswith("workbench eval routers --write-catalog")
+
+
+def test_catalog_name_of_router_specs() -> None:
+    assert catalog_name("rule") == "rule"
+    assert catalog_name("transformers:models/routers/ru-vocab") == "ru-vocab"
+    assert catalog_name("replay:runs/x.jsonl") is None

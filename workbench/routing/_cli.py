@@ -101,6 +101,54 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+CATALOG_FIGURES: tuple[tuple[str, str], ...] = (
+    ("items", "items"), ("source_accuracy", "source accuracy"), ("utility_accuracy", "utility accuracy"),
+    ("argument_exact_match", "argument exact match"),
+    ("conscious_refusal_rate", "red-team conscious refusal"), ("over_refusal_rate", "over-refusal"),
+    ("verified_wrong_answer_rate", "verified wrong answers"), ("parse_failure_rate", "parse failures"),
+    ("prompt_tokens_per_request", "prompt tokens/request"),
+    ("output_tokens_per_request", "output tokens/request"), ("latency_p50_ms", "latency p50 ms"),
+)  # fmt: skip
+"""Summary figure -> its label in ``models/catalog.yaml``."""
+
+
+def catalog_name(spec: str) -> str | None:
+    """The catalog entry a router spec is recorded under: ``rule``, or a trained folder's name."""
+    name, _, value = spec.partition(":")
+    if name == "rule":
+        return "rule"
+    if name == "transformers" and value:
+        return Path(value).name
+    return None
+
+
+def _write_catalog(comparison: RouterComparison, names: Sequence[str], split: str | None,
+                   settings: Settings) -> None:
+    from workbench.model_catalog import CatalogError, record_numbers
+
+    for spec in names:
+        entry = catalog_name(spec)
+        if entry is None:
+            print(f"catalog: {spec} has no catalog entry; not recorded")
+            continue
+        row = comparison.summary.loc[spec]
+        numbers: dict[str, Any] = {f"{split or 'all'} {label}": _jsonable(row.get(key))
+                                   for key, label in CATALOG_FIGURES if key in row}
+        training = Path(spec.partition(":")[2]) / "workbench_training.json"
+        if training.is_file():
+            record = json.loads(training.read_text(encoding="utf-8"))
+            numbers.update({"parameters": record.get("parameters"),
+                            "training seconds (2 cores)": record.get("seconds"),
+                            "final training loss": record.get("final_loss")})
+        try:
+            record_numbers(settings.paths.models, entry, numbers,
+                           "workbench eval routers --write-catalog")
+        except CatalogError as exc:
+            print(f"catalog: {exc}")
+            continue
+        print(f"catalog: recorded {entry}")
+
+
 def _eval_routers(args: argparse.Namespace, settings: Settings) -> int:
     if len(set(args.names)) != len(args.names):
         raise RouterSpecError(f"a router is named twice: {' '.join(args.names)}")
@@ -130,6 +178,8 @@ def _eval_routers(args: argparse.Namespace, settings: Settings) -> int:
             print(f"  ... {len(disagreeing) - args.show} more in the run record")
     run = write_run("routers", comparison.items, settings=settings, summary=summary, extra=extra)
     print(f"run record: {run}")
+    if args.write_catalog:
+        _write_catalog(comparison, args.names, args.split, settings)
     return 0
 
 
@@ -168,6 +218,8 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     routers.add_argument("--split", choices=["dev", "test"], help="only this split")
     routers.add_argument("--show", type=int, default=10, metavar="N",
                          help="list at most N disagreeing items of the first two routers")
+    routers.add_argument("--write-catalog", action="store_true",
+                         help="record each router's figures in models/catalog.yaml")
     routers.set_defaults(handler=_eval_routers)
 
     route = subparsers.add_parser("route", help="show one router decision for a question",
