@@ -22,6 +22,7 @@ from workbench.routing._dataset import (
     generate_training_data,
     write_training_data,
 )
+from workbench.routing._findings import Finding, findings_frame, seed_findings
 from workbench.routing._records import (
     Router,
     RouterDecision,
@@ -66,6 +67,7 @@ __all__ = [
     "PROMPT_FORMATS",
     "TOKEN_COLUMNS",
     "DatasetBuildError",
+    "Finding",
     "ItemScore",
     "ReplayFileError",
     "ReplayRecord",
@@ -88,6 +90,7 @@ __all__ = [
     "compare_routers",
     "disagreements",
     "evaluate_router",
+    "findings_frame",
     "generate_training_data",
     "load_tasks",
     "load_training_config",
@@ -97,6 +100,7 @@ __all__ = [
     "rule_router",
     "score_decision",
     "scripted_router",
+    "seed_findings",
     "summarise",
     "text_groups",
     "token_table",

@@ -1,11 +1,12 @@
-"""``workbench router train`` (one small router from a config TOML) and ``workbench router tokens``."""
+"""``workbench router train`` (one small router from a TOML), ``router tokens`` and ``router findings``."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from workbench.config import Settings
+from workbench.config import Settings, project_root
+from workbench.errors import WorkbenchError
 from workbench.routing._score import load_tasks
 from workbench.routing._tokens import token_table
 from workbench.routing._train import load_training_config, train_router
@@ -40,8 +41,40 @@ def _tokens(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _findings(args: argparse.Namespace, settings: Settings) -> int:
+    from dataclasses import asdict
+
+    from workbench.routing._cli import _jsonable, _load_items, build_router, summary_lines
+    from workbench.routing._compare import compare_routers
+    from workbench.routing._findings import ROUTER_NAMES, seed_findings
+    from workbench.runs import write_run
+
+    folder = Path(args.models) if args.models else project_root() / "models" / "routers"
+    present = [name for name in ROUTER_NAMES if (folder / name / "workbench_training.json").is_file()]
+    if not present:
+        raise WorkbenchError(f"no trained router under {folder}; train them with "
+                             f"`workbench router train models/routers/<name>.toml` or `make models`")
+    items = _load_items(settings, args.taskset, args.split)
+    routers = {name: build_router(f"transformers:{folder / name}") for name in present}
+    comparison = compare_routers(routers, items)
+    print(f"{len(routers)} trained router(s) on {len(items)} items, split {args.split}:")
+    print("\n".join(summary_lines(comparison)))
+    tokens = token_table({n: folder / n for n in ("base", "ru-vocab") if n in present}, items) \
+        if "base" in present and "ru-vocab" in present else None
+    findings = seed_findings(comparison, tokens)
+    for number, finding in enumerate(findings, start=1):
+        state = {True: "holds", False: "does not hold", None: "not measured"}[finding.holds]
+        print(f"finding {number} ({state}): {finding.claim}\n  {finding.verdict}")
+    extra = {"routers": present, "split": args.split, "findings": [asdict(f) for f in findings]}
+    summary = {str(name): {k: _jsonable(v) for k, v in row.items()}
+               for name, row in comparison.summary.to_dict(orient="index").items()}
+    run = write_run("routers", comparison.items, settings=settings, summary=summary, extra=_jsonable(extra))
+    print(f"run record: {run}")
+    return 0
+
+
 def add_commands(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    """Add ``router train`` and ``router tokens``."""
+    """Add ``router train``, ``router tokens`` and ``router findings``."""
     from workbench.cli import verb_group
 
     group = verb_group(subparsers, "router", common, "train the small routers")
@@ -57,3 +90,10 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     tokens.add_argument("--taskset", action="append", metavar="FILE",
                         help="a task set (repeatable; default: the router tasks and the red team)")
     tokens.set_defaults(handler=_tokens)
+    findings = group.add_parser("findings", parents=[common],
+                                help="measure the three router findings on the trained routers")
+    findings.add_argument("--models", metavar="DIR", help="the folder of trained routers (models/routers)")
+    findings.add_argument("--split", choices=["dev", "test"], default="test", help="the split (test)")
+    findings.add_argument("--taskset", action="append", metavar="FILE",
+                          help="a task set (repeatable; default: the router tasks and the red team)")
+    findings.set_defaults(handler=_findings)

@@ -1,0 +1,100 @@
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from workbench.answers._records import Refusal
+from workbench.routing import RouterDecision, ScriptedRouter, TaskItem, compare_routers
+from workbench.routing._findings import (
+    NEAR,
+    findings_frame,
+    refusal_share_finding,
+    router_key,
+    seed_findings,
+    small_model_finding,
+    vocabulary_finding,
+)
+
+SHA = {"source": "utility", "utility": "hash.sha256", "args": {"text": "abc"}}
+REFUSE = {"source": "refuse", "refusal": "MISSING_ARGUMENT", "utility": "hash.sha256", "missing": "text"}
+ITEMS = [TaskItem(f"u{i}", f"sha256 of abc #{i}", "ru", "test", "utility", SHA) for i in range(4)] + [
+    TaskItem(f"r{i}", f"sha256 of my password #{i}", "ru", "test", "red_team", REFUSE) for i in range(10)]
+
+
+def _decision(gold: dict) -> RouterDecision:
+    if gold["source"] == "refuse":
+        refusal = Refusal(code=gold["refusal"], area="test router", text="refused")
+        return RouterDecision(source="refuse", refusal=refusal)
+    return RouterDecision.from_dict(gold)
+
+
+def _router(utility_right: int, red_refused: int) -> ScriptedRouter:
+    wrong_call = {"source": "utility", "utility": "hash.sha256", "args": {"text": "password"}}
+    plan = {}
+    for i, item in enumerate(ITEMS[:4]):
+        plan[item.question] = _decision(SHA if i < utility_right else {"source": "quote"})
+    for i, item in enumerate(ITEMS[4:]):
+        plan[item.question] = _decision(
+            {"source": "refuse", "refusal": "MISSING_ARGUMENT"} if i < red_refused else wrong_call)
+    return ScriptedRouter(plan)
+
+
+def _comparison(**routers: tuple[int, int]):
+    return compare_routers({f"transformers:models/routers/{name.replace('_', '-')}": _router(*spec)
+                            for name, spec in routers.items()}, ITEMS)
+
+
+def test_router_key_finds_a_folder_name() -> None:
+    comparison = _comparison(base=(4, 10))
+    assert router_key(comparison, "base") == "transformers:models/routers/base"
+    assert router_key(comparison, "ru-vocab") is None
+
+
+def test_refusal_share_holds_only_with_a_significant_gain() -> None:
+    strong = refusal_share_finding(_comparison(base=(4, 10), base_no_refusals=(4, 0)))
+    assert strong.holds is True and strong.numbers["mcnemar b"] == 10 and strong.numbers["mcnemar p"] < 0.05
+    weak = refusal_share_finding(_comparison(base=(4, 6), base_no_refusals=(4, 5)))
+    assert weak.holds is False and "0.600" in weak.verdict and "0.500" in weak.verdict
+
+
+def test_small_model_is_near_within_the_margin() -> None:
+    near = small_model_finding(_comparison(base=(4, 10), base_small=(2, 10)))
+    assert near.holds is True
+    far = small_model_finding(_comparison(base=(4, 10), base_small=(4, 8)))
+    assert far.holds is False and far.numbers["conscious refusal base"] - far.numbers[
+        "conscious refusal base-small"] > NEAR
+
+
+def test_vocabulary_needs_savings_and_opposite_moves() -> None:
+    comparison = _comparison(base=(2, 5), ru_vocab=(4, 3))
+    tokens = pd.DataFrame([{"tokenizer": "ru-vocab", "group": "prompt ru", "savings": 0.2}])
+    finding = vocabulary_finding(comparison, tokens)
+    assert finding.numbers["token savings prompt ru"] == pytest.approx(0.2)
+    # arguments improve (2/4 -> 4/4) while source accuracy does not (7/14 both): they move apart
+    assert finding.numbers["argument exact match ru-vocab"] == 1.0
+    assert finding.numbers["source accuracy ru-vocab"] == finding.numbers["source accuracy base"] == 0.5
+    assert finding.holds is True
+    together = vocabulary_finding(_comparison(base=(2, 5), ru_vocab=(4, 10)), tokens)
+    assert together.holds is False
+    none_saved = vocabulary_finding(comparison, tokens.assign(savings=-0.1))
+    assert none_saved.holds is False
+
+
+def test_missing_routers_are_reported_not_invented() -> None:
+    findings = seed_findings(_comparison(base=(4, 10)))
+    assert [f.holds for f in findings] == [None, None, None]
+    assert all("not measured" in f.verdict for f in findings)
+    frame = findings_frame(findings)
+    assert list(frame.columns) == ["claim", "router", "against", "holds", "verdict"] and len(frame) == 3
+
+
+def test_findings_cli_without_trained_routers_says_how_to_train(tmp_path) -> None:
+    import argparse
+
+    from workbench.config import load_settings
+    from workbench.errors import WorkbenchError
+    from workbench.routing._train_cli import _findings
+
+    args = argparse.Namespace(models=str(tmp_path), split="test", taskset=None)
+    with pytest.raises(WorkbenchError, match="router train"):
+        _findings(args, load_settings())
