@@ -1,0 +1,1 @@
+"""Widgets rendered in real headless Chromium from their static HTML export."""
