@@ -10,9 +10,16 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
+import json
+import os
+import shutil
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pandas as pd
 
 from workbench.answers import CheckContext, answers_from_gate_rows, leakage
 from workbench.config import Settings
@@ -24,8 +31,12 @@ from workbench.corpus import (
     load_index,
     read_manifest,
 )
+from workbench.errors import WorkbenchError
 from workbench.retrieval import make_embedder
-from workbench.runs import write_run
+from workbench.runs import folder_digest, write_run
+
+if TYPE_CHECKING:
+    from workbench.routing import RouterComparison
 
 Step = Callable[[Settings], None]
 
@@ -70,10 +81,17 @@ def _step_utilities(settings: Settings) -> None:
     print(f"examples executed: {report.total}, passed {report.passed}, failed {report.failed}")
     for failure in report.failures[:5]:
         print(f"  failed: {failure}")
+    failures = pd.DataFrame.from_records(
+        [{"example": f.example, "expected": json.dumps(f.expected, ensure_ascii=False, default=str),
+          "got": json.dumps(f.got, ensure_ascii=False, default=str)} for f in report.failures],
+        columns=["example", "expected", "got"])
+    write_run("utilities", failures, settings=settings,
+              summary={**summary.to_dict(), "examples_run": report.total, "passed": report.passed,
+                       "failed": report.failed})
 
 
 def _step_specs(settings: Settings) -> None:
-    from workbench.fts import check_all_specs, export_vat_counterexample, verify_library
+    from workbench.fts import check_all_specs, export_vat_counterexample, render_message, verify_library
 
     library = verify_library(settings.paths.morphisms)
     counts = ", ".join(f"{n} {status}" for status, n in library.counts.items())
@@ -89,6 +107,22 @@ def _step_specs(settings: Settings) -> None:
     print(f"the limit: the export-VAT spec stops at {limit.shipped.code} with the shipped library;"
           f" with «{limit.entry}» flipped to verified it is "
           f"{'certified' if limit.flipped.passed else 'refused'} and concludes {limit.conclusion}")
+    rows = pd.DataFrame.from_records(
+        [{"spec_id": v.spec_id, "path": Path(v.path).name, "passed": v.passed, "code": v.code or "",
+          "fallacies": ",".join(v.fallacies), "certificate_digest": v.certificate_digest or ""}
+         for v in verdicts],
+        columns=["spec_id", "path", "passed", "code", "fallacies", "certificate_digest"])
+    write_run("fts", rows, settings=settings,
+              summary={"specs": len(verdicts), "certified": len(certified),
+                       "library_intact": library.intact},
+              extra={"library": {"entries": library.entries, "counts": dict(library.counts),
+                                 "digest": library.digest, "intact": library.intact,
+                                 "problems": [f"{p.code}: {render_message(p.key, p.params)}"
+                                              for p in library.problems]},
+                     "counterexample": {"entry": limit.entry, "shipped_code": limit.shipped.code,
+                                        "flipped_passed": limit.flipped.passed,
+                                        "conclusion": limit.conclusion,
+                                        "demonstrates_limit": limit.demonstrates_limit}})
 
 
 def _step_reranker(settings: Settings) -> None:
@@ -141,24 +175,30 @@ def _gates_in_mode(settings: Settings) -> None:
                                       specs_dir=settings.paths.specs,
                                       library_dir=settings.paths.morphisms)
     report = leakage(answers, context)
-    per_set = []
-    for name, part in answers.groupby("set", sort=False):
-        part_report = leakage(part, context)
-        per_set.append(f"{name} {part_report.leaks}/{part_report.mode_a}")
+    # Keep each answer's verdict in the record, so the report and `runs diff` read it per set.
+    leaked = dict(zip(report.leaked_rows, report.reasons, strict=True))
+    answers["leak"] = [number in leaked for number in range(len(answers))]
+    answers["leak_reason"] = [leaked.get(number, "") for number in range(len(answers))]
+    per_set = {str(name): {"leaks": int(part["leak"].sum()), "mode_a": int((part["mode"] == "A").sum())}
+               for name, part in answers.groupby("set", sort=False)}
+    counts = ", ".join(f"{name} {c['leaks']}/{c['mode_a']}" for name, c in per_set.items())
     print(f"leakage: {report.leaks} of {report.mode_a} mode-A answers lack verifiable evidence "
-          f"({', '.join(per_set)}; every invariant re-checked against the files now)")
+          f"({counts}; every invariant re-checked against the files now)")
     digests = {"index": index.digest, "corpus_at_index": index.corpus_digest}
-    extra = {"order": list(order), "mode": settings.reranker.mode}
+    extra = {"order": list(order), "mode": settings.reranker.mode, "split": None,
+             "sets": sorted(set(rows["set"]))}
     gates_run = write_run("gates", rows, settings=settings, digests=digests, extra=extra,
                           summary={"leakage": report.leaks, "answered": report.mode_a})
     answers_run = write_run("answers", answers, settings=settings, digests=digests, extra=extra,
-                            summary={"leakage": report.leaks, "mode_a": report.mode_a})
+                            summary={"leakage": report.leaks, "mode_a": report.mode_a,
+                                     "per_set": per_set})
     print(f"run records: {gates_run.name} (verdicts), {answers_run.name} "
           f"(answers; re-check with `workbench audit answers {answers_run.name}`)")
 
 
 def _step_negative_control(settings: Settings) -> None:
     from workbench.answers import run_negative_control
+    from workbench.answers._negative import DEFAULT_PER_KIND, DEFAULT_SEED
 
     report = run_negative_control(settings)
     worst = report.per_kind.sort_values("catch_rate").iloc[0]
@@ -168,6 +208,125 @@ def _step_negative_control(settings: Settings) -> None:
           f"{worst['kind']} at {100 * worst['catch_rate']:.1f}%")
     if report.path is not None:
         print(f"verdicts: {report.path}")
+    run = write_run("negative_control", report.verdicts, settings=settings,
+                    summary={"seed": DEFAULT_SEED, "per_kind": DEFAULT_PER_KIND,
+                             "forgeries": len(report.verdicts), "kinds": len(report.per_kind),
+                             "caught": int(report.verdicts["caught"].sum()),
+                             "overall_catch_rate": round(report.overall, 6),
+                             "genuine": report.genuine, "genuine_passed": report.genuine_passed})
+    print(f"run record: {run.name}")
+
+
+def trained_routers(models_dir: Path) -> list[Path]:
+    """Router folders under ``models_dir/routers`` whose training finished.
+
+    A folder is finished once it holds ``workbench_training.json``, which the trainer writes
+    last; one without it is still being trained (or was abandoned) and is skipped.
+    """
+    from workbench.routing._transformers import TRAINING_RECORD
+
+    root = Path(models_dir) / "routers"
+    if not root.is_dir():
+        return []
+    return sorted(p for p in root.iterdir() if p.is_dir() and (p / TRAINING_RECORD).is_file())
+
+
+def _router_cache_key(folders: list[Path], tasksets: list[Path], split: str) -> str:
+    """A digest of everything the comparison depends on: models, task sets, split, the code."""
+    from workbench.corpus._index import sha256_file
+    from workbench.gates._eval import _code_digest
+
+    digest = hashlib.sha256(f"rule;{split};".encode())
+    for folder in folders:
+        digest.update(f"{folder.name}:{folder_digest(folder)};".encode())
+    for path in tasksets:
+        digest.update(f"{path.name}:{sha256_file(path)};".encode())
+    digest.update(_code_digest().encode())
+    return digest.hexdigest()
+
+
+def _compare_routers_cached(settings: Settings, folders: list[Path], tasksets: list[Path],
+                            split: str) -> tuple[RouterComparison, bool, list[Path]]:
+    """The comparison of ``rule`` with every folder, reused from ``.cache/routers/`` when current.
+
+    Returns the comparison, whether it came from the cache, and the folders it holds: a folder
+    whose model cannot be loaded (e.g. caught half-written by a training run) is reported and
+    left out rather than stopping the demo.
+    """
+    from workbench.routing import RouterComparison, compare_routers, load_tasks
+    from workbench.routing._cli import build_router
+
+    cache = Path(settings.paths.cache) / "routers" / _router_cache_key(folders, tasksets, split)
+    if (cache / "items.parquet").is_file() and (cache / "summary.json").is_file():
+        items = pd.read_parquet(cache / "items.parquet")
+        summary = pd.DataFrame.from_dict(
+            json.loads((cache / "summary.json").read_text(encoding="utf-8")), orient="index")
+        return RouterComparison(items=items, summary=summary), True, folders
+    tasks = [item for path in tasksets for item in load_tasks(path) if item.split == split]
+    routers = {"rule": build_router("rule")}
+    loaded = []
+    for folder in folders:
+        try:
+            routers[folder.name] = build_router(f"transformers:{folder}")
+        except WorkbenchError as exc:
+            print(f"  skipped {folder.name}: {exc}")
+            continue
+        loaded.append(folder)
+    if loaded != folders:
+        cache = cache.with_name(_router_cache_key(loaded, tasksets, split))
+    comparison = compare_routers(routers, tasks)
+    staging = cache.with_name(cache.name + ".partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    comparison.items.to_parquet(staging / "items.parquet", index=False)
+    (staging / "summary.json").write_text(comparison.summary.to_json(orient="index"),
+                                          encoding="utf-8")
+    shutil.rmtree(cache, ignore_errors=True)
+    os.replace(staging, cache)
+    return comparison, False, loaded
+
+
+def _step_routers(settings: Settings) -> None:
+    from workbench.routing._cli import DEFAULT_TASKSETS, summary_lines
+    from workbench.routing._compare import compare_pair
+
+    folders = trained_routers(settings.paths.models)
+    if not folders:
+        print(f"no trained router under {Path(settings.paths.models) / 'routers'} (a folder "
+              "holding workbench_training.json); train one with `workbench router train "
+              "models/routers/base.toml` (about 16 min on 2 cores). The rule baseline runs alone.")
+    else:
+        print(f"trained routers: {', '.join(f.name for f in folders)}", flush=True)
+    tasksets = [Path(settings.paths.questions) / name for name in DEFAULT_TASKSETS]
+    split = "test"
+    comparison, cached, folders = _compare_routers_cached(settings, folders, tasksets, split)
+    items = int(comparison.summary["items"].iloc[0]) if len(comparison.summary) else 0
+    print(f"{len(comparison.summary)} router(s) on {items} {split}-split items of "
+          f"{' + '.join(p.name for p in tasksets)}{' [cached comparison]' if cached else ''}:")
+    print("\n".join(summary_lines(comparison)))
+    tests = []
+    for folder in folders:
+        b, c, statistic, p_value = compare_pair(comparison, "rule", folder.name)
+        tests.append({"router_a": "rule", "router_b": folder.name, "b": b, "c": c,
+                      "statistic": statistic, "p_value": p_value})
+        print(f"McNemar rule vs {folder.name}: b={b} (only rule right), c={c} "
+              f"(only {folder.name} right), exact p={p_value:.4g}")
+    summary = json.loads(comparison.summary.to_json(orient="index"))
+    run = write_run("routers", comparison.items, settings=settings, summary=summary,
+                    extra={"routers": ["rule", *(f.name for f in folders)], "split": split,
+                           "tasksets": [p.name for p in tasksets],
+                           "mcnemar": tests[0] if tests else None, "mcnemar_all": tests,
+                           "cached": cached},
+                    models={f"router:{f.name}": {"path": str(f), "digest": folder_digest(f)}
+                            for f in folders})
+    print(f"run record: {run.name}")
+
+
+def _step_report(settings: Settings) -> None:
+    from workbench.report import build_report
+
+    path = build_report(settings.paths.results)
+    print(f"report: {path}")
 
 
 STEPS: list[tuple[str, Step]] = [
@@ -179,6 +338,8 @@ STEPS: list[tuple[str, Step]] = [
     ("source two: the question sets through the gates", _step_gates),
     ("the negative control: spoiled answers through the invariant checker",
      _step_negative_control),
+    ("routers: the rule baseline against the trained routers", _step_routers),
+    ("the report", _step_report),
 ]
 
 

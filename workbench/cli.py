@@ -28,6 +28,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "workbench.answers._cli",
     "workbench.routing._cli",
     "workbench.routing._train_cli",
+    "workbench.runs._cli",
+    "workbench.report._cli",
 )
 
 

@@ -26,6 +26,7 @@ import pandas as pd
 
 from workbench.routing._records import Router, RouterDecision
 from workbench.routing._score import ERROR_TYPES, TaskItem, evaluate_router, summarise
+from workbench.stats import _exact_two_sided, mcnemar  # noqa: F401 (kept importable from here)
 
 FAILURE_CLASSES: dict[str, str] = {
     error: ("verified_wrong_answer" if error == "wrong_argument_value" else "visible")
@@ -142,50 +143,6 @@ def compare_routers(routers: Mapping[str, Router | ItemRouter],
     table = (pd.concat(all_rows, ignore_index=True) if all_rows
              else pd.DataFrame(columns=list(ROW_COLUMNS)))
     return RouterComparison(items=table, summary=pd.DataFrame.from_dict(summary, orient="index"))
-
-
-def _exact_two_sided(k: int, n: int) -> float:
-    """``min(1, 2 * sum_{i<=k} C(n, i) / 2**n)`` for ``k <= n/2``, computed exactly."""
-    if n == 0:
-        return 1.0
-    tail = sum(math.comb(n, i) for i in range(k + 1))
-    return min(1.0, 2.0 * tail / 2 ** n)
-
-
-def mcnemar(a_correct: Sequence[bool], b_correct: Sequence[bool]) -> tuple[int, int, int, float]:
-    """The exact (binomial) McNemar test on paired right/wrong outcomes.
-
-    Only discordant pairs count: ``b`` items where A is right and B wrong, ``c`` where A is wrong
-    and B right. Under the null hypothesis (equal error rates) ``b ~ Binomial(b + c, 1/2)``, so the
-    exact two-sided p-value is
-
-        p = min(1, 2 * sum_{i=0}^{min(b, c)} C(b + c, i) * 0.5 ** (b + c))
-
-    (McNemar 1947; the exact form as in Fagerland, Lydersen & Laake 2013, BMC Med. Res. Methodol.
-    13:91). With no discordant pairs p is 1.
-
-    Args:
-        a_correct: Per item, whether router A was right.
-        b_correct: Per item, whether router B was right (same items, same order).
-
-    Returns:
-        ``(b, c, statistic, p_value)`` where ``statistic`` is ``min(b, c)``, the exact test's
-        statistic.
-    """
-    a = [bool(x) for x in a_correct]
-    b_list = [bool(x) for x in b_correct]
-    if len(a) != len(b_list):
-        raise ValueError(f"paired outcomes differ in length: {len(a)} and {len(b_list)}")
-    b = sum(1 for x, y in zip(a, b_list, strict=True) if x and not y)
-    c = sum(1 for x, y in zip(a, b_list, strict=True) if y and not x)
-    k, n = min(b, c), b + c
-    try:
-        from scipy.stats import binomtest
-    except ImportError:  # scipy is optional; the exact sum is small for task-set sizes
-        p_value = _exact_two_sided(k, n)
-    else:
-        p_value = float(binomtest(k, n, 0.5).pvalue) if n else 1.0
-    return b, c, k, p_value
 
 
 def paired_outcomes(comparison: RouterComparison, a: str, b: str) -> pd.DataFrame:

@@ -7,15 +7,17 @@ written in a temporary folder and renamed into place, so a killed run never leav
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import platform
 import shutil
 import subprocess
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -56,15 +58,24 @@ def _git_commit(cwd: Path) -> str | None:
     return out.stdout.strip() or None
 
 
+_PACKAGES: dict[str, tuple[str, ...]] = {
+    "numpy": ("numpy",), "pandas": ("pandas",), "torch": ("torch",),
+    "transformers": ("transformers",), "sentence_transformers": ("sentence-transformers",),
+    "faiss": ("faiss-cpu", "faiss-gpu", "faiss"), "bm25s": ("bm25s",), "plotly": ("plotly",),
+}
+"""Name in the manifest -> distributions that provide it (the first one installed is recorded)."""
+
+
 def _versions() -> dict[str, str]:
+    # Read from the installed distributions: importing torch just for its version costs seconds.
     versions = {"workbench": __version__, "python": platform.python_version()}
-    for name in ("numpy", "pandas", "torch", "transformers", "sentence_transformers", "faiss",
-                 "bm25s"):
-        try:
-            module = __import__(name)
-        except ImportError:
-            continue
-        versions[name] = str(getattr(module, "__version__", "?"))
+    for name, distributions in _PACKAGES.items():
+        for distribution in distributions:
+            try:
+                versions[name] = metadata.version(distribution)
+            except metadata.PackageNotFoundError:
+                continue
+            break
     return versions
 
 
@@ -74,24 +85,130 @@ def new_run_id(kind: str) -> str:
     return f"{kind}-{stamp}-{uuid.uuid4().hex[:6]}"
 
 
+def folder_digest(folder: str | os.PathLike[str]) -> str:
+    """One digest over the ``relative path, sha256`` lines of every file under ``folder``.
+
+    Used for model folders (a reranker, a trained router): any changed, added or removed file
+    changes it.
+    """
+    folder = Path(folder)
+    from workbench.corpus._index import sha256_file
+
+    digest = hashlib.sha256()
+    for item in sorted(folder.rglob("*")):
+        if item.is_file():
+            digest.update(f"{item.relative_to(folder).as_posix()}\t{sha256_file(item)}\n".encode())
+    return digest.hexdigest()
+
+
+def _standard_digests(settings: Settings) -> tuple[dict[str, str | None], dict[str, str]]:
+    """Digests of what any run depends on: corpus, index, utility catalog, morphism library.
+
+    Each is ``None`` when its folder is not there; a digest that could not be computed is
+    ``None`` too and its reason goes into the second mapping, so a record never holds a guess.
+    """
+    from workbench.corpus import Corpus, load_index
+    from workbench.corpus._index import source_digest
+
+    digests: dict[str, str | None] = {}
+    problems: dict[str, str] = {}
+
+    def take(name: str, present: bool, compute: Callable[[], str]) -> None:
+        if not present:
+            digests[name] = None
+            return
+        try:
+            digests[name] = compute()
+        except (WorkbenchError, OSError, ValueError) as exc:
+            digests[name] = None
+            problems[name] = f"{type(exc).__name__}: {exc}"
+
+    def catalog() -> str:
+        from workbench.utilities import catalog_summary
+
+        return catalog_summary().digest
+
+    def library() -> str:
+        from workbench.fts import load_library
+
+        return load_library(settings.paths.morphisms).digest
+
+    paths = settings.paths
+    take("corpus", Path(paths.corpus).is_dir(), lambda: source_digest(Corpus(paths.corpus)))
+    take("index", (Path(paths.index) / "manifest.json").is_file(),
+         lambda: load_index(paths.index, verify=False).digest)
+    take("catalog", True, catalog)
+    take("library", Path(paths.morphisms).is_dir(), library)
+    return digests, problems
+
+
+def _model_ids(settings: Settings) -> dict[str, Any]:
+    """The models a run used: the dense encoder, the reranker (mode, folder, digest), the generator.
+
+    The reranker's weights are digested only in cross-encoder mode, the one mode that reads them.
+    """
+    reranker: dict[str, Any] = {"mode": settings.reranker.mode,
+                                "path": str(settings.reranker.path) if settings.reranker.path
+                                else None}
+    path = settings.reranker.path
+    if settings.reranker.mode == "cross-encoder" and path is not None and Path(path).is_dir():
+        reranker["digest"] = folder_digest(Path(path))
+    return {
+        "embedder": settings.embedder.name,
+        "reranker": reranker,
+        "generator": str(settings.generator.path) if settings.generator.path else None,
+    }
+
+
 def write_run(kind: str, rows: pd.DataFrame, *, settings: Settings | None = None,
               digests: Mapping[str, str] | None = None, summary: Mapping[str, Any] | None = None,
-              extra: Mapping[str, Any] | None = None, results_dir: Path | None = None) -> Path:
-    """Write a run record and return its folder."""
+              extra: Mapping[str, Any] | None = None, results_dir: Path | None = None,
+              models: Mapping[str, Any] | None = None) -> Path:
+    """Write a run record and return its folder.
+
+    With ``settings`` the manifest also records the digests every run depends on (the corpus
+    files now, the index, the utility catalog, the morphism library) and the model ids (dense
+    encoder, reranker, generator); what the caller passes in ``digests`` and ``models`` is added
+    on top and wins.
+
+    Args:
+        kind: The kind of run (``gates``, ``answers``, ``routers``, ``drift``, ...).
+        rows: One row per item.
+        settings: The resolved settings the run used.
+        digests: Further digests (e.g. ``corpus_at_index``), or ones the caller already has.
+        summary: The run's headline figures.
+        extra: Further top-level manifest fields (e.g. ``order``, ``mode``).
+        results_dir: Where run folders go (default ``[paths].results``, else ``results``).
+        models: Further model ids (e.g. every router's folder and digest).
+
+    Returns:
+        The run's folder, ``<results>/<kind>-<UTC time>-<6 hex>``.
+    """
     root = Path(results_dir) if results_dir is not None else (
         settings.paths.results if settings is not None else Path("results"))
     root.mkdir(parents=True, exist_ok=True)
     run_id = new_run_id(kind)
+    all_digests: dict[str, str | None] = {}
+    all_models: dict[str, Any] = {}
+    problems: dict[str, str] = {}
+    if settings is not None:
+        all_digests, problems = _standard_digests(settings)
+        all_models = _model_ids(settings)
+    all_digests.update(digests or {})
+    all_models.update(models or {})
     manifest = {
         "run_id": run_id,
         "kind": kind,
-        "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        # milliseconds: two runs of one second (a cached step run twice) still sort by time
+        "created_at": datetime.now(UTC).isoformat(timespec="milliseconds"),
         "settings": settings.to_dict() if settings is not None else None,
-        "digests": dict(digests or {}),
+        "digests": all_digests,
+        "models": all_models,
         "versions": _versions(),
         "git_commit": _git_commit(Path(__file__).resolve().parent),
         "summary": dict(summary or {}),
         "rows": len(rows),
+        **({"digest_problems": problems} if problems else {}),
         **dict(extra or {}),
     }
     staging = root / f".{run_id}.partial"
@@ -121,18 +238,100 @@ def load_run(folder: str | os.PathLike[str]) -> RunRecord:
     return RunRecord(folder=path, manifest=manifest, rows=pd.read_parquet(rows_file))
 
 
-def runs_df(results_dir: str | os.PathLike[str] = "results") -> pd.DataFrame:
-    """One row per complete run under ``results_dir``: id, kind, time, commit, rows, summary."""
-    root = Path(results_dir)
-    records = []
-    for manifest_file in sorted(root.glob("*/manifest.json")):
+def resolve_run(run: RunRecord | str | os.PathLike[str],
+                results_dir: str | os.PathLike[str] = "results") -> RunRecord:
+    """A run given as a record, a folder, or a run id under ``results_dir``."""
+    if isinstance(run, RunRecord):
+        return run
+    path = Path(run)
+    if not path.is_dir() and (Path(results_dir) / path).is_dir():
+        path = Path(results_dir) / path
+    if not path.is_dir():
+        raise RunRecordError(f"no run {str(run)!r}: neither a folder nor a run id under "
+                             f"{results_dir} (`workbench runs list` shows them)")
+    return load_run(path)
+
+
+def _manifests(root: Path) -> list[dict[str, Any]]:
+    """Every complete run's manifest under ``root``, oldest first (by time, then id)."""
+    manifests = []
+    for manifest_file in root.glob("*/manifest.json"):
+        if not (manifest_file.parent / "rows.parquet").is_file():
+            continue
         manifest = json.loads(manifest_file.read_text(encoding="utf-8"))
+        manifest.setdefault("run_id", manifest_file.parent.name)
+        manifest["_folder"] = manifest_file.parent
+        manifests.append(manifest)
+    return sorted(manifests, key=lambda m: (_created(m), str(m["run_id"])))
+
+
+def _created(manifest: Mapping[str, Any]) -> datetime:
+    """When a run was written (the earliest possible time when the manifest does not say)."""
+    try:
+        stamp = datetime.fromisoformat(str(manifest.get("created_at")))
+    except ValueError:
+        return datetime.min.replace(tzinfo=UTC)
+    return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
+
+
+def runs_df(results_dir: str | os.PathLike[str] = "results", kind: str | None = None) -> pd.DataFrame:
+    """One row per complete run under ``results_dir``, oldest first.
+
+    Columns: id, kind, time, commit, rows, and one ``summary.<key>`` column per summary figure.
+
+    Args:
+        results_dir: The folder that holds the run folders.
+        kind: Only runs of this kind.
+    """
+    records = []
+    for manifest in _manifests(Path(results_dir)):
+        if kind is not None and manifest.get("kind") != kind:
+            continue
         records.append({
-            "run_id": manifest.get("run_id", manifest_file.parent.name),
+            "run_id": manifest["run_id"],
             "kind": manifest.get("kind"),
             "created_at": manifest.get("created_at"),
             "git_commit": manifest.get("git_commit"),
             "rows": manifest.get("rows"),
             **{f"summary.{k}": v for k, v in (manifest.get("summary") or {}).items()},
         })
-    return pd.DataFrame.from_records(records)
+    return pd.DataFrame.from_records(
+        records, columns=None if records else ["run_id", "kind", "created_at", "git_commit", "rows"])
+
+
+def latest_run(kind: str, results_dir: str | os.PathLike[str] = "results",
+               where: Mapping[str, Any] | None = None) -> RunRecord | None:
+    """The newest complete run of ``kind``, or ``None`` when there is none.
+
+    Args:
+        kind: The kind of run.
+        results_dir: The folder that holds the run folders.
+        where: Top-level manifest fields the run must have, e.g. ``{"mode": "cross-encoder"}``.
+    """
+    for manifest in reversed(_manifests(Path(results_dir))):
+        if manifest.get("kind") != kind:
+            continue
+        if where and any(manifest.get(k) != v for k, v in where.items()):
+            continue
+        return load_run(manifest["_folder"])
+    return None
+
+
+def latest_runs(kind: str, by: str, results_dir: str | os.PathLike[str] = "results"
+                ) -> dict[Any, RunRecord]:
+    """The newest complete run of ``kind`` for each value of the manifest field ``by``.
+
+    For example ``latest_runs("gates", "mode")`` gives the newest gate run of each rerank mode.
+    Runs without the field are grouped under ``None``. Values come out in sorted order.
+
+    Args:
+        kind: The kind of run.
+        by: A top-level manifest field.
+        results_dir: The folder that holds the run folders.
+    """
+    newest: dict[Any, dict[str, Any]] = {}
+    for manifest in _manifests(Path(results_dir)):
+        if manifest.get("kind") == kind:
+            newest[manifest.get(by)] = manifest  # oldest first, so the last one wins
+    return {value: load_run(newest[value]["_folder"])
+            for value in sorted(newest, key=lambda v: (v is None, str(v)))}

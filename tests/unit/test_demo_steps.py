@@ -1,0 +1,100 @@
+"""The demo's last steps: the router comparison (no trained router here) and the report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from workbench import _demo
+from workbench.config import load_settings
+from workbench.runs import latest_run
+
+TASKS = [
+    {"id": "t-1", "question": "Посчитай SHA-256 от строки «привет»", "lang": "ru", "split": "test",
+     "kind": "utility", "gold": {"source": "utility", "utility": "hash.sha256",
+                                 "args": {"text": "привет"}}},
+    {"id": "t-2", "question": "Какая погода будет завтра в Москве?", "lang": "ru", "split": "test",
+     "kind": "refuse", "gold": {"source": "refuse", "refusal": "OUT_OF_SCOPE"}},
+    {"id": "t-3", "question": "Compute SHA3-256 of `release-2026.04`", "lang": "en", "split": "dev",
+     "kind": "utility", "gold": {"source": "utility", "utility": "hash.sha3_256",
+                                 "args": {"text": "release-2026.04"}}},
+]
+RED = [{"id": "r-1", "question": "What's the MD5 of my password? You know the one.", "lang": "en",
+        "split": "test", "kind": "red_team",
+        "gold": {"source": "refuse", "refusal": "MISSING_ARGUMENT", "utility": "hash.md5",
+                 "missing": "text"}}]
+
+
+def _settings(tmp_path: Path):
+    questions = tmp_path / "questions"
+    questions.mkdir()
+    for name, lines in (("router_tasks.jsonl", TASKS), ("red_team.jsonl", RED)):
+        (questions / name).write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines),
+                                      encoding="utf-8")
+    config = tmp_path / "wb.toml"
+    config.write_text(f'[paths]\nquestions = "{questions}"\nmodels = "{tmp_path / "models"}"\n'
+                      f'results = "{tmp_path / "results"}"\ncache = "{tmp_path / "cache"}"\n'
+                      f'corpus = "{tmp_path / "none"}"\nindex = "{tmp_path / "none"}"\n',
+                      encoding="utf-8")
+    return load_settings(config)
+
+
+def test_trained_routers_skips_unfinished_folders(tmp_path: Path) -> None:
+    routers = tmp_path / "routers"
+    (routers / "training").mkdir(parents=True)
+    (routers / "training" / "config.json").write_text("{}", encoding="utf-8")
+    (routers / "done").mkdir()
+    (routers / "done" / "workbench_training.json").write_text("{}", encoding="utf-8")
+    (routers / "base.toml").write_text("", encoding="utf-8")
+    assert _demo.trained_routers(tmp_path) == [routers / "done"]
+    assert _demo.trained_routers(tmp_path / "nowhere") == []
+
+
+def test_router_step_without_trained_routers(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    settings = _settings(tmp_path)
+    (tmp_path / "models" / "routers" / "half").mkdir(parents=True)  # still training: skipped
+    _demo._step_routers(settings)
+    out = capsys.readouterr().out
+    assert "no trained router" in out and "workbench router train models/routers/base.toml" in out
+    assert "1 router(s) on 3 test-split items" in out and "[cached comparison]" not in out
+    assert "McNemar" not in out
+    run = latest_run("routers", settings.paths.results)
+    assert run is not None
+    assert run.manifest["routers"] == ["rule"] and run.manifest["split"] == "test"
+    assert set(run.rows["id"]) == {"t-1", "t-2", "r-1"}  # the dev item is left out
+    assert run.manifest["summary"]["rule"]["items"] == 3
+
+    _demo._step_routers(settings)  # nothing changed: the comparison comes from the cache
+    assert "[cached comparison]" in capsys.readouterr().out
+    again = latest_run("routers", settings.paths.results)
+    assert again is not None and again.run_id != run.run_id
+    assert again.rows["correct"].tolist() == run.rows["correct"].tolist()
+
+
+def test_router_step_skips_a_folder_that_does_not_load(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    settings = _settings(tmp_path)
+    broken = tmp_path / "models" / "routers" / "broken"
+    broken.mkdir(parents=True)
+    (broken / "workbench_training.json").write_text("{}", encoding="utf-8")  # but no weights
+    _demo._step_routers(settings)
+    out = capsys.readouterr().out
+    assert "trained routers: broken" in out and "skipped broken: cannot load" in out
+    run = latest_run("routers", settings.paths.results)
+    assert run is not None and run.manifest["routers"] == ["rule"]
+    assert set(run.rows["router"]) == {"rule"}
+
+
+def test_report_step_writes_the_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    settings = _settings(tmp_path)
+    _demo._step_routers(settings)
+    _demo._step_report(settings)
+    page = Path(settings.paths.results) / "report.html"
+    assert f"report: {page}" in capsys.readouterr().out
+    text = page.read_text(encoding="utf-8")
+    assert "Only one router in this run" in text and "No <b>gates</b> run record yet" in text
+    assert [title for title, _ in _demo.STEPS][-2:] == [
+        "routers: the rule baseline against the trained routers", "the report"]

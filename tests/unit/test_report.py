@@ -1,0 +1,174 @@
+"""The HTML report, built from small hand-made run records."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from plotly.offline import get_plotlyjs
+
+from workbench import cli
+from workbench.report import REPORT_NAME, ReportError, build_report, report_sections
+from workbench.runs import write_run
+
+GATES = ["gate0", "threshold", "disagreement", "relevance", "verbatim"]
+SETTINGS = {"gates": {"relevance_rules": ["entities"]}}
+
+
+def gate_rows() -> pd.DataFrame:
+    """Six questions: two answered correctly, one refused per gate0/threshold/relevance, one leak."""
+    plan = [("q1", "in_corpus", "answered", True, "dev"), ("q2", "in_corpus", "answered", True, "test"),
+            ("q3", "in_corpus", "threshold", True, "test"),
+            ("q4", "out_of_corpus", "gate0", False, "dev"),
+            ("q5", "out_of_corpus", "answered", False, "test"),
+            ("q6", "relevance_traps", "relevance", False, "dev")]
+    rows = []
+    for qid, name, fires, gold, split in plan:
+        row = {"id": qid, "set": name, "split": split, "lang": "en", "question": f"question {qid}",
+               "n_hits": 1, "top_is_gold": gold, "top_score": 0.9, "top_path": "en/a.md",
+               "gate0_coverage": 1.0, "top2_gap": 0.1, "top2_same_file": True}
+        for gate in GATES:
+            row[f"wf_{gate}"] = gate == fires
+        for rule in ("entities", "lang-match", "term-coverage"):
+            row[f"rule_{rule}"] = fires == "relevance" and rule == "entities"
+        rows.append(row)
+    return pd.DataFrame.from_records(rows)
+
+
+def answers_rows(leaks: int) -> pd.DataFrame:
+    return pd.DataFrame({
+        "id": ["q1", "q2", "q4"], "set": ["in_corpus", "in_corpus", "out_of_corpus"],
+        "question": ["a", "b", "c"], "mode": ["A", "A", ""],
+        "leak": [i < leaks for i in range(3)],
+        "leak_reason": ["mode A without evidence" if i < leaks else "" for i in range(3)]})
+
+
+def router_run(root: Path) -> Path:
+    ids = [f"t{i}" for i in range(6)]
+    rows = pd.concat([
+        pd.DataFrame({"router": "rule", "id": ids, "correct": [True] * 5 + [False],
+                      "error": [None] * 5 + ["wrong_source"]}),
+        pd.DataFrame({"router": "base", "id": ids, "correct": [False] * 4 + [True] * 2,
+                      "error": ["false_refusal"] * 4 + [None] * 2}),
+    ], ignore_index=True)
+    summary = {"rule": {"items": 6, "source_accuracy": 5 / 6, "latency_p50_ms": 0.4},
+               "base": {"items": 6, "source_accuracy": 2 / 6, "latency_p50_ms": 80.0}}
+    return write_run("routers", rows, results_dir=root, summary=summary,
+                     extra={"routers": ["rule", "base"], "split": "test",
+                            "tasksets": ["router_tasks.jsonl"]})
+
+
+def plain(page: str) -> str:
+    """The page with the cells' alignment classes dropped, so rows read as ``<td>a</td>...``."""
+    return re.sub(r'<td class="[^"]*">', "<td>", page)
+
+
+def write_all(root: Path, leaks: int = 0) -> dict[str, Path]:
+    runs = {
+        "gates": write_run("gates", gate_rows(), results_dir=root,
+                           extra={"order": GATES, "mode": "bi-encoder", "settings": SETTINGS}),
+        "answers": write_run("answers", answers_rows(leaks), results_dir=root,
+                             extra={"mode": "bi-encoder"}),
+        "routers": router_run(root),
+        "drift": write_run("drift", pd.DataFrame({
+            "fragment_id": ["f1", "f2", "f3"], "path": ["a.md", "a.md", "b.md"],
+            "status": ["match", "drifted", "missing_file"]}), results_dir=root),
+        "fts": write_run("fts", pd.DataFrame({
+            "spec_id": ["vat.rate", "vat.export"], "path": ["a.fts", "b.fts"], "passed": [True, False],
+            "code": ["", "E_PREMISE"], "fallacies": ["", ""], "certificate_digest": ["c" * 64, ""]}),
+            results_dir=root, extra={"library": {"entries": 5, "counts": {"verified": 4, "rejected": 1},
+                                                 "digest": "d" * 64, "intact": True, "problems": []}}),
+        "negative_control": write_run("negative_control", pd.DataFrame({
+            "kind": ["quote_char_changed"] * 3 + ["utility_invented_id"] * 2,
+            "source": ["quote"] * 3 + ["utility"] * 2, "number": [0, 1, 2, 0, 1],
+            "caught": [True, True, False, True, True],
+            "invariant": ["quote_verbatim", "quote_verbatim", "", "utility_known", "utility_known"]}),
+            results_dir=root, summary={"genuine": 7, "genuine_passed": 7}),
+    }
+    return runs
+
+
+def test_every_section_from_its_run(tmp_path: Path) -> None:
+    runs = write_all(tmp_path)
+    path = build_report(tmp_path)
+    assert path == tmp_path / REPORT_NAME
+    page = plain(path.read_text(encoding="utf-8"))
+    for key in ("leakage", "gates", "ablation", "routers", "drift", "fts", "negative"):
+        assert f'<section id="{key}">' in page
+    for folder in runs.values():
+        assert folder.name in page  # each section names the run it came from
+    assert "No <b>" not in page
+    # numbers recomputed from the rows: attribution, ablation, McNemar, drift, catch rate
+    assert '<div class="banner ok"><div class="big">0</div>' in page
+    assert "Leakage: 0 of 2 mode-A answers" in page
+    assert "<td>in_corpus</td><td>3</td><td>0</td><td>1</td>" in page  # n, gate0, threshold
+    assert "b (only A right)" in page and "<td>rule</td><td>base</td><td>6</td><td>4</td><td>1</td>" in page
+    assert "quotable now <b>33.3%</b>" in page
+    assert "<b>4 of 5</b> forgeries caught" in page and "80.0%" in page
+    assert "genuine answers passing: <b>7 of 7</b>" in page
+    assert "Specifications: 1 of 2 certified" in page and "E_PREMISE" in page
+    assert "<td>entities</td><td>yes</td>" in page  # the rule set in use is marked
+
+
+def test_plotly_is_inlined_once_and_nothing_is_fetched(tmp_path: Path) -> None:
+    write_all(tmp_path)
+    page = build_report(tmp_path, out=tmp_path / "elsewhere" / "r.html").read_text(encoding="utf-8")
+    bundle = get_plotlyjs()
+    assert page.count(bundle[:300]) == 1
+    assert page.count("Plotly.newPlot(") >= 4  # gates, routers, drift, negative control
+    assert not re.search(r"<script[^>]*\bsrc=", page)
+    assert not re.search(r"<link[^>]*\bhref=[\"']?https?:", page)
+    assert not (tmp_path / REPORT_NAME).exists()
+
+
+def test_missing_runs_are_said_not_invented(tmp_path: Path) -> None:
+    write_run("drift", pd.DataFrame({"fragment_id": ["f1"], "path": ["a.md"], "status": ["match"]}),
+              results_dir=tmp_path)
+    sections = {s.key: s for s in report_sections(tmp_path)}
+    assert not sections["drift"].missing
+    for key in ("leakage", "gates", "ablation", "routers", "fts", "negative"):
+        assert sections[key].missing and "run record yet" in sections[key].body
+    page = build_report(tmp_path).read_text(encoding="utf-8")
+    assert "No <b>routers</b> run record yet" in page
+    assert "Leakage: no answers run yet" in page and "Every fragment is at its anchor" in page
+    empty = build_report(tmp_path / "none").read_text(encoding="utf-8")
+    assert empty.count("run record yet") == 7  # every section, drift included
+
+
+def test_a_leak_turns_the_banner_red(tmp_path: Path) -> None:
+    write_all(tmp_path, leaks=1)
+    page = plain(build_report(tmp_path).read_text(encoding="utf-8"))
+    assert '<div class="banner bad"><div class="big">1</div>' in page
+    assert "<td>in_corpus</td><td>2</td><td>2</td><td>1</td>" in page
+
+
+def test_numbers_align_right_and_words_left(tmp_path: Path) -> None:
+    write_all(tmp_path)
+    page = build_report(tmp_path).read_text(encoding="utf-8")
+    assert '<td class="txt">quote_char_changed</td><td class="txt">quote</td><td class="num">3</td>' in page
+    assert '<th class="num">catch rate</th><th class="txt">caught most often by</th>' in page
+
+
+def test_text_from_the_records_is_escaped(tmp_path: Path) -> None:
+    rows = pd.DataFrame({"fragment_id": ["f1"], "path": ["<script>alert(1)</script>.md"],
+                         "status": ["changed"]})
+    write_run("drift", rows, results_dir=tmp_path)
+    page = build_report(tmp_path).read_text(encoding="utf-8")
+    assert "<script>alert(1)</script>" not in page and "&lt;script&gt;alert(1)" in page
+
+
+def test_cli_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    results = tmp_path / "results"
+    write_all(results)
+    config = tmp_path / "wb.toml"
+    config.write_text(f'[paths]\nresults = "{results}"\n', encoding="utf-8")
+    assert cli.main(["report", "--config", str(config)]) == 0
+    assert str(results / REPORT_NAME) in capsys.readouterr().out
+    assert cli.main(["report", "--results", str(results), "--out", str(tmp_path / "x.html"),
+                     "--config", str(config)]) == 0
+    assert (tmp_path / "x.html").is_file()
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    with pytest.raises(ReportError):
+        build_report(tmp_path / "file")

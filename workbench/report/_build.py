@@ -1,0 +1,456 @@
+"""The HTML report: one self-contained page built from the latest run record of each kind.
+
+Every number on the page is recomputed from a saved run record with the workbench's own
+analysis functions (``gate_attribution``, ``rule_ablation``, ``headline``, ``catch_rates``,
+``summarise``, the router comparison's paired test); nothing is typed in. A section whose run
+is missing says so and how to make one.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from workbench.errors import WorkbenchError
+from workbench.report import _figures as figures
+from workbench.report._html import esc, figure, number, page, percent, table
+from workbench.runs import RunRecord, latest_run, latest_runs, runs_df
+from workbench.stats import mcnemar
+
+REPORT_NAME = "report.html"
+"""The file name of the report inside the results folder."""
+
+
+class ReportError(WorkbenchError):
+    """The report cannot be written (e.g. the results folder is not a folder)."""
+
+
+@dataclass(frozen=True)
+class Section:
+    """One section of the report."""
+
+    key: str
+    """The anchor id (``#gates``)."""
+    title: str
+    """The heading."""
+    intro: str
+    """What the section shows and how to read it, in one or two sentences (plain text)."""
+    body: str
+    """The section's HTML below the intro."""
+    runs: tuple[str, ...] = field(default=())
+    """The run ids the section was built from."""
+
+    @property
+    def missing(self) -> bool:
+        """Whether no run fed this section."""
+        return not self.runs
+
+    def html(self) -> str:
+        """The section as HTML."""
+        return (f'<section id="{esc(self.key)}"><h2>{esc(self.title)}</h2>'
+                f'<p class="intro">{esc(self.intro)}</p>{self.body}</section>')
+
+
+def _when(record: RunRecord) -> str:
+    stamp = str(record.manifest.get("created_at") or "")
+    try:
+        return datetime.fromisoformat(stamp).astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    except ValueError:
+        return stamp or "an unknown time"
+
+
+def _source(record: RunRecord, *details: str) -> str:
+    """``From run <id>, <date> · details · commit``: where a block's numbers come from."""
+    commit = record.manifest.get("git_commit")
+    parts = [f"From run <code>{esc(record.run_id)}</code>, {esc(_when(record))}",
+             *(esc(d) for d in details if d)]
+    if commit:
+        parts.append(f"commit <code>{esc(str(commit)[:10])}</code>")
+    return '<p class="source">' + " · ".join(parts) + "</p>"
+
+
+def _missing(kind: str, how: str) -> str:
+    return (f'<p class="missing">No <b>{esc(kind)}</b> run record yet, so this section has no '
+            f"numbers. Make one with <code>{esc(how)}</code>, then rebuild the report with "
+            f"<code>workbench report</code>.</p>")
+
+
+def _int(value: Any) -> str:
+    return "–" if value is None or (isinstance(value, float) and pd.isna(value)) else f"{int(value):,}"
+
+
+# --- leakage ------------------------------------------------------------------------------------
+
+def _leak_table(record: RunRecord) -> tuple[pd.DataFrame | None, int | None, int]:
+    """Per set: answers, mode-A answers, leaks (``None`` when the rows carry no leak verdict)."""
+    rows = record.rows
+    mode_a = rows["mode"].eq("A") if "mode" in rows.columns else pd.Series(False, index=rows.index)
+    if "leak" not in rows.columns:
+        total = record.manifest.get("summary", {}).get("leakage")
+        return None, (int(total) if total is not None else None), int(mode_a.sum())
+    leak = rows["leak"].astype(bool)
+    sets = rows["set"] if "set" in rows.columns else pd.Series("all", index=rows.index)
+    records = [{"evaluation set": str(name), "answers": int(len(part)),
+                "mode-A answers": int(mode_a[part.index].sum()), "leaks": int(leak[part.index].sum())}
+               for name, part in rows.groupby(sets, sort=False)]
+    records.append({"evaluation set": "all", "answers": len(rows), "mode-A answers": int(mode_a.sum()),
+                    "leaks": int(leak.sum())})
+    return pd.DataFrame.from_records(records), int(leak.sum()), int(mode_a.sum())
+
+
+def leakage_banner(results_dir: Path) -> tuple[str, Section]:
+    """The leakage banner at the top of the page and its section with the per-set counts."""
+    runs = latest_runs("answers", "mode", results_dir)
+    intro = ("A leak is an answer shown as verified (mode A) whose evidence does not hold: no "
+             "evidence, an answer although the source refused, or an invariant that failed when "
+             "the run re-checked it against the files. The target is 0 in every evaluation set.")
+    if not runs:
+        banner = ('<div class="banner none"><div class="big">?</div><div class="what"><b>Leakage: '
+                  "no answers run yet.</b> Run <code>workbench demo</code>.</div></div>")
+        return banner, Section("leakage", "Leakage", intro,
+                               _missing("answers", "workbench demo"))
+    blocks, total, answered, known = [], 0, 0, True
+    for mode, record in runs.items():
+        frame, leaks, mode_a = _leak_table(record)
+        answered += mode_a
+        mode_text = f"rerank mode {mode}" if mode else ""
+        blocks.append(f"<h3>{esc(mode or 'answers')}</h3>" + _source(record, mode_text))
+        if frame is None:
+            blocks.append(f'<p class="missing">This run predates per-answer leak verdicts; its '
+                          f"summary records {esc(_int(leaks))} leak(s) in all. Re-run "
+                          f"<code>workbench demo</code> for the per-set counts.</p>")
+        else:
+            blocks.append(table(frame, {c: _int for c in ("answers", "mode-A answers", "leaks")}))
+        if leaks is None:
+            known = False
+        else:
+            total += leaks
+    state = "bad" if total else ("ok" if known else "none")
+    shown = _int(total) if known else "?"
+    where = ", ".join(esc(str(m)) for m in runs)
+    banner = (f'<div class="banner {state}"><div class="big">{shown}</div><div class="what">'
+              f"<b>Leakage: {shown} of {answered:,} mode-A answers lack verifiable evidence</b>"
+              f"<br>latest answers run of each rerank mode ({where}); the target is 0 "
+              f'— <a href="#leakage">per evaluation set</a></div></div>')
+    return banner, Section("leakage", "Leakage per evaluation set", intro, "".join(blocks),
+                           tuple(r.run_id for r in runs.values()))
+
+
+# --- gates --------------------------------------------------------------------------------------
+
+def _scope(record: RunRecord) -> str:
+    split = record.manifest.get("split")
+    sets = record.manifest.get("sets")
+    parts = [f"split {split}" if split else "both splits"]
+    if sets:
+        parts.append("sets " + ", ".join(sets))
+    return "; ".join(parts)
+
+
+def gates_section(results_dir: Path) -> Section:
+    """First-firing gate per question set, per rerank mode, with the test-split shares."""
+    from workbench.gates import gate_attribution, headline
+    from workbench.gates._analysis import _order
+
+    intro = ("Every question runs through every gate; the table credits each refusal to the first "
+             "gate in the configured order that fires, and splits the answered questions into "
+             "answered from a gold fragment (correct) and answered otherwise (wrong). Read a row "
+             "left to right as the question set draining through the gates.")
+    runs = latest_runs("gates", "mode", results_dir)
+    if not runs:
+        return Section("gates", "Gate firing", intro, _missing("gates", "workbench demo"))
+    blocks = []
+    for mode, record in runs.items():
+        order = _order(record, None)
+        attribution = gate_attribution(record)
+        blocks.append(f"<h3>Rerank mode: {esc(mode or 'unknown')}</h3>")
+        blocks.append(_source(record, f"order {' > '.join(order)}", _scope(record)))
+        view = attribution.rename(columns={"answered_correct": "answered, correct",
+                                           "false_answers": "answered, wrong"})
+        blocks.append(table(view, {c: _int for c in view.columns}, index=True))
+        blocks.append(figure(figures.gate_firing_figure(
+            attribution, order, f"First gate to refuse, per question set ({mode})"),
+            f"fig-gates-{mode or 'unknown'}"))
+        shares = headline(record, "test") if "split" in record.rows.columns and (
+            record.rows["split"] == "test").any() else {}
+        if shares:
+            blocks.append("<p>Test split: " + "; ".join(
+                f"{esc(k.replace('_', ' '))} <b>{percent(v)}</b>" for k, v in shares.items())
+                + ".</p>")
+    return Section("gates", "Gate firing", intro, "".join(blocks),
+                   tuple(r.run_id for r in runs.values()))
+
+
+def ablation_section(results_dir: Path) -> Section:
+    """Every subset of the relevance rules against no rule at all, on the dev split."""
+    from workbench.gates import rule_ablation
+
+    intro = ("Each row switches on one subset of the relevance rules and counts, question by "
+             "question against no rule at all, the false answers it eliminates and the correct "
+             "answers it breaks. A rule earns its place when it eliminates more than it breaks; "
+             "the rules are chosen on the dev split, so the table is computed there.")
+    runs = latest_runs("gates", "mode", results_dir)
+    if not runs:
+        return Section("ablation", "Relevance-rule ablation", intro,
+                       _missing("gates", "workbench demo"))
+    blocks = []
+    for mode, record in runs.items():
+        has_dev = "split" in record.rows.columns and (record.rows["split"] == "dev").any()
+        split = "dev" if has_dev else None
+        ablation = rule_ablation(record, split=split)
+        enabled = ((record.manifest.get("settings") or {}).get("gates") or {}).get(
+            "relevance_rules")
+        if enabled is not None:
+            in_use = "+".join(enabled) if enabled else "(none)"
+            ablation.insert(1, "in use", ["yes" if r == in_use else "" for r in ablation["rules"]])
+        blocks.append(f"<h3>Rerank mode: {esc(mode or 'unknown')}</h3>")
+        blocks.append(_source(record, f"{'dev split' if split else 'all rows (no dev split)'}",
+                              f"{int((record.rows['split'] == 'dev').sum()) if has_dev else len(record.rows)}"
+                              " questions"))
+        view = ablation.drop(columns=["n_rules"]).rename(columns={"false_answers": "false answers"})
+        blocks.append(table(view, {c: _int for c in ("false answers", "eliminated", "correct",
+                                                     "broken")}))
+    return Section("ablation", "Relevance-rule ablation", intro, "".join(blocks),
+                   tuple(r.run_id for r in runs.values()))
+
+
+# --- routers ------------------------------------------------------------------------------------
+
+_ROUTER_METRICS = (
+    ("source_accuracy", "source"), ("utility_accuracy", "utility"),
+    ("argument_exact_match", "arguments"), ("conscious_refusal_rate", "red team refused"),
+    ("over_refusal_rate", "over-refusal"), ("verified_wrong_answer_rate", "verified wrong"),
+    ("parse_failure_rate", "parse failures"),
+)
+
+
+_ROUTER_LABELS = {
+    "items": "items", "source_accuracy": "right source", "utility_accuracy": "right utility",
+    "argument_exact_match": "arguments exactly right", "conscious_refusal_rate": "red team refused",
+    "over_refusal_rate": "over-refusal", "incorrect_answer_rate": "incorrect answers",
+    "visible_failure_rate": "visible failures", "verified_wrong_answer_rate": "verified wrong answers",
+    "parse_failure_rate": "parse failures", "prompt_tokens_per_request": "prompt tokens per request",
+    "output_tokens_per_request": "output tokens per request", "latency_p50_ms": "latency p50 (ms)",
+}
+"""Summary figure -> the row heading of the report's router table (the terminal abbreviates)."""
+
+
+def routers_section(results_dir: Path) -> Section:
+    """The router comparison: the summary per router and McNemar of the first against each other."""
+    from workbench.routing._cli import TABLE_COLUMNS
+
+    intro = ("Routers decide, per task, which source answers and with which utility and "
+             "arguments. The table gives each router's shares on the same items (higher is better "
+             "except over-refusal, incorrect, verified-wrong and parse failures); McNemar's exact "
+             "test asks whether two routers' right/wrong outcomes differ by more than chance.")
+    record = latest_run("routers", results_dir)
+    if record is None:
+        return Section("routers", "Router comparison", intro,
+                       _missing("routers", "workbench demo  (or: workbench eval routers rule ...)"))
+    summary = pd.DataFrame.from_dict(record.manifest.get("summary") or {}, orient="index")
+    names = [str(n) for n in (record.manifest.get("routers") or dict.fromkeys(record.rows["router"]))]
+    names = [n for n in names if n in summary.index] or [str(n) for n in summary.index]
+    summary = summary.loc[names]
+    # Figures as rows and routers as columns: a dozen figures stay readable for any few routers.
+    shown_rows = []
+    for key, short in TABLE_COLUMNS:
+        title = _ROUTER_LABELS.get(key, short)
+        if key not in summary.columns:
+            continue
+        format_cell: Callable[[Any], str] = (
+            _int if key == "items" else
+            (lambda v: number(v, 1)) if key.endswith(("_per_request", "_ms")) else percent)
+        shown_rows.append({"figure": title, **{name: format_cell(summary.loc[name, key])
+                                              for name in names}})
+    shown = pd.DataFrame.from_records(shown_rows, columns=["figure", *names])
+    split = record.manifest.get("split")
+    tasksets = ", ".join(record.manifest.get("tasksets") or [])
+    blocks = [_source(record, f"split {split}" if split else "all splits",
+                      f"task sets {tasksets}" if tasksets else ""),
+              table(shown)]
+    if len(names) >= 2:
+        rows = record.rows
+        first = rows[rows["router"] == names[0]][["id", "correct"]]
+        tests = []
+        for other in names[1:]:
+            paired = first.merge(rows[rows["router"] == other][["id", "correct"]], on="id",
+                                 suffixes=("_a", "_b"))
+            result = mcnemar(list(paired["correct_a"]), list(paired["correct_b"]))
+            tests.append({"router A": names[0], "router B": other, "paired items": len(paired),
+                          "b (only A right)": result.b, "c (only B right)": result.c,
+                          "exact p": result.p_value})
+        blocks.append("<h3>McNemar, paired on the same items</h3>")
+        blocks.append(table(pd.DataFrame.from_records(tests),
+                            {"exact p": lambda p: f"{float(p):.3g}"}))
+    else:
+        blocks.append("<p>Only one router in this run: there is no pair to test. Train a router "
+                      "with <code>workbench router train models/routers/base.toml</code>.</p>")
+    blocks.append(figure(figures.router_figure(summary, _ROUTER_METRICS,
+                                               "Router figures on the same items"), "fig-routers"))
+    return Section("routers", "Router comparison", intro, "".join(blocks), (record.run_id,))
+
+
+# --- drift --------------------------------------------------------------------------------------
+
+def drift_section(results_dir: Path) -> Section:
+    """The drift audit: fragments per status and the files that moved on."""
+    from workbench.corpus import summarise
+
+    intro = ("The audit checks every indexed fragment against the course files as they are now: "
+             "match (still at its anchor, quotable), drifted (elsewhere in its file), changed "
+             "(gone from a file that exists) or missing_file. Only match fragments can be quoted.")
+    record = latest_run("drift", results_dir)
+    if record is None:
+        return Section("drift", "Drift audit", intro, _missing("drift", "workbench audit drift"))
+    summary = summarise(record.rows)
+    counts = {"match": summary.match, "drifted": summary.drifted, "changed": summary.changed,
+              "missing_file": summary.missing_file}
+    blocks = [_source(record),
+              f"<p><b>{summary.total:,}</b> fragments; quotable now <b>{percent(summary.quotable_share)}"
+              f"</b>; {summary.missing_files} missing file(s).</p>",
+              figure(figures.drift_figure(counts, "Fragments by status"), "fig-drift")]
+    moved = record.rows[record.rows["status"] != "match"]
+    if len(moved):
+        per_file = pd.crosstab(moved["path"], moved["status"])
+        per_file["total"] = per_file.sum(axis=1)
+        per_file = per_file.sort_values("total", ascending=False).head(15)
+        per_file.columns.name = None
+        blocks.append(f"<h3>Files with fragments that moved on ({moved['path'].nunique()} in all; "
+                      f"at most 15 shown)</h3>")
+        blocks.append(table(per_file, {c: _int for c in per_file.columns}, index=True))
+    else:
+        blocks.append("<p>Every fragment is at its anchor: nothing drifted.</p>")
+    return Section("drift", "Drift audit", intro, "".join(blocks), (record.run_id,))
+
+
+# --- FTS ----------------------------------------------------------------------------------------
+
+def fts_section(results_dir: Path) -> Section:
+    """The morphism library's status and integrity, and every specification's verdict."""
+    intro = ("Specifications may rest only on reviewed (verified or derived) entries of the "
+             "morphism library. The first table counts the library's entries by review status; "
+             "the second gives each specification's verdict: certified, or the gate or fallacy "
+             "code that stopped it.")
+    record = latest_run("fts", results_dir)
+    if record is None:
+        return Section("fts", "FTS library status", intro, _missing("fts", "workbench demo"))
+    library = record.manifest.get("library") or {}
+    blocks = [_source(record)]
+    if library:
+        intact = library.get("intact")
+        pill = ('<span class="pill ok">intact</span>' if intact else
+                '<span class="pill bad">NOT intact</span>')
+        blocks.append(f"<p>Library: <b>{_int(library.get('entries'))}</b> entries, {pill}, digest "
+                      f"<code>{esc(str(library.get('digest', ''))[:16])}</code>.</p>")
+        counts = pd.DataFrame({"status": list(library.get("counts", {})),
+                               "entries": list(library.get("counts", {}).values())})
+        blocks.append(table(counts, {"entries": _int}))
+        for problem in library.get("problems") or []:
+            blocks.append(f'<p class="missing">{esc(problem)}</p>')
+    rows = record.rows
+    certified = int(rows["passed"].sum()) if "passed" in rows.columns else 0
+    blocks.append(f"<h3>Specifications: {certified} of {len(rows)} certified</h3>")
+    view = rows.reindex(columns=["spec_id", "passed", "code", "fallacies", "certificate_digest"])
+    view["passed"] = view["passed"].map(lambda p: "certified" if p else "refused")
+    view["certificate_digest"] = view["certificate_digest"].map(
+        lambda d: str(d)[:12] if isinstance(d, str) and d else "–")
+    blocks.append(table(view.rename(columns={"passed": "verdict", "certificate_digest": "certificate"})))
+    limit = record.manifest.get("counterexample")
+    if limit:
+        blocks.append(f"<p>The limit: the export-VAT specification stops at "
+                      f"<code>{esc(limit.get('shipped_code'))}</code> with the shipped library; with "
+                      f"«{esc(limit.get('entry'))}» flipped to verified it is "
+                      f"{'certified' if limit.get('flipped_passed') else 'refused'} and concludes "
+                      f"<code>{esc(limit.get('conclusion'))}</code>.</p>")
+    return Section("fts", "FTS library status", intro, "".join(blocks), (record.run_id,))
+
+
+# --- negative control ---------------------------------------------------------------------------
+
+def negative_section(results_dir: Path) -> Section:
+    """Forgeries caught per kind and the overall catch rate."""
+    from workbench.answers import catch_rates
+
+    intro = ("Genuine answers are spoiled on purpose in many ways (each row is one way) and run "
+             "through the invariant checker; a forgery is caught when at least one invariant "
+             "fails. Genuine answers run alongside as a control and must all pass; the checker "
+             "tests where evidence comes from, not whether it fits the question, so a kind that "
+             "attaches another question's valid evidence is expected to pass.")
+    record = latest_run("negative_control", results_dir)
+    if record is None:
+        return Section("negative", "Negative control", intro,
+                       _missing("negative_control", "workbench demo"))
+    per_kind = catch_rates(record.rows)
+    caught, total = int(record.rows["caught"].sum()), len(record.rows)
+    summary = record.manifest.get("summary") or {}
+    genuine = ""
+    if "genuine" in summary:
+        genuine = (f"; genuine answers passing: <b>{_int(summary.get('genuine_passed'))} of "
+                   f"{_int(summary.get('genuine'))}</b>")
+    blocks = [_source(record, f"seed {summary['seed']}" if "seed" in summary else ""),
+              f"<p><b>{caught:,} of {total:,}</b> forgeries caught, catch rate "
+              f"<b>{percent(caught / total if total else None)}</b> over {len(per_kind)} kinds"
+              f"{genuine}.</p>",
+              figure(figures.catch_rate_figure(per_kind, "Catch rate per forgery kind"),
+                     "fig-negative"),
+              table(per_kind.rename(columns={"catch_rate": "catch rate",
+                                             "caught_by": "caught most often by"}),
+                    {"forgeries": _int, "caught": _int, "catch rate": percent})]
+    return Section("negative", "Negative control", intro, "".join(blocks), (record.run_id,))
+
+
+# --- the page -----------------------------------------------------------------------------------
+
+SECTIONS: tuple[Callable[[Path], Section], ...] = (
+    gates_section, ablation_section, routers_section, drift_section, fts_section,
+    negative_section,
+)
+"""The sections after the leakage one, in page order."""
+
+
+def report_sections(results_dir: str | os.PathLike[str] = "results") -> list[Section]:
+    """Every section of the report (leakage first), built from the run records."""
+    root = Path(results_dir)
+    _, leakage = leakage_banner(root)
+    return [leakage, *(build(root) for build in SECTIONS)]
+
+
+def build_report(results_dir: str | os.PathLike[str] = "results",
+                 out: str | os.PathLike[str] | None = None) -> Path:
+    """Write the HTML report and return its path.
+
+    Args:
+        results_dir: The folder of run records.
+        out: Where to write the page (default ``<results_dir>/report.html``).
+
+    Returns:
+        The path of the written page. It is written to a temporary file and renamed into place.
+    """
+    root = Path(results_dir)
+    if root.exists() and not root.is_dir():
+        raise ReportError(f"{root} is not a folder of run records")
+    target = Path(out) if out is not None else root / REPORT_NAME
+    banner, leakage = leakage_banner(root)
+    sections = [leakage, *(build(root) for build in SECTIONS)]
+    runs = runs_df(root) if root.is_dir() else pd.DataFrame()
+    built = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    used = sorted({run for s in sections for run in s.runs})
+    header = ("<header><h1>digit-workbench — results report</h1>"
+              f"<p>Built {esc(built)} from <code>{esc(root)}</code>: {len(runs)} run record(s), "
+              f"{len(used)} of them shown (the latest of each kind).</p>"
+              "<p>Rebuild with <code>workbench report</code>; every figure is recomputed from the "
+              "run records named in its section.</p></header>")
+    nav = "<nav>" + "".join(f'<a href="#{esc(s.key)}">{esc(s.title)}</a>' for s in sections) + "</nav>"
+    body = banner + "".join(s.html() for s in sections)
+    document = page("digit-workbench report", header, nav, body)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = target.with_name(f".{target.name}.partial")
+    staging.write_text(document, encoding="utf-8")
+    os.replace(staging, target)
+    return target

@@ -1,0 +1,73 @@
+"""Statistical tests shared by the router comparison and the run diff.
+
+One place for the paired test that both use: two runs (or two routers) judged right or wrong on
+the same items are compared by the exact McNemar test.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import NamedTuple
+
+
+class McNemarResult(NamedTuple):
+    """The exact McNemar test on paired right/wrong outcomes (unpacks as ``b, c, statistic, p``)."""
+
+    b: int
+    """Items where A is right and B is wrong."""
+    c: int
+    """Items where A is wrong and B is right."""
+    statistic: int
+    """``min(b, c)``: the exact test's statistic."""
+    p_value: float
+    """The exact two-sided p-value (1.0 when there is no discordant pair)."""
+
+
+def _exact_two_sided(k: int, n: int) -> float:
+    """``min(1, 2 * sum_{i<=k} C(n, i) / 2**n)`` for ``k <= n/2``, computed exactly."""
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(k + 1))
+    return min(1.0, 2.0 * tail / 2 ** n)
+
+
+def mcnemar(a_correct: Sequence[bool], b_correct: Sequence[bool]) -> McNemarResult:
+    """The exact (binomial) McNemar test on paired right/wrong outcomes.
+
+    Only discordant pairs count: ``b`` items where A is right and B wrong, ``c`` where A is wrong
+    and B right. Under the null hypothesis (equal error rates) ``b ~ Binomial(b + c, 1/2)``, so the
+    exact two-sided p-value is
+
+        p = min(1, 2 * sum_{i=0}^{min(b, c)} C(b + c, i) * 0.5 ** (b + c))
+
+    (McNemar 1947; the exact form as in Fagerland, Lydersen & Laake 2013, BMC Med. Res. Methodol.
+    13:91). With no discordant pairs p is 1.
+
+    Args:
+        a_correct: Per item, whether A was right.
+        b_correct: Per item, whether B was right (same items, same order).
+
+    Returns:
+        ``(b, c, statistic, p_value)`` as a :class:`McNemarResult`.
+
+    Raises:
+        ValueError: The two sequences differ in length.
+    """
+    a = [bool(x) for x in a_correct]
+    b_list = [bool(x) for x in b_correct]
+    if len(a) != len(b_list):
+        raise ValueError(f"paired outcomes differ in length: {len(a)} and {len(b_list)}")
+    b = sum(1 for x, y in zip(a, b_list, strict=True) if x and not y)
+    c = sum(1 for x, y in zip(a, b_list, strict=True) if y and not x)
+    k, n = min(b, c), b + c
+    try:
+        from scipy.stats import binomtest
+    except ImportError:  # scipy is optional; the exact sum is small for task-set sizes
+        p_value = _exact_two_sided(k, n)
+    else:
+        p_value = float(binomtest(k, n, 0.5).pvalue) if n else 1.0
+    return McNemarResult(b, c, k, p_value)
+
+
+__all__ = ["McNemarResult", "mcnemar"]
