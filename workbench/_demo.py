@@ -231,17 +231,22 @@ def trained_routers(models_dir: Path) -> list[Path]:
     return sorted(p for p in root.iterdir() if p.is_dir() and (p / TRAINING_RECORD).is_file())
 
 
+ROUTER_CODE: tuple[str, ...] = ("__init__.py", "config.py", "errors.py", "registry.py", "routing",
+                                "utilities", "answers", "fts", "runs")
+"""The parts of the package a router comparison runs through (its cache key covers them)."""
+
+
 def _router_cache_key(folders: list[Path], tasksets: list[Path], split: str) -> str:
     """A digest of everything the comparison depends on: models, task sets, split, the code."""
     from workbench.corpus._index import sha256_file
-    from workbench.gates._eval import _code_digest
+    from workbench.gates._eval import code_digest
 
     digest = hashlib.sha256(f"rule;{split};".encode())
     for folder in folders:
         digest.update(f"{folder.name}:{folder_digest(folder)};".encode())
     for path in tasksets:
         digest.update(f"{path.name}:{sha256_file(path)};".encode())
-    digest.update(_code_digest().encode())
+    digest.update(code_digest(ROUTER_CODE).encode())
     return digest.hexdigest()
 
 

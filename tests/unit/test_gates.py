@@ -318,3 +318,23 @@ def test_evaluation_cache_key_follows_its_inputs(small_index, small_corpus: Path
     assert evaluation_key(settings, ["in_corpus"], None) != key
     assert evaluation_key(settings, ["in_corpus"], "dev") != evaluation_key(
         settings, ["in_corpus"], None)
+
+
+def test_code_digest_covers_only_the_parts_it_names(tmp_path, monkeypatch) -> None:
+    import shutil
+
+    import workbench.gates._eval as eval_module
+
+    package = tmp_path / "workbench"
+    (package / "gates").mkdir(parents=True)
+    (package / "widgets").mkdir()
+    shutil.copy(eval_module.__file__, package / "gates" / "_eval.py")
+    (package / "widgets" / "view.py").write_text("A = 1\n", encoding="utf-8")
+    (package / "gates" / "rule.py").write_text("B = 1\n", encoding="utf-8")
+    monkeypatch.setattr(eval_module, "__file__", str(package / "gates" / "_eval.py"))
+    before = eval_module.code_digest(("gates",))
+    (package / "widgets" / "view.py").write_text("A = 2\n", encoding="utf-8")
+    assert eval_module.code_digest(("gates",)) == before
+    (package / "gates" / "rule.py").write_text("B = 2\n", encoding="utf-8")
+    assert eval_module.code_digest(("gates",)) != before
+    assert "widgets" not in eval_module.EVALUATION_CODE and "gates" in eval_module.EVALUATION_CODE

@@ -15,15 +15,18 @@ from workbench.gates._analysis import (
     flipped_questions,
     gate_attribution,
     headline,
+    outcome_correctness,
     report_lines,
     rule_ablation,
     rule_report,
+    run_order,
+    run_rules,
     threshold_sweep,
     would_fire_matrix,
 )
 from workbench.gates._builtin import GATE0_POOL, extract_quote, question_terms
 from workbench.gates._codes import DEFAULT_ORDER, GATE_CODES, QuoteGateCode
-from workbench.gates._eval import evaluate_sets, result_row
+from workbench.gates._eval import code_digest, evaluate_sets, evaluate_sets_cached, result_row
 from workbench.gates._quote_source import QuoteResult, QuoteSource
 from workbench.gates._records import CandidateSet, GateVerdict, Quote, Trace
 from workbench.gates._refusal import plural_ru, refusal_from_verdict, search_area
@@ -45,7 +48,9 @@ __all__ = [
     "calibrate_gates",
     "candidate_set",
     "check_order",
+    "code_digest",
     "evaluate_sets",
+    "evaluate_sets_cached",
     "extract_quote",
     "fire_overlaps",
     "first_firing",
@@ -53,6 +58,7 @@ __all__ = [
     "flipped_questions",
     "gate_attribution",
     "headline",
+    "outcome_correctness",
     "plural_ru",
     "question_terms",
     "refusal_from_verdict",
@@ -61,6 +67,8 @@ __all__ = [
     "rule_ablation",
     "rule_report",
     "run_gates",
+    "run_order",
+    "run_rules",
     "search_area",
     "threshold_sweep",
     "would_fire_matrix",

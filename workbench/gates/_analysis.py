@@ -33,7 +33,8 @@ def _rows(run: Any) -> pd.DataFrame:
     return rows
 
 
-def _order(run: Any, order: Sequence[str] | None) -> tuple[str, ...]:
+def run_order(run: Any, order: Sequence[str] | None = None) -> tuple[str, ...]:
+    """The gate order to use: ``order`` checked, else the run's recorded order, else the default."""
     if order is not None:
         return check_order(order)
     manifest = getattr(run, "manifest", {}) or {}
@@ -41,7 +42,8 @@ def _order(run: Any, order: Sequence[str] | None) -> tuple[str, ...]:
     return tuple(stored) if stored else tuple(GATE_CODES)
 
 
-def _enabled_rules(run: Any) -> tuple[str, ...]:
+def run_rules(run: Any) -> tuple[str, ...]:
+    """The relevance rules the run was evaluated with (``("entities",)`` when it does not say)."""
     manifest = getattr(run, "manifest", {}) or {}
     settings = manifest.get("settings") or {}
     rules = (settings.get("gates") or {}).get("relevance_rules")
@@ -87,7 +89,8 @@ def first_firing(rows: pd.DataFrame, order: Sequence[str], rules: Sequence[str] 
     return outcome
 
 
-def _correct(rows: pd.DataFrame, outcome: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def outcome_correctness(rows: pd.DataFrame, outcome: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per question: answered correctly (in-corpus, gold on top) and answered where it should not be."""
     answered = outcome == ANSWERED
     answerable = (rows["set"] == "in_corpus").to_numpy()
     gold = rows["top_is_gold"].fillna(False).to_numpy(dtype=bool)
@@ -105,9 +108,9 @@ def gate_attribution(run: Any, order: Sequence[str] | None = None,
     ``false_answers``; one row per set and a total row ``all``.
     """
     rows = _rows(run)
-    order = _order(run, order)
+    order = run_order(run, order)
     outcome = first_firing(rows, order, rules, threshold)
-    correct, false_answer = _correct(rows, outcome)
+    correct, false_answer = outcome_correctness(rows, outcome)
     sets = rows["set"].to_numpy()
     records = []
     for name in [*dict.fromkeys(sets), "all"]:
@@ -136,7 +139,7 @@ def firing_line(attribution: pd.DataFrame, name: str, order: Sequence[str]) -> s
 def would_fire_matrix(run: Any) -> pd.DataFrame:
     """Which questions each gate alone would refuse: one boolean column per gate, by id."""
     rows = _rows(run)
-    fire = fire_columns(rows, rules=_enabled_rules(run))
+    fire = fire_columns(rows, rules=run_rules(run))
     frame = pd.DataFrame({gate: fire[gate] for gate in GATE_CODES})
     frame.insert(0, "set", rows["set"].to_numpy())
     frame.index = pd.Index(rows["id"].to_numpy(), name="id")
@@ -160,14 +163,14 @@ def rule_ablation(run: Any, rules: Sequence[str] = QUOTE_RULES, split: str | Non
     rows = _rows(run)
     if split is not None:
         rows = rows[rows["split"] == split]
-    order = _order(run, order)
+    order = run_order(run, order)
     base = first_firing(rows, order, rules=())
-    base_correct, base_false = _correct(rows, base)
+    base_correct, base_false = outcome_correctness(rows, base)
     records = []
     for size in range(len(rules) + 1):
         for subset in combinations(rules, size):
             outcome = first_firing(rows, order, rules=subset)
-            correct, false_answer = _correct(rows, outcome)
+            correct, false_answer = outcome_correctness(rows, outcome)
             records.append({
                 "rules": "+".join(subset) if subset else "(none)",
                 "n_rules": size,
@@ -183,7 +186,7 @@ def flipped_questions(run: Any, rules: Sequence[str], against: Sequence[str] = (
                       order: Sequence[str] | None = None) -> pd.DataFrame:
     """The questions whose outcome differs between rule subsets ``against`` and ``rules``."""
     rows = _rows(run)
-    order = _order(run, order)
+    order = run_order(run, order)
     before = first_firing(rows, order, rules=against)
     after = first_firing(rows, order, rules=rules)
     changed = before != after
@@ -197,14 +200,14 @@ def threshold_sweep(run: Any, thresholds: Sequence[float] | None = None,
                     order: Sequence[str] | None = None) -> pd.DataFrame:
     """Answered-correct and refused counts on answerable (HasAns) and unanswerable (NoAns) sets."""
     rows = _rows(run)
-    order = _order(run, order)
+    order = run_order(run, order)
     if thresholds is None:
         thresholds = [round(t, 3) for t in np.linspace(0.0, 1.0, 41)]
     has_ans = (rows["set"] == "in_corpus").to_numpy()
     records = []
     for t in thresholds:
         outcome = first_firing(rows, order, threshold=float(t))
-        correct, false_answer = _correct(rows, outcome)
+        correct, false_answer = outcome_correctness(rows, outcome)
         refused = outcome != ANSWERED
         records.append({
             "threshold": float(t),
@@ -233,7 +236,7 @@ def calibrate_gates(run: Any, split: str = "dev", order: Sequence[str] | None = 
     """
     rows = _rows(run)
     rows = rows[rows["split"] == split] if split else rows
-    order = _order(run, order)
+    order = run_order(run, order)
     if thresholds is None:
         low, high = float(rows["top_score"].quantile(0.02)), float(rows["top_score"].max())
         thresholds = [0.0, *np.round(np.linspace(low, high, 40), 4)]
@@ -245,7 +248,7 @@ def calibrate_gates(run: Any, split: str = "dev", order: Sequence[str] | None = 
             for t in thresholds:
                 outcome = first_firing(rows, order, rules=rules, threshold=float(t),
                                        min_coverage=coverage, margin=margin)
-                correct, false_answer = _correct(rows, outcome)
+                correct, false_answer = outcome_correctness(rows, outcome)
                 refused = outcome != ANSWERED
                 hasans = correct[has_ans].mean() if has_ans.any() else 0.0
                 noans = refused[no_ans].mean() if no_ans.any() else 0.0
@@ -261,8 +264,8 @@ def calibrate_gates(run: Any, split: str = "dev", order: Sequence[str] | None = 
 def _flip_counts(rows: pd.DataFrame, order: Sequence[str], before: Sequence[str],
                  after: Sequence[str]) -> tuple[int, int]:
     """False answers eliminated and correct answers broken going from rules ``before`` to ``after``."""
-    base_correct, base_false = _correct(rows, first_firing(rows, order, rules=before))
-    correct, false_answer = _correct(rows, first_firing(rows, order, rules=after))
+    base_correct, base_false = outcome_correctness(rows, first_firing(rows, order, rules=before))
+    correct, false_answer = outcome_correctness(rows, first_firing(rows, order, rules=after))
     return int((base_false & ~false_answer).sum()), int((base_correct & ~correct).sum())
 
 
@@ -274,8 +277,8 @@ def rule_report(run: Any, split: str = "dev", enabled: Sequence[str] | None = No
     """
     rows = _rows(run)
     rows = rows[rows["split"] == split] if split else rows
-    order = _order(run, None)
-    enabled = tuple(enabled) if enabled is not None else _enabled_rules(run)
+    order = run_order(run, None)
+    enabled = tuple(enabled) if enabled is not None else run_rules(run)
     lines = []
     for rule in QUOTE_RULES:
         alone = _flip_counts(rows, order, (), (rule,))
@@ -302,11 +305,11 @@ def headline(run: Any, split: str | None = "test", order: Sequence[str] | None =
     relevance traps refused.
     """
     rows = _rows(run)
-    order = _order(run, order)
+    order = run_order(run, order)
     if split:
         rows = rows[rows["split"] == split]
     outcome = first_firing(rows, order)
-    correct, _ = _correct(rows, outcome)
+    correct, _ = outcome_correctness(rows, outcome)
     out: dict[str, float] = {}
     for name, key in (("in_corpus", "answered_correct"), ("out_of_corpus", "refused"),
                       ("relevance_traps", "refused")):

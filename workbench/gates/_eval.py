@@ -116,17 +116,35 @@ def evaluation_key(settings: Settings, sets: Sequence[str], split: str | None) -
             if item.is_file():
                 digest.update(f"{item.name}:{sha256_file(item)}".encode())
     digest.update(f"{__version__}:{split}:{','.join(sets)}".encode())
-    digest.update(_code_digest().encode())
+    digest.update(code_digest().encode())
     return digest.hexdigest()
 
 
-def _code_digest() -> str:
-    """A digest of the package's own source, so a change of code never reuses stale verdicts."""
+EVALUATION_CODE: tuple[str, ...] = (
+    "__init__.py", "config.py", "errors.py", "registry.py",
+    "corpus", "retrieval", "relevance", "gates", "answers", "utilities", "fts",
+)  # fmt: skip
+"""The parts of the package a gate evaluation runs through (widgets, notebooks, the report and
+the routers are not among them, so editing those keeps the cached verdicts)."""
+
+
+def code_digest(parts: Sequence[str] = EVALUATION_CODE) -> str:
+    """A digest of some of the package's source, so a change of code never reuses stale results.
+
+    Args:
+        parts: Module files and subpackage folders, relative to the package root.
+
+    Returns:
+        The sha256 over every ``.py`` file under ``parts``, with its path.
+    """
     digest = hashlib.sha256()
     root = Path(__file__).resolve().parent.parent
-    for path in sorted(root.rglob("*.py")):
-        digest.update(path.relative_to(root).as_posix().encode())
-        digest.update(path.read_bytes())
+    for part in sorted(parts):
+        target = root / part
+        files = sorted(target.rglob("*.py")) if target.is_dir() else [target]
+        for path in files:
+            digest.update(path.relative_to(root).as_posix().encode())
+            digest.update(path.read_bytes() if path.is_file() else b"-")
     return digest.hexdigest()
 
 

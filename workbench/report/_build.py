@@ -155,8 +155,7 @@ def _scope(record: RunRecord) -> str:
 
 def gates_section(results_dir: Path) -> Section:
     """First-firing gate per question set, per rerank mode, with the test-split shares."""
-    from workbench.gates import gate_attribution, headline
-    from workbench.gates._analysis import _order
+    from workbench.gates import gate_attribution, headline, run_order
 
     intro = ("Every question runs through every gate; the table credits each refusal to the first "
              "gate in the configured order that fires, and splits the answered questions into "
@@ -167,7 +166,7 @@ def gates_section(results_dir: Path) -> Section:
         return Section("gates", "Gate firing", intro, _missing("gates", "workbench demo"))
     blocks = []
     for mode, record in runs.items():
-        order = _order(record, None)
+        order = run_order(record, None)
         attribution = gate_attribution(record)
         blocks.append(f"<h3>Rerank mode: {esc(mode or 'unknown')}</h3>")
         blocks.append(_source(record, f"order {' > '.join(order)}", _scope(record)))

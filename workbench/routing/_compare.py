@@ -109,7 +109,8 @@ def _rows(name: str, frame: pd.DataFrame) -> pd.DataFrame:
     return rows.reindex(columns=list(ROW_COLUMNS))
 
 
-def _figures(frame: pd.DataFrame, rows: pd.DataFrame) -> dict[str, Any]:
+def summary_figures(frame: pd.DataFrame, rows: pd.DataFrame) -> dict[str, Any]:
+    """The summary figures of one router: :func:`summarise` plus failure classes, tokens, latency."""
     figures = summarise(frame)
     total = len(rows)
     visible = int((rows["failure_class"] == "visible").sum())
@@ -139,7 +140,7 @@ def compare_routers(routers: Mapping[str, Router | ItemRouter],
         frame = _evaluate(router, items)
         rows = _rows(name, frame) if len(frame) else pd.DataFrame(columns=list(ROW_COLUMNS))
         all_rows.append(rows)
-        summary[name] = _figures(frame, rows) if len(frame) else {"items": 0}
+        summary[name] = summary_figures(frame, rows) if len(frame) else {"items": 0}
     table = (pd.concat(all_rows, ignore_index=True) if all_rows
              else pd.DataFrame(columns=list(ROW_COLUMNS)))
     return RouterComparison(items=table, summary=pd.DataFrame.from_dict(summary, orient="index"))

@@ -67,14 +67,13 @@ def _gate_verdicts(record: RunRecord) -> Verdicts:
     An answerable question is handled correctly when it was answered from a gold fragment; any
     other question when it was refused (the rule of ``workbench.gates``' analysis).
     """
-    from workbench.gates import ANSWERED, first_firing
-    from workbench.gates._analysis import _correct, _order
+    from workbench.gates import ANSWERED, first_firing, outcome_correctness, run_order
 
     rows = _need(record, "id", "set", "top_is_gold", "n_hits",
                  *(f"wf_{g}" for g in ("gate0", "threshold", "disagreement", "relevance",
                                        "verbatim")))
-    outcome = first_firing(rows, _order(record, None))
-    correct_answer, _ = _correct(rows, outcome)
+    outcome = first_firing(rows, run_order(record, None))
+    correct_answer, _ = outcome_correctness(rows, outcome)
     refused_unanswerable = (outcome != ANSWERED) & (rows["set"] != "in_corpus").to_numpy()
     return Verdicts(correct_answer | refused_unanswerable, outcome.astype(object))
 

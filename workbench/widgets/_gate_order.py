@@ -19,9 +19,9 @@ from workbench.gates import (
     check_order,
     fire_overlaps,
     gate_attribution,
+    run_order,
     would_fire_matrix,
 )
-from workbench.gates._analysis import _order as run_order
 from workbench.widgets._assets import COMMON_CSS, esm
 from workbench.widgets._base import (
     StateWidget,

@@ -16,7 +16,7 @@ import pandas as pd
 import traitlets
 
 from workbench.routing import RouterComparison, disagreements, mcnemar
-from workbench.routing._compare import _figures as summary_figures
+from workbench.routing._compare import summary_figures
 from workbench.widgets._assets import COMMON_CSS, esm
 from workbench.widgets._base import StateWidget, WidgetError, cached, jsonable, records
 

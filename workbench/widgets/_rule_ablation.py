@@ -12,9 +12,7 @@ from typing import Any
 
 import traitlets
 
-from workbench.gates import flipped_questions, rule_ablation
-from workbench.gates._analysis import _enabled_rules as run_rules
-from workbench.gates._analysis import _order as run_order
+from workbench.gates import flipped_questions, rule_ablation, run_order, run_rules
 from workbench.registry import entries
 from workbench.relevance import QUOTE_RULES
 from workbench.widgets._assets import COMMON_CSS, esm
