@@ -153,7 +153,8 @@ def test_figure_is_a_stacked_bar_per_set(run) -> None:
     figure = widget.figure()
     assert isinstance(figure, go.Figure)
     names = [trace.name for trace in figure.data]
-    assert names == ["gate0", "threshold", "relevance", "verbatim", "answered"]
+    # the shared chart of workbench.plots: the active gates, then the answers split right/wrong
+    assert names == ["gate0", "threshold", "relevance", "verbatim", "answered, correct", "answered, wrong"]
     gate0 = figure.data[0]
     assert dict(zip(gate0.y, gate0.x, strict=True))["in_corpus"] == 1
     assert figure.layout.barmode == "stack"

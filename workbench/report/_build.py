@@ -17,8 +17,8 @@ from typing import Any
 
 import pandas as pd
 
+from workbench import plots as figures
 from workbench.errors import WorkbenchError
-from workbench.report import _figures as figures
 from workbench.report._html import esc, figure, number, page, percent, table
 from workbench.runs import RunRecord, latest_run, latest_runs, runs_df
 from workbench.stats import mcnemar

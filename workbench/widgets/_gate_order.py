@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any
 
+import pandas as pd
 import plotly.graph_objects as go
 import traitlets
 
@@ -22,6 +23,7 @@ from workbench.gates import (
     run_order,
     would_fire_matrix,
 )
+from workbench.plots import GATE_COLORS, gate_firing_figure
 from workbench.widgets._assets import COMMON_CSS, esm
 from workbench.widgets._base import (
     StateWidget,
@@ -33,16 +35,6 @@ from workbench.widgets._base import (
     records,
     slim_gate_run,
 )
-
-GATE_COLORS: dict[str, str] = {
-    "gate0": "#8250df",
-    "threshold": "#0969da",
-    "disagreement": "#bf8700",
-    "relevance": "#cf222e",
-    "verbatim": "#1b7f83",
-    ANSWERED: "#8c959f",
-}
-"""One colour per gate (and for answered questions), shared by the widget and the figure."""
 
 OUTCOME_COLUMNS = (ANSWERED, "answered_correct", "false_answers")
 """The outcome columns of :func:`workbench.gates.gate_attribution` after the gate columns."""
@@ -108,21 +100,15 @@ def _state(run: Any, order: Sequence[str] | None, enabled: Sequence[str] | None,
 
 
 def gate_order_figure(state: dict[str, Any]) -> go.Figure:
-    """A stacked bar chart of :func:`gate_order_state`: per set, who stops each question first."""
-    attribution = [r for r in state["attribution"] if r["set"] != "all"]
-    sets = [r["set"] for r in attribution]
-    figure = go.Figure()
-    for gate in [*state["active_order"], ANSWERED]:
-        figure.add_bar(name=gate, y=sets, x=[r[gate] for r in attribution], orientation="h",
-                       marker_color=GATE_COLORS.get(gate),
-                       hovertemplate=f"{gate}: %{{x}} of %{{customdata}}<extra>%{{y}}</extra>",
-                       customdata=[r["n"] for r in attribution])
+    """The chart of :func:`gate_order_state`: per set, who stops each question first.
+
+    It is :func:`workbench.plots.gate_firing_figure` on the state's attribution table, so the
+    widget, the notebooks and the report draw the same chart.
+    """
+    table = pd.DataFrame(state["attribution"]).set_index("set")
     order = " > ".join(state["active_order"]) or "no gate on"
-    figure.update_layout(barmode="stack", title=f"First firing gate per question set ({order})",
-                         xaxis_title="questions", yaxis={"autorange": "reversed"},
-                         legend_title_text="stopped by", height=140 + 40 * len(sets),
-                         margin={"l": 10, "r": 10, "t": 50, "b": 40})
-    return figure
+    title = f"First firing gate per question set ({order})"
+    return gate_firing_figure(table, list(state["active_order"]), title)
 
 
 _JS = r"""

@@ -1,7 +1,8 @@
-"""The report's plotly figures, each built from a table the analysis functions already computed.
+"""Plotly figures shared by the notebooks, the widgets and the HTML report.
 
-Every figure has a title, labelled axes and a fixed height, so it reads the same in the report,
-a notebook, or an exported image.
+Each is built from a table the analysis functions already computed (nothing here re-runs an
+evaluation). Every figure has a title, labelled axes and a fixed height, so it reads the same in
+the report, a notebook, or an exported image.
 """
 
 from __future__ import annotations
@@ -14,7 +15,16 @@ import plotly.graph_objects as go
 ANSWERED_CORRECT = "answered, correct"
 ANSWERED_WRONG = "answered, wrong"
 
-_GATE_COLOURS = ("#4c78a8", "#72b7b2", "#b279a2", "#f58518", "#9d755d", "#bab0ac")
+GATE_COLORS: dict[str, str] = {
+    "gate0": "#8250df",
+    "threshold": "#0969da",
+    "disagreement": "#bf8700",
+    "relevance": "#cf222e",
+    "verbatim": "#1b7f83",
+    "answered": "#8c959f",
+}
+"""One colour per gate (and for answered questions), the same in every figure and widget."""
+_FALLBACK_COLOURS = ("#4c78a8", "#72b7b2", "#b279a2", "#f58518", "#9d755d", "#bab0ac")
 _RIGHT, _WRONG = "#54a24b", "#e45756"
 _SOURCE_COLOURS = {"quote": "#4c78a8", "utility": "#f58518", "spec": "#b279a2"}
 
@@ -38,7 +48,7 @@ def gate_firing_figure(attribution: pd.DataFrame, order: Sequence[str], title: s
     table = attribution.drop(index="all", errors="ignore")
     sets = [str(s) for s in table.index][::-1]  # the first set on top
     fig = go.Figure()
-    segments = [(gate, table[gate], _GATE_COLOURS[i % len(_GATE_COLOURS)])
+    segments = [(gate, table[gate], GATE_COLORS.get(gate, _FALLBACK_COLOURS[i % len(_FALLBACK_COLOURS)]))
                 for i, gate in enumerate(order)]
     segments.append((ANSWERED_CORRECT, table["answered_correct"], _RIGHT))
     segments.append((ANSWERED_WRONG, table["false_answers"], _WRONG))
