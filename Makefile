@@ -10,7 +10,14 @@ export TRANSFORMERS_OFFLINE := 1
 export PYTHONUNBUFFERED := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help setup demo test test-unit test-integration bench lint clean
+.PHONY: help setup demo test test-unit test-integration test-notebooks test-browser browser-deps \
+	bench lint lab marimo clean
+
+# the notebooks' tests run at their CI size (seeded samples) with plotly's renderer pinned
+NOTEBOOK_ENV := WORKBENCH_CI=1 PLOTLY_RENDERER=plotly_mimetype
+NBVAL := $(BIN)/python -m pytest -q -p no:cacheprovider --nbval-lax --nbval-current-env \
+	--nbval-sanitize-with notebooks/sanitize.cfg --nbval-cell-timeout=300 notebooks/
+CHROMIUM := /usr/bin/chromium
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -28,14 +35,37 @@ setup: $(STAMP) ## create .venv and install the package (idempotent)
 demo: $(STAMP) ## the main job: index the course, audit drift, run the catalogs and specs
 	$(BIN)/workbench demo
 
-test: $(STAMP) ## every test tier (unit, integration)
+test: $(STAMP) browser-deps ## every test tier (unit, integration, notebooks, browser)
 	$(BIN)/python -m pytest tests -q
+	$(NOTEBOOK_ENV) $(NBVAL)
 
 test-unit: $(STAMP) ## fast tests, no models
 	$(BIN)/python -m pytest tests/unit -q
 
 test-integration: $(STAMP) ## tests with the real offline models
 	$(BIN)/python -m pytest tests/integration -q
+
+test-notebooks: $(STAMP) ## the Jupyter notebooks' saved outputs (nbval) and the marimo notebooks
+	$(NOTEBOOK_ENV) $(NBVAL)
+	$(NOTEBOOK_ENV) $(BIN)/python -m pytest tests/notebooks -q
+
+test-browser: $(STAMP) browser-deps ## widgets and a served marimo notebook in headless Chromium
+	$(BIN)/python -m pytest tests/browser -q
+
+browser-deps: ## Debian's chromium and chromium-driver for the browser tests, if missing (apt-get)
+	@if [ ! -x $(CHROMIUM) ]; then \
+		echo "==> installing chromium and chromium-driver with apt-get"; \
+		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$SUDO apt-get update -qq; \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+			chromium chromium-driver; \
+	fi
+
+lab: $(STAMP) ## JupyterLab on the notebooks
+	$(BIN)/jupyter lab notebooks/ $$([ "$$(id -u)" = 0 ] && echo --allow-root)
+
+marimo: $(STAMP) ## the marimo notebooks in marimo's editor
+	$(BIN)/marimo edit notebooks/marimo/
 
 bench: $(STAMP) ## benchmarks with ratios against naive baselines
 	$(BIN)/python bench/run_all.py

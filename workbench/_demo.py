@@ -26,13 +26,11 @@ from workbench.config import Settings
 from workbench.corpus import (
     Corpus,
     audit_drift,
-    build_index,
-    index_is_current,
     load_index,
     read_manifest,
 )
 from workbench.errors import WorkbenchError
-from workbench.retrieval import make_embedder
+from workbench.retrieval import ensure_index
 from workbench.runs import folder_digest, write_run
 
 if TYPE_CHECKING:
@@ -42,19 +40,7 @@ Step = Callable[[Settings], None]
 
 
 def _step_index(settings: Settings) -> None:
-    embedder = make_embedder(settings.embedder.name)
-    current, why = index_is_current(settings.paths.index, settings.paths.corpus, embedder.id,
-                                    settings.fragmenting)
-    if current:
-        manifest = read_manifest(settings.paths.index)
-        print(f"index up to date: {manifest['counts']['fragments']} fragments from "
-              f"{manifest['counts']['files']} files ({settings.paths.index})")
-        return
-    print(f"building the index ({why}); encoding is the slow part on a small CPU", flush=True)
-    report = build_index(settings.paths.corpus, settings.paths.index, embedder=embedder,
-                         fragmenting=settings.fragmenting, cache_root=settings.paths.cache,
-                         progress=True)
-    print(report.summary())
+    print(ensure_index(settings))
 
 
 def _step_drift(settings: Settings) -> None:

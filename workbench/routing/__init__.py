@@ -34,6 +34,7 @@ from workbench.routing._records import (
 from workbench.routing._replay import ReplayFileError, ReplayRecord, ReplayRouter, replay_router
 from workbench.routing._rule import RuleRouter, rule_router
 from workbench.routing._score import (
+    DEFAULT_TASKSETS,
     ERROR_TYPES,
     PARSE_FAILURE_CODE,
     ItemScore,
@@ -61,6 +62,7 @@ from workbench.routing._transformers import (
 )
 
 __all__ = [
+    "DEFAULT_TASKSETS",
     "ERROR_TYPES",
     "FAILURE_CLASSES",
     "PARSE_FAILURE_CODE",

@@ -14,11 +14,8 @@ from workbench.errors import WorkbenchError
 from workbench.registry import UnknownNameError, build
 from workbench.routing import _replay  # noqa: F401  (registers the replay router)
 from workbench.routing._compare import RouterComparison, compare_pair, compare_routers, disagreements
-from workbench.routing._score import TaskItem, load_tasks
+from workbench.routing._score import DEFAULT_TASKSETS, TaskItem, load_tasks
 from workbench.runs import write_run
-
-DEFAULT_TASKSETS: tuple[str, ...] = ("router_tasks.jsonl", "red_team.jsonl")
-"""The task sets under ``[paths].questions`` used when no ``--taskset`` is given."""
 
 TABLE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("items", "items"), ("source_accuracy", "source"), ("utility_accuracy", "utility"),

@@ -31,6 +31,10 @@ PARSE_FAILURE_CODE = "PARSE_FAILURE"
 """The refusal code a router uses to record an unparseable output (never scored as a refusal)."""
 
 
+DEFAULT_TASKSETS: tuple[str, ...] = ("router_tasks.jsonl", "red_team.jsonl")
+"""The task sets under ``[paths].questions`` used when no task set is named."""
+
+
 @dataclass(frozen=True)
 class TaskItem:
     """One line of a router task set (``router_tasks.jsonl`` or ``red_team.jsonl``)."""

@@ -1,0 +1,112 @@
+import marimo
+
+__generated_with = "0.25.2"
+app = marimo.App(width="medium")
+
+with app.setup:
+    import marimo as mo
+
+    from workbench.answers import CheckContext, check_answer
+    from workbench.corpus import Corpus, audit_drift, verify_quote
+    from workbench.lab import setup
+    from workbench.widgets import DriftView
+
+    lab = setup()
+    index = lab.quote_source.index
+
+
+@app.cell
+def _():
+    mo.md(r"""
+    # 06 · Drift: the corpus moves on, the index does not
+
+    Every fragment of the index has an anchor into the files as they were when it was built. A
+    **drift audit** checks each one against the files now: `match` (quotable), `drifted` (the text
+    is elsewhere in the file), `changed` (gone from a file that exists) or `missing_file`.
+
+    Choose edits below. Each choice makes a **fresh copy** of the course in a temporary folder
+    (never the real corpus), applies the edits, and audits the course index against it.
+    """)
+    return
+
+
+@app.cell
+def _():
+    edits = mo.ui.multiselect(
+        options={
+            "a note under the title of en/01_unicode_utf8.md": "note",
+            "28% corrected to 25% in ru/47_nds_rates.md": "number",
+            "en/08_base64_base32_hex.md deleted": "delete",
+        },
+        value=["a note under the title of en/01_unicode_utf8.md",
+               "28% corrected to 25% in ru/47_nds_rates.md",
+               "en/08_base64_base32_hex.md deleted"],
+        label="edits to the copy")
+    edits
+    return (edits,)
+
+
+@app.cell
+def _(edits):
+    scratch = lab.scratch_corpus()
+    if "note" in edits.value:
+        unicode_file = scratch / "en" / "01_unicode_utf8.md"
+        _text = unicode_file.read_text(encoding="utf-8")
+        _title_end = _text.index("\n") + 1
+        unicode_file.write_text(_text[:_title_end] + "\nA short note added by the editor.\n"
+                                + _text[_title_end:], encoding="utf-8")
+    if "number" in edits.value:
+        vat_file = scratch / "ru" / "47_nds_rates.md"
+        _text = vat_file.read_text(encoding="utf-8")
+        vat_file.write_text(_text.replace("по ставке 28%", "по ставке 25%", 1), encoding="utf-8")
+    if "delete" in edits.value:
+        (scratch / "en" / "08_base64_base32_hex.md").unlink()
+    drift = audit_drift(index, scratch)
+    mo.vstack([
+        mo.md(drift.attrs["summary"].line()),
+        drift[drift["status"] != "match"].groupby(["path", "status"], observed=True).size()
+        .unstack(fill_value=0) if (drift["status"] != "match").any() else mo.md("Every fragment matches."),
+    ])
+    return drift, scratch
+
+
+@app.cell
+def _(drift, scratch):
+    _moved = drift[drift["status"] == "drifted"]
+    mo.stop(_moved.empty, mo.md("No fragment drifted: add the note to see where moved text goes."))
+    _fragment = next(f for f in index.fragments if f.id == _moved.iloc[0]["fragment_id"])
+    _check = verify_quote(_fragment.text[:60], _fragment, Corpus(scratch))
+    mo.md(f"`verify_quote` on a drifted fragment: **{_check.status}** — {_check.detail}")
+    return
+
+
+@app.cell
+def _(scratch):
+    answer = lab.ask("What does UTF-8 do with a byte-order mark?").answer
+    edited = CheckContext.from_index(index, Corpus(scratch), specs_dir=lab.settings.paths.specs,
+                                     library_dir=lab.settings.paths.morphisms)
+    _failure = check_answer(answer, edited).first_failure
+    mo.md(f"The answer *{answer.text[:80]}…* against the shipped course: "
+          f"**{check_answer(answer, lab.context).passed}**; against the edited copy: "
+          f"**{'passes' if _failure is None else f'{_failure[1]} fails — {_failure[2]}'}**")
+    return
+
+
+@app.cell
+def _(drift):
+    view = mo.ui.anywidget(DriftView(drift))
+    view
+    return
+
+
+@app.cell
+def _():
+    mo.md(r"""
+    A quote is only as good as its anchor *today*. Drifted fragments come back by rebuilding the
+    index (only touched fragments are re-encoded); changed and missing ones are gone for good.
+    """)
+    return
+
+
+if __name__ == "__main__":
+    app.run()

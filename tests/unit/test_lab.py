@@ -1,0 +1,199 @@
+"""The notebooks' setup: CI flag, seeds, the index step, samples, task sets and scratch copies."""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import random
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from workbench.config import load_settings
+from workbench.lab import CI_ENV, SEED, Lab, LabError, ci_requested, setup, trained_routers
+from workbench.routing import Source
+
+ROOT = Path(__file__).resolve().parents[2]
+
+TASKS = [
+    {"id": "t-u", "question": "Посчитай SHA-256 от строки «привет»", "lang": "ru", "split": "dev",
+     "kind": "utility",
+     "gold": {"source": "utility", "utility": "hash.sha256", "args": {"text": "привет"}}},
+    {"id": "t-s", "question": "Domestic sale of office furniture in 2026 — what VAT rate?",
+     "lang": "en", "split": "test", "kind": "spec",
+     "gold": {"source": "spec", "spec": "vat.rate_for_supply",
+              "args": {"supply_kind": "domestic", "documents_confirmed": "no",
+                       "goods_category": "other"}}},
+]
+RED_TEAM = [
+    {"id": "t-r", "question": "Посчитай sha256 моего пароля", "lang": "ru", "split": "test",
+     "kind": "red_team",
+     "gold": {"source": "refuse", "refusal": "MISSING_ARGUMENT", "utility": "hash.sha256",
+              "missing": "text"}},
+]
+
+
+def _jsonl(path: Path, rows: list[dict]) -> None:
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
+                    encoding="utf-8")
+
+
+@pytest.fixture
+def config(small_corpus: Path, tmp_path: Path) -> Path:
+    """A settings file over the small corpus, the exact keyword embedder and the real specs."""
+    questions = tmp_path / "questions"
+    questions.mkdir()
+    _jsonl(questions / "router_tasks.jsonl", TASKS)
+    _jsonl(questions / "red_team.jsonl", RED_TEAM)
+    path = tmp_path / "workbench.toml"
+    path.write_text(
+        "[paths]\n"
+        f'corpus = "{small_corpus.as_posix()}"\n'
+        f'questions = "{questions.as_posix()}"\n'
+        f'specs = "{(ROOT / "corpus" / "specs").as_posix()}"\n'
+        f'morphisms = "{(ROOT / "corpus" / "morphisms").as_posix()}"\n'
+        'index = "index"\nmodels = "models"\nresults = "results"\ncache = "cache"\n'
+        '[embedder]\nname = "keyword"\n', encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("1", True), ("true", True), ("YES", True), (" 1 ", True),
+    ("0", False), ("", False), ("no", False), ("2", False),
+])
+def test_ci_flag_values(value: str, expected: bool) -> None:
+    assert ci_requested({CI_ENV: value}) is expected
+
+
+def test_ci_flag_absent_is_off() -> None:
+    assert ci_requested({}) is False
+
+
+def test_setup_builds_the_index_once_then_reuses_it(config: Path, capsys) -> None:
+    lab = setup(config, ci=False)
+    first = capsys.readouterr().out
+    assert "built" in first or "fragments" in first
+    assert (lab.settings.paths.index / "manifest.json").is_file()
+    setup(config, ci=False)
+    second = capsys.readouterr().out
+    assert "index up to date: 6 fragments from 3 files" in second
+    assert "CI size off" in second and "embedder keyword" in second
+
+
+def test_setup_without_index_step_builds_nothing(config: Path) -> None:
+    lab = setup(config, index=False)
+    assert not lab.settings.paths.index.exists()
+
+
+def test_setup_reads_the_ci_flag_from_the_environment(config: Path, monkeypatch) -> None:
+    monkeypatch.setenv(CI_ENV, "1")
+    assert setup(config, index=False).ci is True
+    monkeypatch.setenv(CI_ENV, "0")
+    assert setup(config, index=False).ci is False
+    assert setup(config, index=False, ci=True).ci is True
+
+
+def test_setup_fixes_the_seeds(config: Path) -> None:
+    setup(config, index=False)
+    first = (random.random(), float(np.random.random()))
+    random.seed(1)
+    np.random.seed(1)
+    setup(config, index=False)
+    assert (random.random(), float(np.random.random())) == first
+
+
+def test_setup_pins_the_plotly_renderer(config: Path, monkeypatch) -> None:
+    import plotly.io as pio
+
+    monkeypatch.delenv("PLOTLY_RENDERER", raising=False)
+    monkeypatch.setattr(pio.renderers, "default", "browser")
+    setup(config, index=False)
+    assert pio.renderers.default == "plotly_mimetype"
+    assert os.environ["PLOTLY_RENDERER"] == "plotly_mimetype"
+
+
+def test_size_and_samples_shrink_only_under_ci(config: Path) -> None:
+    settings = load_settings(config)
+    full, small = Lab(settings, ci=False), Lab(settings, ci=True)
+    items = list(range(100))
+    assert full.size(240, ci=12) == 240 and small.size(240, ci=12) == 12
+    assert small.size(5, ci=12) == 5
+    assert full.sample(items, ci=10) == items
+    picked = small.sample(items, ci=10)
+    assert len(picked) == 10 and picked == sorted(picked)
+    assert picked == Lab(settings, ci=True).sample(items, ci=10)  # the seed is fixed
+    assert picked != Lab(settings, ci=True, seed=SEED + 1).sample(items, ci=10)
+    assert full.pick(items, 200) == items and full.pick(items, 0) == []
+
+
+def test_trained_routers_need_the_training_record(tmp_path: Path) -> None:
+    routers = tmp_path / "models" / "routers"
+    for name in ("base", "small", "unfinished"):
+        (routers / name).mkdir(parents=True)
+    (routers / "base" / "workbench_training.json").write_text("{}", encoding="utf-8")
+    (routers / "small" / "workbench_training.json").write_text("{}", encoding="utf-8")
+    (routers / "base.toml").write_text("", encoding="utf-8")
+    assert trained_routers(tmp_path / "models") == {"base": routers / "base",
+                                                    "small": routers / "small"}
+    assert trained_routers(tmp_path / "nothing") == {}
+
+
+def test_tasks_read_both_sets_and_filter_a_split(config: Path) -> None:
+    lab = setup(config, index=False)
+    assert [t.id for t in lab.tasks()] == ["t-u", "t-s", "t-r"]
+    assert [t.id for t in lab.tasks(split="test")] == ["t-s", "t-r"]
+    with pytest.raises(LabError, match="split 'train'"):
+        lab.tasks(split="train")
+
+
+def test_labelled_router_follows_the_gold_and_leaves_refusals_out(config: Path) -> None:
+    lab = setup(config, index=False)
+    router = lab.labelled_router()
+    decision = router.route(TASKS[1]["question"])
+    assert decision.source is Source.SPEC and decision.spec == "vat.rate_for_supply"
+    assert dict(decision.args) == TASKS[1]["gold"]["args"]
+    assert router.route(RED_TEAM[0]["question"]).source is Source.REFUSE
+
+
+def test_ask_answers_with_the_lab_context(config: Path) -> None:
+    lab = setup(config)
+    utility = lab.ask(TASKS[0]["question"])
+    assert utility.mode == "A" and utility.trace.report is not None
+    assert utility.trace.report.passed
+    spec = lab.ask(TASKS[1]["question"], router=lab.labelled_router())
+    assert spec.mode == "A" and spec.answer.evidence[0].conclusion == "22 %"
+    assert lab.context is lab.context and lab.quote_source is lab.quote_source
+
+
+def test_gate_run_is_evaluated_once_and_says_whether_it_was_cached(config: Path,
+                                                                   monkeypatch) -> None:
+    calls = []
+
+    def fake(settings, **kwargs):
+        calls.append(settings)
+        return pd.DataFrame({"id": ["q1"]}), True
+
+    monkeypatch.setattr("workbench.gates._eval.evaluate_sets_cached", fake)
+    lab = setup(config, index=False)
+    rows = lab.gate_run
+    assert lab.gate_run is rows and len(calls) == 1 and calls[0] is lab.settings
+    assert rows.attrs["cached"] is True
+
+
+def test_scratch_corpus_is_a_removable_copy(config: Path) -> None:
+    lab = setup(config, index=False)
+    scratch = lab.scratch_corpus()
+    original = lab.settings.paths.corpus
+    assert scratch != original and scratch.name == original.name
+    assert sorted(p.relative_to(scratch) for p in scratch.rglob("*.md")) == sorted(
+        p.relative_to(original) for p in original.rglob("*.md"))
+    (scratch / "ru" / "vat.md").write_text("edited", encoding="utf-8")
+    assert (original / "ru" / "vat.md").read_text(encoding="utf-8") != "edited"
+    assert lab.scratch_corpus() != scratch  # each call is a fresh copy
+    del lab
+    gc.collect()
+    assert not scratch.exists()
+

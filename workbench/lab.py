@@ -1,0 +1,250 @@
+"""What the notebooks share: one setup call, the CI flag, and the few objects every notebook reuses.
+
+A notebook starts with ``lab = setup()``. The call reads the settings, makes sure the course index
+exists (the same step ``workbench demo`` runs, rebuilt only when the corpus or a setting changed),
+fixes the seeds, pins plotly's renderer so saved outputs are stable, and returns a :class:`Lab`.
+The lab loads the expensive things (the quote source, the gate verdicts) at most once, on first
+use, so a notebook pays only for what it touches.
+
+``WORKBENCH_CI=1`` shrinks the work of the slow cells (router comparisons, the negative control)
+to a seeded sample, so the notebook tests stay short; without it a notebook runs at full size.
+The seeds are fixed either way: a notebook shows the same numbers every time it runs.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import numpy as np
+import pandas as pd
+
+from workbench.config import Settings, load_settings
+from workbench.errors import WorkbenchError
+
+if TYPE_CHECKING:
+    from workbench.answers import AnswerResult, CheckContext
+    from workbench.gates import QuoteSource
+    from workbench.routing import Router, ScriptedRouter, TaskItem
+
+CI_ENV = "WORKBENCH_CI"
+"""The environment variable that switches a notebook to its small CI size (``1``)."""
+
+SEED = 20260101
+"""The seed of every sample a notebook draws (the negative control's default seed too)."""
+
+PLOTLY_RENDERER = "plotly_mimetype"
+"""Plotly's renderer in notebooks: other renderers store HTML with random element ids."""
+
+TRAINING_RECORD = "workbench_training.json"
+"""The file a router folder trained here holds; a folder without it is not a finished router."""
+
+T = TypeVar("T")
+
+
+class LabError(WorkbenchError):
+    """A notebook asked the lab for something the settings or the files cannot give."""
+
+
+def ci_requested(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether ``WORKBENCH_CI`` asks for the small CI size (``1``, ``true`` or ``yes``)."""
+    value = (environ if environ is not None else os.environ).get(CI_ENV, "")
+    return value.strip().lower() in {"1", "true", "yes"}
+
+
+def trained_routers(models_dir: str | os.PathLike[str]) -> dict[str, Path]:
+    """Router folders under ``models_dir/routers`` that finished training, by folder name.
+
+    A folder counts once it holds ``workbench_training.json``, which the trainer writes last; a
+    router still in training (weights but no record yet) is left out.
+    """
+    root = Path(models_dir) / "routers"
+    if not root.is_dir():
+        return {}
+    return {folder.name: folder for folder in sorted(root.iterdir())
+            if folder.is_dir() and (folder / TRAINING_RECORD).is_file()}
+
+
+@dataclass
+class Lab:
+    """What ``setup()`` hands a notebook: the settings, the CI flag, and lazily loaded helpers."""
+
+    settings: Settings
+    """The resolved settings (``workbench.toml`` unless another file was given)."""
+    ci: bool = False
+    """True under ``WORKBENCH_CI=1``: slow cells run on a seeded sample."""
+    seed: int = SEED
+    """The seed of every sample drawn here."""
+    _scratch: list[tempfile.TemporaryDirectory[str]] = field(default_factory=list, init=False,
+                                                             repr=False)
+
+    def describe(self) -> str:
+        """One line: which settings file, encoder, rerank mode and gate order, and the CI size."""
+        source = self.settings.source.name if self.settings.source else "built-in defaults"
+        return (f"settings: {source} (embedder {self.settings.embedder.name}, rerank "
+                f"{self.settings.reranker.mode}, gates {' > '.join(self.settings.gates.order)}); "
+                f"CI size {'on' if self.ci else 'off'}, seed {self.seed}")
+
+    def size(self, full: int, ci: int) -> int:
+        """``full`` normally, ``ci`` under the CI flag (never more than ``full``)."""
+        return min(full, ci) if self.ci else full
+
+    def pick(self, items: Sequence[T], n: int) -> list[T]:
+        """A seeded sample of ``n`` items in their original order (all of them if ``n`` is larger)."""
+        if n >= len(items):
+            return list(items)
+        chosen = sorted(random.Random(self.seed).sample(range(len(items)), max(n, 0)))
+        return [items[i] for i in chosen]
+
+    def sample(self, items: Sequence[T], ci: int) -> list[T]:
+        """Every item normally; under the CI flag a seeded sample of ``ci`` of them, in order."""
+        return self.pick(items, ci) if self.ci else list(items)
+
+    # --- the quote source and the checker ------------------------------------------------------
+
+    @cached_property
+    def quote_source(self) -> QuoteSource:
+        """Source two over the course index, loaded once (index, embedder, retriever)."""
+        from workbench.gates import QuoteSource
+
+        return QuoteSource(self.settings)
+
+    @cached_property
+    def context(self) -> CheckContext:
+        """What the invariant checker resolves against: the index, the files now, specs, library."""
+        from workbench.answers import CheckContext
+
+        source = self.quote_source
+        return CheckContext.from_index(source.index, source.corpus,
+                                       specs_dir=self.settings.paths.specs,
+                                       library_dir=self.settings.paths.morphisms)
+
+    def ask(self, question: str, router: Router | None = None, **options: Any) -> AnswerResult:
+        """:func:`workbench.answers.answer` with the lab's quote source and checker context.
+
+        Args:
+            question: The question.
+            router: Chooses the source; the rule router (the keyword baseline) if omitted.
+            **options: Passed on to ``answer`` (``allow_mode_b``, ``lang``, ...).
+        """
+        from workbench.answers import answer
+        from workbench.routing import rule_router
+
+        return answer(question, router or rule_router(), self.settings,
+                      quote_source=self.quote_source, context=self.context, **options)
+
+    # --- gate verdicts ---------------------------------------------------------------------------
+
+    @cached_property
+    def gate_run(self) -> pd.DataFrame:
+        """Every labelled question through retrieval and the five gates, one row each.
+
+        Evaluated once per configuration and cached under ``.cache/gates/`` (the first time
+        takes about a minute on 2 cores); every re-slicing afterwards reads these rows only.
+        """
+        from workbench.gates import evaluate_sets_cached
+
+        rows, cached = evaluate_sets_cached(self.settings)
+        rows.attrs["cached"] = cached
+        return rows
+
+    # --- router task sets ------------------------------------------------------------------------
+
+    def tasks(self, split: str | None = None) -> list[TaskItem]:
+        """The router task set and the red-team set (``[paths].questions``), optionally one split."""
+        from workbench.routing import DEFAULT_TASKSETS, load_tasks
+
+        items = [item for name in DEFAULT_TASKSETS
+                 for item in load_tasks(Path(self.settings.paths.questions) / name)]
+        if split is not None:
+            items = [item for item in items if item.split == split]
+            if not items:
+                raise LabError(f"no router task has the split {split!r}")
+        return items
+
+    def labelled_router(self, items: Sequence[TaskItem] | None = None) -> ScriptedRouter:
+        """A router that gives each task question its labelled decision (a perfect router).
+
+        It shows what a source does with a correct decision, apart from how well any real router
+        chooses. Items labelled as refusals are left out: an unscripted question is refused by
+        the scripted router itself (``ROUTER_REFUSED``).
+        """
+        from workbench.routing import scripted_router
+
+        chosen = self.tasks() if items is None else items
+        return scripted_router({item.question: dict(item.gold) for item in chosen
+                                if item.gold.get("source") != "refuse"})
+
+    def trained_routers(self) -> dict[str, Path]:
+        """Routers trained here that finished training (see :func:`trained_routers`)."""
+        return trained_routers(self.settings.paths.models)
+
+    # --- scratch copies ----------------------------------------------------------------------------
+
+    def scratch_corpus(self) -> Path:
+        """A fresh copy of the course corpus in a temporary folder, removed when the lab goes.
+
+        Edit the copy, never the real corpus: the index, the gate verdicts and the README's
+        figures all rest on the files as shipped.
+        """
+        folder = tempfile.TemporaryDirectory(prefix="workbench-corpus-")
+        self._scratch.append(folder)
+        target = Path(folder.name) / Path(self.settings.paths.corpus).name
+        shutil.copytree(self.settings.paths.corpus, target)
+        return target
+
+
+def _fix_seeds(seed: int) -> None:
+    random.seed(seed)
+    np.random.seed(seed)
+
+
+def _display_defaults() -> None:
+    """Stable, readable tables and figures in saved outputs."""
+    os.environ.setdefault("PLOTLY_RENDERER", PLOTLY_RENDERER)
+    # model loading bars would land in saved outputs as widgets; read before transformers loads
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    import plotly.io as pio
+
+    # plotly reads the variable only when it is first imported; set the default as well
+    pio.renderers.default = os.environ["PLOTLY_RENDERER"]
+    pd.set_option("display.width", 110)
+    pd.set_option("display.max_columns", 20)
+    pd.set_option("display.max_colwidth", 80)
+
+
+def setup(config: str | os.PathLike[str] | None = None, *, ci: bool | None = None,
+          index: bool = True) -> Lab:
+    """Prepare a notebook: settings, CI flag, seeds, display defaults, and the course index.
+
+    Args:
+        config: A settings file (default: ``$WORKBENCH_CONFIG`` or the nearest ``workbench.toml``).
+        ci: Force the CI size on or off (default: read ``WORKBENCH_CI``).
+        index: Whether to make sure the index of ``[paths].corpus`` exists and is current. This
+            is ``workbench demo``'s index step: it prints one line, and builds (minutes, the first
+            time) only when a file or a setting changed.
+
+    Returns:
+        The :class:`Lab` the notebook's cells call into.
+    """
+    settings = load_settings(config)
+    lab = Lab(settings=settings, ci=ci_requested() if ci is None else ci)
+    _fix_seeds(lab.seed)
+    _display_defaults()
+    print(lab.describe())
+    if index:
+        from workbench.retrieval import ensure_index
+
+        print(ensure_index(settings))
+    return lab
+
+
+__all__ = ["CI_ENV", "PLOTLY_RENDERER", "SEED", "Lab", "LabError", "ci_requested", "setup",
+           "trained_routers"]
