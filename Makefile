@@ -11,7 +11,7 @@ export PYTHONUNBUFFERED := 1
 
 .DEFAULT_GOAL := help
 .PHONY: help setup demo test test-unit test-integration test-notebooks test-browser browser-deps \
-	bench lint lab marimo clean
+	bench lint lab marimo models clean
 
 # the notebooks' tests run at their CI size (seeded samples) with plotly's renderer pinned
 NOTEBOOK_ENV := WORKBENCH_CI=1 PLOTLY_RENDERER=plotly_mimetype
@@ -60,6 +60,12 @@ browser-deps: ## Debian's chromium and chromium-driver for the browser tests, if
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 			chromium chromium-driver; \
 	fi
+
+models: $(STAMP) ## retrain the four small routers from their configs (about an hour on 2 cores)
+	for config in models/routers/base.toml models/routers/ru-vocab.toml models/routers/base-small.toml \
+		models/routers/base-no-refusals.toml; do \
+		$(BIN)/workbench router train $$config; \
+	done
 
 lab: $(STAMP) ## JupyterLab on the notebooks
 	$(BIN)/jupyter lab notebooks/ $$([ "$$(id -u)" = 0 ] && echo --allow-root)

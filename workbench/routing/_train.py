@@ -213,6 +213,14 @@ class TrainingReport:
         return asdict(self)
 
 
+def _shown(path: Path) -> str:
+    """``path`` relative to the project when it lies inside it (records travel with the repository)."""
+    try:
+        return path.resolve().relative_to(project_root().resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
 def _lr_factor(step: int, total: int) -> float:
     warmup = max(1, total // 20)
     if step < warmup:
@@ -301,7 +309,7 @@ def train_router(config: RouterTrainingConfig, *, lines: int | None = None, epoc
     model.save_pretrained(str(target), safe_serialization=True)
     tokenizer.save_pretrained(str(target))
     report = TrainingReport(
-        name=config.name, out=str(target), lines=len(rows), refusal_share=config.refusal_share,
+        name=config.name, out=_shown(target), lines=len(rows), refusal_share=config.refusal_share,
         tokens=len(stream), blocks=n_blocks, vocab_size=len(tokenizer), parameters=parameters,
         epochs=config.epochs, steps=total, seconds=round(seconds, 3),
         seconds_per_step=round(seconds / total, 4), final_loss=round(sum(losses) / len(losses), 4),
