@@ -244,3 +244,26 @@ def test_catalog_name_of_router_specs() -> None:
     assert catalog_name("rule") == "rule"
     assert catalog_name("transformers:models/routers/ru-vocab") == "ru-vocab"
     assert catalog_name("replay:runs/x.jsonl") is None
+    assert catalog_name("base-small") == "base-small" and catalog_name("scripted") is None
+
+
+def test_a_trained_folder_name_builds_a_transformers_router(tmp_path: Path, monkeypatch) -> None:
+    from workbench.routing import _cli as routing_cli
+
+    built = {}
+
+    def fake_build(kind, name, **params):
+        built.update(kind=kind, name=name, **params)
+        return object()
+
+    (tmp_path / "base").mkdir()
+    (tmp_path / "base" / "workbench_training.json").write_text("{}", encoding="utf-8")
+    monkeypatch.setattr(routing_cli, "build", fake_build)
+    routing_cli.build_router("base", models=tmp_path)
+    assert built == {"kind": "router", "name": "transformers", "path": str(tmp_path / "base")}
+    # a registered name wins, and an unfinished folder is not a router
+    routing_cli.build_router("rule", models=tmp_path)
+    assert built["name"] == "rule"
+    (tmp_path / "half").mkdir()
+    routing_cli.build_router("half", models=tmp_path)
+    assert built["name"] == "half"

@@ -9,12 +9,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from workbench.config import Settings
+from workbench.config import Settings, project_root
 from workbench.errors import WorkbenchError
-from workbench.registry import UnknownNameError, build
+from workbench.registry import UnknownNameError, build, names
 from workbench.routing import _replay  # noqa: F401  (registers the replay router)
 from workbench.routing._compare import RouterComparison, compare_pair, compare_routers, disagreements
 from workbench.routing._score import DEFAULT_TASKSETS, TaskItem, load_tasks
+from workbench.routing._transformers import TRAINING_RECORD
 from workbench.runs import write_run
 
 TABLE_COLUMNS: tuple[tuple[str, str], ...] = (
@@ -53,9 +54,17 @@ def _load_items(settings: Settings, tasksets: Sequence[str] | None, split: str |
     return items
 
 
-def build_router(spec: str, items: Sequence[TaskItem] = ()) -> Any:
-    """Build a router from ``NAME`` or ``NAME:PATH`` (e.g. ``rule``, ``replay:runs/qwen.jsonl``)."""
+def build_router(spec: str, items: Sequence[TaskItem] = (), models: Path | None = None) -> Any:
+    """Build a router from ``NAME`` or ``NAME:PATH`` (e.g. ``rule``, ``replay:runs/qwen.jsonl``).
+
+    A bare name that no router is registered under but that names a trained folder under
+    ``models`` (``models/routers`` of the project by default), such as ``base``, is read as
+    ``transformers:<that folder>``.
+    """
     name, _, value = spec.partition(":")
+    trained = (models if models is not None else project_root() / "models" / "routers") / name
+    if not value and name not in names("router") and (trained / TRAINING_RECORD).is_file():
+        name, value = "transformers", str(trained)
     params: dict[str, Any] = {}
     if value:
         params["path"] = value
@@ -116,14 +125,16 @@ def catalog_name(spec: str) -> str | None:
         return "rule"
     if name == "transformers" and value:
         return Path(value).name
+    if not value and name not in names("router"):
+        return name  # a trained router named by its folder (``base``)
     return None
 
 
-def _write_catalog(comparison: RouterComparison, names: Sequence[str], split: str | None,
+def _write_catalog(comparison: RouterComparison, routers: dict[str, Any], split: str | None,
                    settings: Settings) -> None:
     from workbench.model_catalog import CatalogError, record_numbers
 
-    for spec in names:
+    for spec, router in routers.items():
         entry = catalog_name(spec)
         if entry is None:
             print(f"catalog: {spec} has no catalog entry; not recorded")
@@ -131,8 +142,9 @@ def _write_catalog(comparison: RouterComparison, names: Sequence[str], split: st
         row = comparison.summary.loc[spec]
         numbers: dict[str, Any] = {f"{split or 'all'} {label}": _jsonable(row.get(key))
                                    for key, label in CATALOG_FIGURES if key in row}
-        training = Path(spec.partition(":")[2]) / "workbench_training.json"
-        if training.is_file():
+        folder = getattr(router, "path", None)
+        training = Path(folder) / TRAINING_RECORD if folder is not None else None
+        if training is not None and training.is_file():
             record = json.loads(training.read_text(encoding="utf-8"))
             numbers.update({"parameters": record.get("parameters"),
                             "training seconds (2 cores)": record.get("seconds"),
@@ -176,7 +188,7 @@ def _eval_routers(args: argparse.Namespace, settings: Settings) -> int:
     run = write_run("routers", comparison.items, settings=settings, summary=summary, extra=extra)
     print(f"run record: {run}")
     if args.write_catalog:
-        _write_catalog(comparison, args.names, args.split, settings)
+        _write_catalog(comparison, routers, args.split, settings)
     return 0
 
 
@@ -209,7 +221,7 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     routers = evals.add_parser("routers", help="compare routers on a task set, item by item",
                                parents=[common])
     routers.add_argument("names", nargs="+", metavar="NAME",
-                         help="registered router: rule, replay:PATH, ...")
+                         help="rule, replay:PATH, transformers:DIR, or a trained router's name (base)")
     routers.add_argument("--taskset", action="append", metavar="FILE",
                          help="a task set (repeatable; default: the router tasks and the red team)")
     routers.add_argument("--split", choices=["dev", "test"], help="only this split")
@@ -223,7 +235,7 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
                                   parents=[common])
     route.add_argument("question", help="the question")
     route.add_argument("--router", default="rule", metavar="NAME",
-                       help="registered router: rule, replay:PATH, ... (default: rule)")
+                       help="rule, replay:PATH, transformers:DIR or a trained router's name (default: rule)")
     route.add_argument("--taskset", action="append", metavar="FILE",
                        help="task sets whose ids join a replay file to question text")
     route.set_defaults(handler=_route)
