@@ -10,8 +10,11 @@ with app.setup:
     from workbench.routing import (
         compare_routers,
         disagreements,
+        findings_frame,
         mcnemar,
         rule_router,
+        seed_findings,
+        token_table,
         transformers_router,
     )
     from workbench.widgets import RouterComparisonPanel
@@ -93,6 +96,21 @@ def _(comparison, routers):
               "Binomial(b + c, ½)."),
         mo.ui.table(disagreements(comparison, first, second)[
             ["id", "kind", "question", "error_a", "error_b"]], selection=None, page_size=8),
+    ])
+    return
+
+
+@app.cell
+def _(comparison, trained):
+    # the seed's three claims as checks on this comparison (`workbench router findings` on the CLI)
+    tokens = (token_table({n: trained[n] for n in ("base", "ru-vocab")}, lab.tasks())
+              if {"base", "ru-vocab"} <= set(trained) else None)
+    mo.vstack([
+        mo.md("### The seed's three findings, measured here\n\nEach claim is checked on the routers "
+              "compared above, with its numbers and a paired test; a router that is not in the "
+              "comparison leaves its finding unmeasured."),
+        mo.ui.table(findings_frame(seed_findings(comparison, tokens))[
+            ["router", "against", "holds", "verdict"]], selection=None),
     ])
     return
 

@@ -73,9 +73,10 @@ def test_vocabulary_needs_savings_and_opposite_moves() -> None:
     # arguments improve (2/4 -> 4/4) while source accuracy does not (7/14 both): they move apart
     assert finding.numbers["argument exact match ru-vocab"] == 1.0
     assert finding.numbers["source accuracy ru-vocab"] == finding.numbers["source accuracy base"] == 0.5
-    assert finding.holds is True
+    assert finding.holds is True and "20.0% fewer tokens" in finding.verdict
+    assert "opposite directions" in finding.verdict
     together = vocabulary_finding(_comparison(base=(2, 5), ru_vocab=(4, 10)), tokens)
-    assert together.holds is False
+    assert together.holds is False and "same direction" in together.verdict
     none_saved = vocabulary_finding(comparison, tokens.assign(savings=-0.1))
     assert none_saved.holds is False
 
@@ -98,3 +99,12 @@ def test_findings_cli_without_trained_routers_says_how_to_train(tmp_path) -> Non
     args = argparse.Namespace(models=str(tmp_path), split="test", taskset=None)
     with pytest.raises(WorkbenchError, match="router train"):
         _findings(args, load_settings())
+
+
+def test_a_comparison_without_red_team_items_leaves_the_refusal_findings_unmeasured() -> None:
+    routers = {"transformers:m/base": _router(4, 10), "transformers:m/base-small": _router(2, 10),
+               "transformers:m/base-no-refusals": _router(4, 0)}
+    utility_only = compare_routers(routers, ITEMS[:4])
+    findings = seed_findings(utility_only)
+    assert findings[1].holds is None and findings[2].holds is None
+    assert "no red-team item" in findings[1].verdict
