@@ -17,7 +17,7 @@ import shutil
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -285,7 +285,7 @@ def _step_routers(settings: Settings) -> None:
     if not folders:
         print(f"no trained router under {Path(settings.paths.models) / 'routers'} (a folder "
               "holding workbench_training.json); train one with `workbench router train "
-              "models/routers/base.toml` (about 16 min on 2 cores). The rule baseline runs alone.")
+              "models/routers/base.toml` (10–20 min on 2 cores). The rule baseline runs alone.")
     else:
         print(f"trained routers: {', '.join(f.name for f in folders)}", flush=True)
     tasksets = [Path(settings.paths.questions) / name for name in DEFAULT_TASKSETS]
@@ -302,15 +302,35 @@ def _step_routers(settings: Settings) -> None:
                       "statistic": statistic, "p_value": p_value})
         print(f"McNemar rule vs {folder.name}: b={b} (only rule right), c={c} "
               f"(only {folder.name} right), exact p={p_value:.4g}")
+    findings = _router_findings(comparison, folders, tasksets, split)
     summary = json.loads(comparison.summary.to_json(orient="index"))
     run = write_run("routers", comparison.items, settings=settings, summary=summary,
                     extra={"routers": ["rule", *(f.name for f in folders)], "split": split,
                            "tasksets": [p.name for p in tasksets],
                            "mcnemar": tests[0] if tests else None, "mcnemar_all": tests,
-                           "cached": cached},
+                           "findings": findings, "cached": cached},
                     models={f"router:{f.name}": {"path": str(f), "digest": folder_digest(f)}
                             for f in folders})
     print(f"run record: {run.name}")
+
+
+def _router_findings(comparison: RouterComparison, folders: list[Path], tasksets: list[Path],
+                     split: str) -> list[dict[str, Any]]:
+    """The seed's three router findings on the demo's comparison, printed and returned for the record."""
+    from dataclasses import asdict
+
+    from workbench.routing import load_tasks, seed_findings, token_table
+
+    by_name = {f.name: f for f in folders}
+    tokens = None
+    if "base" in by_name and "ru-vocab" in by_name:
+        items = [item for path in tasksets for item in load_tasks(path) if item.split == split]
+        tokens = token_table({"base": by_name["base"], "ru-vocab": by_name["ru-vocab"]}, items)
+    findings = seed_findings(comparison, tokens)
+    for number, finding in enumerate(findings, start=1):
+        state = {True: "holds", False: "does not hold", None: "not measured"}[finding.holds]
+        print(f"finding {number} ({state}): {finding.verdict}")
+    return [json.loads(json.dumps(asdict(f), default=float)) for f in findings]
 
 
 def _step_report(settings: Settings) -> None:

@@ -66,6 +66,9 @@ def test_router_step_without_trained_routers(tmp_path: Path,
     assert run.manifest["routers"] == ["rule"] and run.manifest["split"] == "test"
     assert set(run.rows["id"]) == {"t-1", "t-2", "r-1"}  # the dev item is left out
     assert run.manifest["summary"]["rule"]["items"] == 3
+    # the findings need the trained routers: recorded, but not measured
+    assert [f["holds"] for f in run.manifest["findings"]] == [None, None, None]
+    assert "finding 2 (not measured)" in out
 
     _demo._step_routers(settings)  # nothing changed: the comparison comes from the cache
     assert "[cached comparison]" in capsys.readouterr().out

@@ -57,7 +57,11 @@ def router_run(root: Path) -> Path:
                "base": {"items": 6, "source_accuracy": 2 / 6, "latency_p50_ms": 80.0}}
     return write_run("routers", rows, results_dir=root, summary=summary,
                      extra={"routers": ["rule", "base"], "split": "test",
-                            "tasksets": ["router_tasks.jsonl"]})
+                            "tasksets": ["router_tasks.jsonl"],
+                            "findings": [{"claim": "Training with refusals raises conscious refusal.",
+                                          "routers": ["base", "base-no-refusals"], "holds": None,
+                                          "verdict": "not measured: base-no-refusals is absent",
+                                          "numbers": {}}]})
 
 
 def plain(page: str) -> str:
@@ -118,6 +122,7 @@ def test_plotly_is_inlined_once_and_nothing_is_fetched(tmp_path: Path) -> None:
     bundle = get_plotlyjs()
     assert page.count(bundle[:300]) == 1
     assert page.count("Plotly.newPlot(") >= 4  # gates, routers, drift, negative control
+    assert "The three router findings" in page and "not measured: base-no-refusals is absent" in page
     assert not re.search(r"<script[^>]*\bsrc=", page)
     assert not re.search(r"<link[^>]*\bhref=[\"']?https?:", page)
     assert not (tmp_path / REPORT_NAME).exists()

@@ -292,6 +292,15 @@ def routers_section(results_dir: Path) -> Section:
                       "with <code>workbench router train models/routers/base.toml</code>.</p>")
     blocks.append(figure(figures.router_figure(summary, _ROUTER_METRICS,
                                                "Router figures on the same items"), "fig-routers"))
+    findings = record.manifest.get("findings") or []
+    if findings:
+        blocks.append("<h3>The three router findings, measured on these routers</h3>")
+        state = {True: "holds", False: "does not hold", None: "not measured"}
+        # a list, not a table: a claim and its verdict are sentences that need the page's width
+        blocks.append("<ol>" + "".join(
+            f"<li><p><b>{esc(f['claim'])}</b> ({esc(f['routers'][0])} against "
+            f"{esc(f['routers'][1])}): <i>{state[f['holds']]}</i>. {esc(f['verdict'])}</p></li>"
+            for f in findings) + "</ol>")
     return Section("routers", "Router comparison", intro, "".join(blocks), (record.run_id,))
 
 
