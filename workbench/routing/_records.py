@@ -80,8 +80,17 @@ class RouterDecision:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RouterDecision:
-        """Rebuild a decision from :meth:`to_dict` output."""
+        """Rebuild a decision from :meth:`to_dict` output or from a task set's gold decision.
+
+        A gold refusal names only its code (``"refusal": "MISSING_ARGUMENT"``, with ``missing``
+        or ``argument`` beside it); it becomes a :class:`Refusal` whose numbers hold those names.
+        """
         refusal = data.get("refusal")
+        if isinstance(refusal, str):
+            named = {key: data[key] for key in ("utility", "missing", "argument") if key in data}
+            refusal = {"code": refusal, "area": "task-set gold decision", "numbers": named,
+                       "text": f"The decision is a refusal ({refusal})."}
+            data = {k: v for k, v in data.items() if k not in ("utility", "missing", "argument")}
         return cls(
             source=data["source"], category=data.get("category"), utility=data.get("utility"),
             spec=data.get("spec"), args=dict(data.get("args") or {}),
