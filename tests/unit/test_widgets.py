@@ -402,3 +402,13 @@ def test_marimo_wraps_every_widget(run, comparison) -> None:
     for widget in (GateOrderExplorer(run), RuleAblationPanel(run), RouterComparisonPanel(comparison)):
         wrapped = mo.ui.anywidget(widget)
         assert wrapped.value["state"] == widget.state
+
+
+def test_a_widget_without_a_state_function_fails_when_built() -> None:
+    from workbench.widgets._base import StateWidget
+
+    class Empty(StateWidget):
+        pass
+
+    with pytest.raises(TypeError, match="Empty defines no _compute"):
+        Empty()

@@ -146,7 +146,8 @@ STATIC_FLAG = "_static_export"
 class StateWidget(anywidget.AnyWidget):  # type: ignore[misc]
     """An anywidget whose ``state`` is recomputed by a pure function when an input trait changes.
 
-    Subclasses name their input traits in ``_inputs`` and implement :meth:`_compute`.
+    Subclasses name their input traits in ``_inputs`` and define ``_compute`` (no arguments,
+    returns the state dict), usually a call of the widget's public state function.
     """
 
     state = traitlets.Dict().tag(sync=True)
@@ -155,16 +156,16 @@ class StateWidget(anywidget.AnyWidget):  # type: ignore[misc]
     """The message of the last input that could not be applied ('' when none)."""
 
     _inputs: ClassVar[tuple[str, ...]] = ()
+    _compute: Callable[[], dict[str, Any]]
 
     def __init__(self, **kwargs: Any) -> None:
+        if not callable(getattr(self, "_compute", None)):
+            raise TypeError(f"{type(self).__name__} defines no _compute(): a widget needs its state function")
         self._cache: dict[Hashable, Any] = {}
         super().__init__(**kwargs)
         self.state = self._compute()
         if self._inputs:
             self.observe(self._on_input, names=list(self._inputs))
-
-    def _compute(self) -> dict[str, Any]:
-        raise NotImplementedError
 
     def _on_input(self, change: Mapping[str, Any]) -> None:
         self.recompute()
