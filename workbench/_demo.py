@@ -203,20 +203,6 @@ def _step_negative_control(settings: Settings) -> None:
     print(f"run record: {run.name}")
 
 
-def trained_routers(models_dir: Path) -> list[Path]:
-    """Router folders under ``models_dir/routers`` whose training finished.
-
-    A folder is finished once it holds ``workbench_training.json``, which the trainer writes
-    last; one without it is still being trained (or was abandoned) and is skipped.
-    """
-    from workbench.routing._transformers import TRAINING_RECORD
-
-    root = Path(models_dir) / "routers"
-    if not root.is_dir():
-        return []
-    return sorted(p for p in root.iterdir() if p.is_dir() and (p / TRAINING_RECORD).is_file())
-
-
 ROUTER_CODE: tuple[str, ...] = ("__init__.py", "config.py", "errors.py", "registry.py", "routing",
                                 "utilities", "answers", "fts", "runs")
 """The parts of the package a router comparison runs through (its cache key covers them)."""
@@ -278,10 +264,11 @@ def _compare_routers_cached(settings: Settings, folders: list[Path], tasksets: l
 
 
 def _step_routers(settings: Settings) -> None:
+    from workbench.routing import trained_routers
     from workbench.routing._cli import DEFAULT_TASKSETS, summary_lines
     from workbench.routing._compare import compare_pair
 
-    folders = trained_routers(settings.paths.models)
+    folders = list(trained_routers(settings.paths.models).values())
     if not folders:
         print(f"no trained router under {Path(settings.paths.models) / 'routers'} (a folder "
               "holding workbench_training.json); train one with `workbench router train "
@@ -317,20 +304,13 @@ def _step_routers(settings: Settings) -> None:
 def _router_findings(comparison: RouterComparison, folders: list[Path], tasksets: list[Path],
                      split: str) -> list[dict[str, Any]]:
     """The seed's three router findings on the demo's comparison, printed and returned for the record."""
-    from dataclasses import asdict
+    from workbench.routing import load_tasks
+    from workbench.routing._findings import finding_lines, seed_findings, vocabulary_tokens
 
-    from workbench.routing import load_tasks, seed_findings, token_table
-
-    by_name = {f.name: f for f in folders}
-    tokens = None
-    if "base" in by_name and "ru-vocab" in by_name:
-        items = [item for path in tasksets for item in load_tasks(path) if item.split == split]
-        tokens = token_table({"base": by_name["base"], "ru-vocab": by_name["ru-vocab"]}, items)
-    findings = seed_findings(comparison, tokens)
-    for number, finding in enumerate(findings, start=1):
-        state = {True: "holds", False: "does not hold", None: "not measured"}[finding.holds]
-        print(f"finding {number} ({state}): {finding.verdict}")
-    return [json.loads(json.dumps(asdict(f), default=float)) for f in findings]
+    items = [item for path in tasksets for item in load_tasks(path) if item.split == split]
+    findings = seed_findings(comparison, vocabulary_tokens({f.name: f for f in folders}, items))
+    print("\n".join(finding_lines(findings)))
+    return [f.to_dict() for f in findings]
 
 
 def _step_report(settings: Settings) -> None:

@@ -28,6 +28,7 @@ import pandas as pd
 
 from workbench.config import Settings, load_settings
 from workbench.errors import WorkbenchError
+from workbench.routing._transformers import trained_routers
 
 if TYPE_CHECKING:
     from workbench.answers import AnswerResult, CheckContext
@@ -43,9 +44,6 @@ SEED = 20260101
 PLOTLY_RENDERER = "plotly_mimetype"
 """Plotly's renderer in notebooks: other renderers store HTML with random element ids."""
 
-TRAINING_RECORD = "workbench_training.json"
-"""The file a router folder trained here holds; a folder without it is not a finished router."""
-
 T = TypeVar("T")
 
 
@@ -57,19 +55,6 @@ def ci_requested(environ: Mapping[str, str] | None = None) -> bool:
     """Whether ``WORKBENCH_CI`` asks for the small CI size (``1``, ``true`` or ``yes``)."""
     value = (environ if environ is not None else os.environ).get(CI_ENV, "")
     return value.strip().lower() in {"1", "true", "yes"}
-
-
-def trained_routers(models_dir: str | os.PathLike[str]) -> dict[str, Path]:
-    """Router folders under ``models_dir/routers`` that finished training, by folder name.
-
-    A folder counts once it holds ``workbench_training.json``, which the trainer writes last; a
-    router still in training (weights but no record yet) is left out.
-    """
-    root = Path(models_dir) / "routers"
-    if not root.is_dir():
-        return {}
-    return {folder.name: folder for folder in sorted(root.iterdir())
-            if folder.is_dir() and (folder / TRAINING_RECORD).is_file()}
 
 
 @dataclass

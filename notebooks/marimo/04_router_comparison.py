@@ -14,8 +14,8 @@ with app.setup:
         mcnemar,
         rule_router,
         seed_findings,
-        token_table,
         transformers_router,
+        vocabulary_tokens,
     )
     from workbench.widgets import RouterComparisonPanel
 
@@ -103,8 +103,7 @@ def _(comparison, routers):
 @app.cell
 def _(comparison, trained):
     # the seed's three claims as checks on this comparison (`workbench router findings` on the CLI)
-    tokens = (token_table({n: trained[n] for n in ("base", "ru-vocab")}, lab.tasks())
-              if {"base", "ru-vocab"} <= set(trained) else None)
+    tokens = vocabulary_tokens(trained, lab.tasks())
     mo.vstack([
         mo.md("### The seed's three findings, measured here\n\nEach claim is checked on the routers "
               "compared above, with its numbers and a paired test; a router that is not in the "

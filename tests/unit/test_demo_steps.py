@@ -41,17 +41,6 @@ def _settings(tmp_path: Path):
     return load_settings(config)
 
 
-def test_trained_routers_skips_unfinished_folders(tmp_path: Path) -> None:
-    routers = tmp_path / "routers"
-    (routers / "training").mkdir(parents=True)
-    (routers / "training" / "config.json").write_text("{}", encoding="utf-8")
-    (routers / "done").mkdir()
-    (routers / "done" / "workbench_training.json").write_text("{}", encoding="utf-8")
-    (routers / "base.toml").write_text("", encoding="utf-8")
-    assert _demo.trained_routers(tmp_path) == [routers / "done"]
-    assert _demo.trained_routers(tmp_path / "nowhere") == []
-
-
 def test_router_step_without_trained_routers(tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     settings = _settings(tmp_path)

@@ -108,3 +108,16 @@ def test_a_comparison_without_red_team_items_leaves_the_refusal_findings_unmeasu
     findings = seed_findings(utility_only)
     assert findings[1].holds is None and findings[2].holds is None
     assert "no red-team item" in findings[1].verdict
+
+
+def test_lines_and_records_say_the_state_in_words(tmp_path) -> None:
+    import json
+
+    from workbench.routing import finding_lines, vocabulary_tokens
+
+    findings = seed_findings(_comparison(base=(4, 10), base_no_refusals=(4, 0)))
+    lines = finding_lines(findings)
+    assert lines[0].startswith("finding 1 (not measured)") and lines[1].startswith("finding 2 (holds)")
+    record = json.loads(json.dumps([f.to_dict() for f in findings]))
+    assert record[1]["routers"] == ["base", "base-no-refusals"] and record[1]["holds"] is True
+    assert vocabulary_tokens({"base": tmp_path}, ITEMS) is None

@@ -20,6 +20,7 @@ import pandas as pd
 from workbench import plots as figures
 from workbench.errors import WorkbenchError
 from workbench.report._html import esc, figure, number, page, percent, table
+from workbench.routing._findings import STATES
 from workbench.runs import RunRecord, latest_run, latest_runs, runs_df
 from workbench.stats import mcnemar
 
@@ -295,11 +296,10 @@ def routers_section(results_dir: Path) -> Section:
     findings = record.manifest.get("findings") or []
     if findings:
         blocks.append("<h3>The three router findings, measured on these routers</h3>")
-        state = {True: "holds", False: "does not hold", None: "not measured"}
         # a list, not a table: a claim and its verdict are sentences that need the page's width
         blocks.append("<ol>" + "".join(
             f"<li><p><b>{esc(f['claim'])}</b> ({esc(f['routers'][0])} against "
-            f"{esc(f['routers'][1])}): <i>{state[f['holds']]}</i>. {esc(f['verdict'])}</p></li>"
+            f"{esc(f['routers'][1])}): <i>{STATES[f['holds']]}</i>. {esc(f['verdict'])}</p></li>"
             for f in findings) + "</ol>")
     return Section("routers", "Router comparison", intro, "".join(blocks), (record.run_id,))
 

@@ -22,7 +22,13 @@ from workbench.routing._dataset import (
     generate_training_data,
     write_training_data,
 )
-from workbench.routing._findings import Finding, findings_frame, seed_findings
+from workbench.routing._findings import (
+    Finding,
+    finding_lines,
+    findings_frame,
+    seed_findings,
+    vocabulary_tokens,
+)
 from workbench.routing._records import (
     Router,
     RouterDecision,
@@ -58,6 +64,7 @@ from workbench.routing._transformers import (
     TransformersRouter,
     TransformersRouterError,
     parse_decision,
+    trained_routers,
     transformers_router,
 )
 
@@ -92,6 +99,7 @@ __all__ = [
     "compare_routers",
     "disagreements",
     "evaluate_router",
+    "finding_lines",
     "findings_frame",
     "generate_training_data",
     "load_tasks",
@@ -106,8 +114,10 @@ __all__ = [
     "summarise",
     "text_groups",
     "token_table",
+    "trained_routers",
     "train_router",
     "train_tokenizer",
     "transformers_router",
+    "vocabulary_tokens",
     "write_training_data",
 ]

@@ -15,7 +15,7 @@ from workbench.registry import UnknownNameError, build, names
 from workbench.routing import _replay  # noqa: F401  (registers the replay router)
 from workbench.routing._compare import RouterComparison, compare_pair, compare_routers, disagreements
 from workbench.routing._score import DEFAULT_TASKSETS, TaskItem, load_tasks
-from workbench.routing._transformers import TRAINING_RECORD
+from workbench.routing._transformers import TRAINING_RECORD, trained_routers
 from workbench.runs import write_run
 
 TABLE_COLUMNS: tuple[tuple[str, str], ...] = (
@@ -57,14 +57,15 @@ def _load_items(settings: Settings, tasksets: Sequence[str] | None, split: str |
 def build_router(spec: str, items: Sequence[TaskItem] = (), models: Path | None = None) -> Any:
     """Build a router from ``NAME`` or ``NAME:PATH`` (e.g. ``rule``, ``replay:runs/qwen.jsonl``).
 
-    A bare name that no router is registered under but that names a trained folder under
-    ``models`` (``models/routers`` of the project by default), such as ``base``, is read as
-    ``transformers:<that folder>``.
+    A bare name that no router is registered under but that names a finished router folder of
+    ``models`` (the project's ``models/`` by default; see :func:`trained_routers`), such as
+    ``base``, is read as ``transformers:<that folder>``.
     """
     name, _, value = spec.partition(":")
-    trained = (models if models is not None else project_root() / "models" / "routers") / name
-    if not value and name not in names("router") and (trained / TRAINING_RECORD).is_file():
-        name, value = "transformers", str(trained)
+    if not value and name not in names("router"):
+        trained = trained_routers(models if models is not None else project_root() / "models")
+        if name in trained:
+            name, value = "transformers", str(trained[name])
     params: dict[str, Any] = {}
     if value:
         params["path"] = value

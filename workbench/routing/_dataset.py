@@ -716,7 +716,26 @@ def build_training_data(
     quote_questions: str | Path | None = None,
     questions_dir: str | Path | None = None,
 ) -> TrainingData:
-    """Generate the lines and report what was dropped; see :func:`generate_training_data`."""
+    """Seeded router training lines ``{"question", "lang", "gold"}``, with what was dropped.
+
+    Args:
+        catalog: The utility catalog (the loaded one by default).
+        lines: How many lines to produce.
+        refusal_share: The share of refusal lines (``0`` builds the no-refusal variant).
+        seed: The seed; the same seed gives the same lines.
+        specs_dir: The folder of ``*.fts`` spec files (``corpus/specs``).
+        quote_questions: The ``in_corpus.jsonl`` whose ``dev`` questions become quote lines.
+        questions_dir: The folder of the router task sets: their dev split is worded into lines,
+            their test split is never emitted.
+
+    Returns:
+        The lines in order (each gold shaped as in ``router_tasks.jsonl``) and, per reason, the
+        candidate lines dropped on the way.
+
+    Raises:
+        DatasetBuildError: On a share outside [0, 1], a non-positive size, or a kind of line
+            that cannot be built.
+    """
     if not 0.0 <= refusal_share <= 1.0:
         raise DatasetBuildError(f"refusal_share must lie in [0, 1], got {refusal_share}")
     if lines < 1:
@@ -753,43 +772,9 @@ def build_training_data(
     return TrainingData(rows=rows, dropped=dict(sorted(ctx.dropped.items())))
 
 
-def generate_training_data(
-    catalog: Catalog | None = None,
-    *,
-    lines: int = DEFAULT_LINES,
-    refusal_share: float = DEFAULT_REFUSAL_SHARE,
-    seed: int = DEFAULT_SEED,
-    specs_dir: str | Path | None = None,
-    quote_questions: str | Path | None = None,
-    questions_dir: str | Path | None = None,
-) -> list[dict[str, Any]]:
-    """Seeded router training lines ``{"question", "lang", "gold"}``.
-
-    Args:
-        catalog: The utility catalog (the loaded one by default).
-        lines: How many lines to produce.
-        refusal_share: The share of refusal lines (``0`` builds the no-refusal variant).
-        seed: The seed; the same seed gives the same lines.
-        specs_dir: The folder of ``*.fts`` spec files (``corpus/specs``).
-        quote_questions: The ``in_corpus.jsonl`` whose ``dev`` questions become quote lines.
-        questions_dir: The folder of the held-out task sets whose texts are never emitted.
-
-    Returns:
-        The lines in order; each gold is shaped as in ``router_tasks.jsonl``.
-
-    Raises:
-        DatasetBuildError: On a share outside [0, 1], a non-positive size, or a kind of line
-            that cannot be built.
-    """
-    return build_training_data(
-        catalog,
-        lines=lines,
-        refusal_share=refusal_share,
-        seed=seed,
-        specs_dir=specs_dir,
-        quote_questions=quote_questions,
-        questions_dir=questions_dir,
-    ).rows
+def generate_training_data(catalog: Catalog | None = None, **options: Any) -> list[dict[str, Any]]:
+    """The lines of :func:`build_training_data` (same arguments) without the drop counts."""
+    return build_training_data(catalog, **options).rows
 
 
 def write_training_data(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from workbench.config import Settings, project_root
+from workbench.config import Settings
 from workbench.errors import WorkbenchError
 from workbench.routing._score import load_tasks
 from workbench.routing._tokens import token_table
@@ -42,30 +42,25 @@ def _tokens(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _findings(args: argparse.Namespace, settings: Settings) -> int:
-    from dataclasses import asdict
-
     from workbench.routing._cli import _jsonable, _load_items, build_router, summary_lines
     from workbench.routing._compare import compare_routers
-    from workbench.routing._findings import ROUTER_NAMES, seed_findings
+    from workbench.routing._findings import ROUTER_NAMES, finding_lines, seed_findings, vocabulary_tokens
+    from workbench.routing._transformers import trained_routers
     from workbench.runs import write_run
 
-    folder = Path(args.models) if args.models else project_root() / "models" / "routers"
-    present = [name for name in ROUTER_NAMES if (folder / name / "workbench_training.json").is_file()]
-    if not present:
-        raise WorkbenchError(f"no trained router under {folder}; train them with "
+    models = Path(args.models) if args.models else settings.paths.models
+    trained = {n: f for n, f in trained_routers(models).items() if n in ROUTER_NAMES}
+    if not trained:
+        raise WorkbenchError(f"no trained router under {Path(models) / 'routers'}; train them with "
                              f"`workbench router train models/routers/<name>.toml` or `make models`")
     items = _load_items(settings, args.taskset, args.split)
-    routers = {name: build_router(f"transformers:{folder / name}") for name in present}
+    routers = {name: build_router(f"transformers:{folder}") for name, folder in trained.items()}
     comparison = compare_routers(routers, items)
     print(f"{len(routers)} trained router(s) on {len(items)} items, split {args.split}:")
     print("\n".join(summary_lines(comparison)))
-    tokens = token_table({n: folder / n for n in ("base", "ru-vocab") if n in present}, items) \
-        if "base" in present and "ru-vocab" in present else None
-    findings = seed_findings(comparison, tokens)
-    for number, finding in enumerate(findings, start=1):
-        state = {True: "holds", False: "does not hold", None: "not measured"}[finding.holds]
-        print(f"finding {number} ({state}): {finding.claim}\n  {finding.verdict}")
-    extra = {"routers": present, "split": args.split, "findings": [asdict(f) for f in findings]}
+    findings = seed_findings(comparison, vocabulary_tokens(trained, items))
+    print("\n".join(finding_lines(findings)))
+    extra = {"routers": list(trained), "split": args.split, "findings": [f.to_dict() for f in findings]}
     summary = {str(name): {k: _jsonable(v) for k, v in row.items()}
                for name, row in comparison.summary.to_dict(orient="index").items()}
     run = write_run("routers", comparison.items, settings=settings, summary=summary, extra=_jsonable(extra))
@@ -92,7 +87,8 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     tokens.set_defaults(handler=_tokens)
     findings = group.add_parser("findings", parents=[common],
                                 help="measure the three router findings on the trained routers")
-    findings.add_argument("--models", metavar="DIR", help="the folder of trained routers (models/routers)")
+    findings.add_argument("--models", metavar="DIR",
+                          help="the models folder whose routers/ holds the trained routers ([paths].models)")
     findings.add_argument("--split", choices=["dev", "test"], default="test", help="the split (test)")
     findings.add_argument("--taskset", action="append", metavar="FILE",
                           help="a task set (repeatable; default: the router tasks and the red team)")

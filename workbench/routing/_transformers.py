@@ -37,7 +37,9 @@ from workbench.utilities import Catalog, category_index, describe_category
 
 DEFAULT_MAX_NEW_TOKENS = 128
 TRAINING_RECORD = "workbench_training.json"
-"""The file a folder trained here carries; its presence selects the ``compact`` format."""
+"""The file a folder trained here carries; its presence selects the ``compact`` format.
+
+The trainer writes it last, so a folder without it is still being trained (or was abandoned)."""
 REFUSAL_CODES = ("OUT_OF_SCOPE", "MISSING_ARGUMENT", "ARGUMENT_IS_CIRCUMSTANCE")
 _OTHER_SOURCES = ("quote", "spec", "refuse")
 _THINK = re.compile(r"<think>.*?(</think>|$)", re.DOTALL)
@@ -332,6 +334,18 @@ class TransformersRouter:
     def route(self, question: str) -> RouterDecision:
         """Decide where ``question`` goes with the model and the router's prompt format."""
         return PROMPT_FORMATS[self.prompt_format](question, self._generate, self.catalog)
+
+
+def trained_routers(models_dir: str | Path) -> dict[str, Path]:
+    """Router folders under ``models_dir/routers`` whose training finished, by folder name.
+
+    A folder counts once it holds :data:`TRAINING_RECORD`; one still in training is left out.
+    """
+    root = Path(models_dir) / "routers"
+    if not root.is_dir():
+        return {}
+    return {folder.name: folder for folder in sorted(root.iterdir())
+            if folder.is_dir() and (folder / TRAINING_RECORD).is_file()}
 
 
 @router("transformers")
