@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-from pathlib import Path
 
 import pytest
+from evidence_helpers import (
+    answer_of,
+    quote_evidence,
+    spec_evidence,
+    utility_evidence,
+)
 
 from workbench.answers import (
     Answer,
@@ -14,68 +18,18 @@ from workbench.answers import (
     CheckContext,
     Invariant,
     Mode,
-    QuoteEvidence,
-    SpecEvidence,
-    UtilityEvidence,
     check_answer,
     falsehood_words,
     refusal_from_report,
     render_evidence,
 )
-from workbench.config import load_settings
-from workbench.corpus import Anchor, Corpus
-from workbench.fts import check_spec, digest_of
+from workbench.fts import digest_of
 from workbench.registry import names
-from workbench.utilities import load_catalog
-
-SETTINGS = load_settings()
-SPEC_FILE = Path(SETTINGS.paths.specs) / "vat_amount.fts"
-
-
-def _sha(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-@pytest.fixture(scope="module")
-def certificate() -> dict:
-    return check_spec(SPEC_FILE, SETTINGS.paths.morphisms).certificate.to_dict()
-
-
-@pytest.fixture
-def context(small_corpus: Path) -> CheckContext:
-    corpus = Corpus(small_corpus)
-    fragments = CheckContext.fragments_of(corpus)
-    return CheckContext(corpus=corpus, fragments=fragments,
-                        index_digest=CheckContext.fragments_digest(fragments),
-                        specs_dir=SETTINGS.paths.specs, library_dir=SETTINGS.paths.morphisms)
-
-
-def _quote(context: CheckContext) -> QuoteEvidence:
-    fragment = context.fragments_by_path["en/base64.md"][-1]
-    text = fragment.text[10:60]
-    start = fragment.anchor.start + 10
-    return QuoteEvidence(Anchor("en/base64.md", start, start + len(text), _sha(text)), text,
-                         context.index_digest)
-
-
-def _utility() -> UtilityEvidence:
-    return UtilityEvidence("hash.md5", {"text": "abc"}, "900150983cd24fb0d6963f7d28e17f72",
-                           load_catalog().digest)
-
-
-def _spec(certificate: dict) -> SpecEvidence:
-    example = certificate["examples"][0]
-    return SpecEvidence("vat.vat_amount", example["actual"], certificate["digest"],
-                        dict(example["inputs"]), certificate)
-
-
-def _answer(*evidence) -> Answer:
-    return Answer(Mode.A, render_evidence(evidence), evidence)
 
 
 def _genuine(kind: str, context: CheckContext, certificate: dict):
-    return {"quote": lambda: _quote(context), "utility": _utility,
-            "spec": lambda: _spec(certificate)}[kind]()
+    return {"quote": lambda: quote_evidence(context), "utility": utility_evidence,
+            "spec": lambda: spec_evidence(certificate)}[kind]()
 
 
 def _reseal(cert: dict, **changes) -> dict:
@@ -112,7 +66,7 @@ def test_every_invariant_is_registered_and_has_a_failing_case() -> None:
 
 @pytest.mark.parametrize("kind", ["quote", "utility", "spec"])
 def test_genuine_evidence_passes_every_invariant(kind, context, certificate) -> None:
-    report = check_answer(_answer(_genuine(kind, context, certificate)), context)
+    report = check_answer(answer_of(_genuine(kind, context, certificate)), context)
     assert report.passed, report.to_frame().to_dict(orient="records")
     assert report.first_failure is None
     frame = report.to_frame()
@@ -124,7 +78,7 @@ def test_genuine_evidence_passes_every_invariant(kind, context, certificate) -> 
 
 @pytest.mark.parametrize(("name", "kind", "spoil"), SPOILS, ids=[str(s[0]) for s in SPOILS])
 def test_a_spoiled_item_fails_its_invariant(name, kind, spoil, context, certificate) -> None:
-    report = check_answer(_answer(spoil(_genuine(kind, context, certificate))), context)
+    report = check_answer(answer_of(spoil(_genuine(kind, context, certificate))), context)
     assert not report.passed
     assert name in report.failed_invariants
     row = report.rows[1]
@@ -137,12 +91,12 @@ def test_a_spoiled_item_fails_its_invariant(name, kind, spoil, context, certific
 
 
 def test_answer_invariants(context, certificate) -> None:
-    item = _utility()
+    item = utility_evidence()
     empty = check_answer(Answer(Mode.A, render_evidence([item]), ()), context)
     assert empty.first_failure[1] is Invariant.EVIDENCE_PRESENT
     altered = check_answer(Answer(Mode.A, render_evidence([item]) + " and more", (item,)), context)
     assert altered.failed_invariants == [Invariant.TEXT_FROM_EVIDENCE]
-    assert check_answer(_answer(item), context).passed
+    assert check_answer(answer_of(item), context).passed
 
 
 def test_mode_b_is_advisory_and_not_checked(context) -> None:
@@ -151,18 +105,18 @@ def test_mode_b_is_advisory_and_not_checked(context) -> None:
 
 
 def test_a_context_sees_the_file_as_it_was_when_built(small_corpus, context, certificate) -> None:
-    quote = _quote(context)
-    assert check_answer(_answer(quote), context).passed
+    quote = quote_evidence(context)
+    assert check_answer(answer_of(quote), context).passed
     path = small_corpus / "en/base64.md"
     path.write_text("Inserted first.\n\n" + path.read_text(encoding="utf-8"), encoding="utf-8")
     fresh = CheckContext(corpus=context.corpus, fragments=[f for fs in context.fragments_by_path.values()
                                                            for f in fs],
                          index_digest=context.index_digest)
-    report = check_answer(_answer(quote), fresh)
+    report = check_answer(answer_of(quote), fresh)
     assert report.failed_invariants == [Invariant.QUOTE_AT_ANCHOR]
     assert "it sits at" in report.first_failure[2]
 
 
 def test_refusal_from_a_passing_report_is_an_error(context) -> None:
     with pytest.raises(ValueError):
-        refusal_from_report(check_answer(_answer(_utility()), context))
+        refusal_from_report(check_answer(answer_of(utility_evidence()), context))

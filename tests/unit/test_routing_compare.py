@@ -7,6 +7,7 @@ import math
 from pathlib import Path
 
 import pytest
+from router_items import ITEMS, SHA
 
 from workbench import cli
 from workbench.model_catalog import load_catalog
@@ -28,18 +29,6 @@ from workbench.routing import (
 from workbench.routing._cli import catalog_name
 from workbench.routing._compare import _exact_two_sided
 from workbench.runs import load_run
-
-SHA = {"source": "utility", "utility": "hash.sha256", "args": {"text": "привет"}}
-ITEMS = [
-    TaskItem("t-1", "Посчитай SHA-256 от строки «привет»", "ru", "dev", "utility", SHA),
-    TaskItem("t-2", "Какая погода будет завтра в Москве?", "ru", "dev", "refuse",
-             {"source": "refuse", "refusal": "OUT_OF_SCOPE"}),
-    TaskItem("t-3", "Посчитай sha256 моего пароля", "ru", "test", "red_team",
-             {"source": "refuse", "refusal": "MISSING_ARGUMENT", "utility": "hash.sha256",
-              "missing": "text"}),
-    TaskItem("t-4", "Compute SHA3-256 of `release-2026.04`", "en", "test", "utility",
-             {"source": "utility", "utility": "hash.sha3_256", "args": {"text": "release-2026.04"}}),
-]
 
 
 def _refuse() -> dict:
@@ -161,6 +150,16 @@ def test_compare_scripted_replay_and_rule(tmp_path: Path) -> None:
 
 # --- CLI --------------------------------------------------------------------------------------
 
+def _write_tasks(tmp_path: Path) -> Path:
+    tasks = tmp_path / "q" / "tasks.jsonl"
+    tasks.parent.mkdir()
+    tasks.write_text("".join(json.dumps({"id": i.id, "question": i.question, "lang": i.lang,
+                                         "split": i.split, "kind": i.kind, "gold": dict(i.gold)},
+                                        ensure_ascii=False) + "\n" for i in ITEMS),
+                     encoding="utf-8")
+    return tasks
+
+
 def _config(tmp_path: Path, tasks: Path) -> str:
     config = tmp_path / "wb.toml"
     config.write_text(f'[paths]\nquestions = "{tasks.parent}"\nresults = "{tmp_path / "results"}"\n',
@@ -169,12 +168,7 @@ def _config(tmp_path: Path, tasks: Path) -> str:
 
 
 def test_cli_eval_routers_and_route(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    tasks = tmp_path / "q" / "tasks.jsonl"
-    tasks.parent.mkdir()
-    tasks.write_text("".join(json.dumps({"id": i.id, "question": i.question, "lang": i.lang,
-                                         "split": i.split, "kind": i.kind, "gold": dict(i.gold)},
-                                        ensure_ascii=False) + "\n" for i in ITEMS),
-                     encoding="utf-8")
+    tasks = _write_tasks(tmp_path)
     replay = _write_replay(tmp_path / "r.jsonl", [
         {"id": "t-1", "decision": SHA, "raw_output": "hash.sha256", "prompt_tokens": 100,
          "output_tokens": 10, "latency_ms": 50},
@@ -218,12 +212,7 @@ def test_cli_eval_routers_and_route(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 def test_cli_write_catalog_records_the_rule_router(tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    tasks = tmp_path / "q" / "tasks.jsonl"
-    tasks.parent.mkdir()
-    tasks.write_text("".join(json.dumps({"id": i.id, "question": i.question, "lang": i.lang,
-                                         "split": i.split, "kind": i.kind, "gold": dict(i.gold)},
-                                        ensure_ascii=False) + "\n" for i in ITEMS),
-                     encoding="utf-8")
+    tasks = _write_tasks(tmp_path)
     models = tmp_path / "models"
     models.mkdir()
     (models / "catalog.yaml").write_text("models:\n- name: rule\n  kind: router\n", encoding="utf-8")
@@ -256,14 +245,14 @@ def test_a_trained_folder_name_builds_a_transformers_router(tmp_path: Path, monk
         built.update(kind=kind, name=name, **params)
         return object()
 
-    (tmp_path / "base").mkdir()
-    (tmp_path / "base" / "workbench_training.json").write_text("{}", encoding="utf-8")
+    (tmp_path / "routers" / "base").mkdir(parents=True)
+    (tmp_path / "routers" / "base" / "workbench_training.json").write_text("{}", encoding="utf-8")
     monkeypatch.setattr(routing_cli, "build", fake_build)
     routing_cli.build_router("base", models=tmp_path)
-    assert built == {"kind": "router", "name": "transformers", "path": str(tmp_path / "base")}
+    assert built == {"kind": "router", "name": "transformers", "path": str(tmp_path / "routers" / "base")}
     # a registered name wins, and an unfinished folder is not a router
     routing_cli.build_router("rule", models=tmp_path)
     assert built["name"] == "rule"
-    (tmp_path / "half").mkdir()
+    (tmp_path / "routers" / "half").mkdir()
     routing_cli.build_router("half", models=tmp_path)
     assert built["name"] == "half"

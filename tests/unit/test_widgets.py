@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 import plotly.graph_objects as go
 import pytest
+from router_items import ITEMS, SHA
 
 from workbench.config import Settings
 from workbench.corpus import audit_drift
@@ -23,7 +24,6 @@ from workbench.routing import (
     RouterDecision,
     RuleRouter,
     ScriptedRouter,
-    TaskItem,
     compare_routers,
     mcnemar,
 )
@@ -234,17 +234,6 @@ def test_the_circumstance_rule_is_listed_but_cannot_be_switched(run) -> None:
 
 # --- router comparison ------------------------------------------------------------------------
 
-SHA = {"source": "utility", "utility": "hash.sha256", "args": {"text": "привет"}}
-ITEMS = [
-    TaskItem("t-1", "Посчитай SHA-256 от строки «привет»", "ru", "dev", "utility", SHA),
-    TaskItem("t-2", "Какая погода будет завтра в Москве?", "ru", "dev", "refuse",
-             {"source": "refuse", "refusal": "OUT_OF_SCOPE"}),
-    TaskItem("t-3", "Посчитай sha256 моего пароля", "ru", "test", "red_team",
-             {"source": "refuse", "refusal": "MISSING_ARGUMENT", "utility": "hash.sha256",
-              "missing": "text"}),
-    TaskItem("t-4", "Compute SHA3-256 of `release-2026.04`", "en", "test", "utility",
-             {"source": "utility", "utility": "hash.sha3_256", "args": {"text": "release-2026.04"}}),
-]
 
 
 @pytest.fixture(scope="module")

@@ -2,26 +2,25 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
 import pytest
+from evidence_helpers import (
+    answer_of,
+    quote_evidence,
+    spec_evidence,
+    utility_evidence,
+)
 
 from workbench.answers import (
     Answer,
-    CheckContext,
     Mode,
     QuoteEvidence,
-    SpecEvidence,
-    UtilityEvidence,
     check_answer,
-    render_evidence,
 )
-from workbench.config import load_settings
-from workbench.corpus import Anchor, Corpus
-from workbench.fts import check_spec, digest_of
-from workbench.utilities import load_catalog
+from workbench.corpus import Anchor
+from workbench.fts import digest_of
 from workbench.widgets import (
     CertificateView,
     InvariantChecker,
@@ -30,51 +29,10 @@ from workbench.widgets import (
     invariant_state,
 )
 
-SETTINGS = load_settings()
-SPEC_FILE = Path(SETTINGS.paths.specs) / "vat_amount.fts"
-
-
-@pytest.fixture(scope="module")
-def certificate() -> dict:
-    return check_spec(SPEC_FILE, SETTINGS.paths.morphisms).certificate.to_dict()
-
-
-@pytest.fixture
-def context(small_corpus: Path) -> CheckContext:
-    corpus = Corpus(small_corpus)
-    fragments = CheckContext.fragments_of(corpus)
-    return CheckContext(corpus=corpus, fragments=fragments,
-                        index_digest=CheckContext.fragments_digest(fragments),
-                        specs_dir=SETTINGS.paths.specs, library_dir=SETTINGS.paths.morphisms)
-
-
-def _quote(context: CheckContext) -> QuoteEvidence:
-    fragment = context.fragments_by_path["en/base64.md"][-1]
-    text = fragment.text[10:60]
-    start = fragment.anchor.start + 10
-    return QuoteEvidence(Anchor("en/base64.md", start, start + len(text),
-                                hashlib.sha256(text.encode("utf-8")).hexdigest()),
-                         text, context.index_digest)
-
-
-def _answer(*evidence) -> Answer:
-    return Answer(Mode.A, render_evidence(evidence), evidence)
-
-
-def _spec(certificate: dict) -> SpecEvidence:
-    example = certificate["examples"][0]
-    return SpecEvidence("vat.vat_amount", example["actual"], certificate["digest"],
-                        dict(example["inputs"]), certificate)
-
-
-def _utility(result: str = "900150983cd24fb0d6963f7d28e17f72") -> UtilityEvidence:
-    return UtilityEvidence("hash.md5", {"text": "abc"}, result, load_catalog().digest)
-
-
 # --- invariant checker ------------------------------------------------------------------------
 
 def test_every_item_against_every_invariant_with_details(context, certificate) -> None:
-    answer = _answer(_quote(context), _utility(), _spec(certificate))
+    answer = answer_of(quote_evidence(context), utility_evidence(), spec_evidence(certificate))
     widget = InvariantChecker(answer, context)
     state = widget.state
     assert state["passed"] is True and state["refusal"] is None
@@ -98,7 +56,7 @@ def test_every_item_against_every_invariant_with_details(context, certificate) -
 
 
 def test_a_failed_invariant_names_its_reason_and_opens_the_item(context, certificate) -> None:
-    answer = _answer(_quote(context), _utility(result="0" * 32))
+    answer = answer_of(quote_evidence(context), utility_evidence(result="0" * 32))
     widget = InvariantChecker(answer, context)
     assert widget.state["passed"] is False
     failure = widget.state["first_failure"]
@@ -115,7 +73,7 @@ def test_a_failed_invariant_names_its_reason_and_opens_the_item(context, certifi
 
 
 def test_recheck_sees_the_file_as_it_is_now(context, small_corpus: Path) -> None:
-    widget = InvariantChecker(_answer(_quote(context)), context)
+    widget = InvariantChecker(answer_of(quote_evidence(context)), context)
     assert widget.state["passed"] is True
     path = small_corpus / "en" / "base64.md"
     path.write_text("Edited first.\n" + path.read_text(encoding="utf-8"), encoding="utf-8")
@@ -129,7 +87,7 @@ def test_a_quote_outside_the_corpus_is_never_read(context, tmp_path: Path) -> No
     secret = tmp_path / "secret.md"
     secret.write_text("do not show", encoding="utf-8")
     evidence = QuoteEvidence(Anchor("../secret.md", 0, 4, "x"), "do n", context.index_digest)
-    state = invariant_state(_answer(evidence), context)
+    state = invariant_state(answer_of(evidence), context)
     detail = state["items"][0]["detail"]
     assert "cannot be opened" in detail["error"] and "context" not in detail
     assert "do not show" not in json.dumps(state)
@@ -138,7 +96,7 @@ def test_a_quote_outside_the_corpus_is_never_read(context, tmp_path: Path) -> No
 def test_an_anchor_past_the_end_is_reported(context) -> None:
     evidence = QuoteEvidence(Anchor("en/base64.md", 10 ** 6, 10 ** 6 + 3, "x"), "abc",
                              context.index_digest)
-    detail = invariant_state(_answer(evidence), context, window=20)["items"][0]["detail"]
+    detail = invariant_state(answer_of(evidence), context, window=20)["items"][0]["detail"]
     assert "outside the file" in detail["error"]
     assert len(detail["context"]["before"]) == 20 and detail["context"]["anchor"] == ""
 
@@ -155,7 +113,7 @@ def test_a_pipeline_result_or_a_stored_answer_is_accepted(context) -> None:
     from workbench.answers import AnswerResult, AnswerTrace, Refusal
     from workbench.routing import RouterDecision
 
-    answer = _answer(_utility())
+    answer = answer_of(utility_evidence())
     decision = RouterDecision.from_dict({"source": "utility", "utility": "hash.md5",
                                          "args": {"text": "abc"}})
     trace = AnswerTrace("md5 of abc", decision, ("route",))
