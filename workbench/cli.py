@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from workbench import __version__
 from workbench.config import load_settings
+from workbench.display import inert
 from workbench.errors import WorkbenchError
 
 COMMAND_MODULES: tuple[str, ...] = (
@@ -50,10 +51,14 @@ def verb_group(subparsers: argparse._SubParsersAction, name: str,
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser with every verb of every subpackage."""
     common = argparse.ArgumentParser(add_help=False)
+    # Every level (``workbench``, a verb, a sub-verb) accepts --config. Each subparser copies its
+    # own values over the namespace, so a default there would erase a --config given before the
+    # verb; with SUPPRESS a level that did not see the option leaves it alone, and the one given
+    # last (nearest the verb) wins.
     common.add_argument(
         "--config",
         metavar="FILE",
-        default=None,
+        default=argparse.SUPPRESS,
         help="settings file (default: $WORKBENCH_CONFIG or the nearest workbench.toml)",
     )
     parser = argparse.ArgumentParser(
@@ -78,10 +83,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        settings = load_settings(args.config)
+        settings = load_settings(getattr(args, "config", None))
         return int(handler(args, settings) or 0)
     except WorkbenchError as exc:
-        print(f"workbench: {type(exc).__name__}: {exc}", file=sys.stderr)
+        # messages may quote a file name or a line of input: print them inert
+        print(inert(f"workbench: {type(exc).__name__}: {exc}", keep="\n\t"), file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. piped into `head`
         return 0

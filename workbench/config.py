@@ -4,11 +4,18 @@ The file is ``workbench.toml`` at the project root (or any file given with ``--c
 Relative paths in it are resolved against the folder that holds the file, so a config can be
 copied next to another corpus and still work. Unknown sections or keys are an error: a typo in a
 threshold name must not silently fall back to a default.
+
+Values are checked when the settings load (and on every :meth:`Settings.with_overrides`): a
+number out of its range or not finite (TOML accepts ``nan`` and ``inf``), and a name that no
+gate, relevance rule, fusion, rerank mode or embedder answers to, are a :class:`ConfigError`
+naming the key and the known names. An unknown rule name would otherwise switch that protection
+off in silence, and a ``nan`` threshold lets every question through.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import tomllib
 from collections.abc import Mapping
@@ -16,6 +23,7 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
+from workbench import registry
 from workbench.errors import WorkbenchError
 
 CONFIG_FILENAME = "workbench.toml"
@@ -137,6 +145,14 @@ class Generator:
 
 
 @dataclass(frozen=True)
+class Answers:
+    """The answers pipeline's own limits, checked before any source runs."""
+
+    max_question_chars: int = 2000
+    """A longer question is refused (``QUESTION_TOO_LONG``) before routing and retrieval."""
+
+
+@dataclass(frozen=True)
 class Settings:
     """Everything a run depends on; saved resolved in every run record."""
 
@@ -147,6 +163,7 @@ class Settings:
     retrieval: Retrieval = field(default_factory=Retrieval)
     gates: Gates = field(default_factory=Gates)
     generator: Generator = field(default_factory=Generator)
+    answers: Answers = field(default_factory=Answers)
     source: Path | None = None
     """The file these settings were read from (``None`` for built-in defaults)."""
 
@@ -158,9 +175,11 @@ class Settings:
         """A copy with some keys of some sections replaced, e.g. ``gates={"threshold_bi_encoder": 0.8}``."""
         changes: dict[str, Any] = {}
         for section, values in sections.items():
+            if section not in _SECTIONS:
+                raise ConfigError(f"unknown section {section}; known: {', '.join(_SECTIONS)}")
             current = getattr(self, section)
             changes[section] = _section_from(type(current), dict(values), current, base=None)
-        return replace(self, **changes)
+        return check_settings(replace(self, **changes))
 
 
 _SECTIONS = {f.name: f.type for f in fields(Settings) if f.name != "source"}
@@ -239,6 +258,114 @@ def _resolve_defaults(settings: Settings, base: Path) -> Settings:
     return replace(settings, paths=fix(settings.paths), reranker=fix(settings.reranker))
 
 
+# Inclusive bounds of the numbers that have a range; ``None`` leaves that side open. Every float
+# must in addition be finite: thresholds have no common range (each rerank mode has its own
+# scale), but ``nan`` compares false with everything and so passes every gate.
+_BOUNDS: dict[str, tuple[float | None, float | None]] = {
+    "fragmenting.max_chars": (1, None),
+    "fragmenting.min_chars": (0, None),
+    "embedder.batch_size": (1, None),
+    "retrieval.lexical_k": (1, None),
+    "retrieval.dense_k": (1, None),
+    "retrieval.rrf_k": (0, None),
+    "retrieval.lexical_weight": (0.0, 1.0),
+    "retrieval.top_k": (1, None),
+    "retrieval.rerank_pool": (1, None),
+    "gates.min_lexical_coverage": (0.0, 1.0),
+    "gates.disagreement_margin": (0.0, None),
+    "generator.max_new_tokens": (1, None),
+    "answers.max_question_chars": (1, None),
+}
+
+
+def _range_text(low: float | None, high: float | None) -> str:
+    if high is None:
+        return f"at least {low}"
+    if low is None:
+        return f"at most {high}"
+    return f"between {low} and {high}"
+
+
+def _number_problems(settings: Settings) -> list[str]:
+    problems = []
+    for section in _SECTIONS:
+        values = getattr(settings, section)
+        for f in fields(values):
+            key, value = f"{section}.{f.name}", getattr(values, f.name)
+            if isinstance(value, float) and not math.isfinite(value):
+                problems.append(f"{key} = {value}: expected a finite number")
+                continue
+            low, high = _BOUNDS.get(key, (None, None))
+            if (low is not None and value < low) or (high is not None and value > high):
+                problems.append(f"{key} = {value}: expected a number {_range_text(low, high)}")
+    frag, retrieval = settings.fragmenting, settings.retrieval
+    if frag.min_chars > frag.max_chars:
+        problems.append(f"fragmenting.min_chars = {frag.min_chars} is above fragmenting.max_chars"
+                        f" = {frag.max_chars}: no fragment could reach its minimum")
+    if retrieval.rerank_pool < retrieval.top_k:
+        problems.append(f"retrieval.rerank_pool = {retrieval.rerank_pool} is below retrieval.top_k"
+                        f" = {retrieval.top_k}: the reranker must see at least the kept candidates")
+    return problems
+
+
+def _unknown_names(key: str, kind: str, given: tuple[str, ...] | list[str],
+                   known: list[str]) -> list[str]:
+    unknown = [name for name in given if name not in known]
+    problems = [f"{key}: unknown {kind} {', '.join(map(repr, unknown))}; "
+                f"known: {', '.join(known)}"] if unknown else []
+    twice = sorted({name for name in given if list(given).count(name) > 1})
+    if twice:
+        problems.append(f"{key} names {', '.join(map(repr, twice))} more than once")
+    return problems
+
+
+def _name_problems(settings: Settings) -> list[str]:
+    """Names checked against what the registry and the name tables hold, loaded on demand."""
+    registry.load("gate")
+    registry.load("relevance_rule")
+    # A gate that owns a refusal code is one of the quote source's gates; every one of them is
+    # evaluated for every question so that any order can be re-attributed from the cache.
+    gates = [e.name for e in registry.entries("gate") if "code" in e.metadata]
+    rules = [e.name for e in registry.entries("relevance_rule")
+             if e.metadata.get("applies_to") == "quote"]
+    order = settings.gates.order
+    problems = _unknown_names("gates.order", "gate", order, gates)
+    left_out = [name for name in gates if name not in order]
+    if left_out:
+        problems.append(f"gates.order leaves out {', '.join(map(repr, left_out))}: list every "
+                        f"gate ({', '.join(gates)}) once, in firing order")
+    problems += _unknown_names("gates.relevance_rules", "relevance rule",
+                               settings.gates.relevance_rules, rules)
+    problems += _unknown_names("retrieval.fusion", "fusion", [settings.retrieval.fusion],
+                               registry.table_names("fusion"))
+    problems += _unknown_names("reranker.mode", "rerank mode", [settings.reranker.mode],
+                               registry.table_names("rerank mode"))
+    embedder, embedders = settings.embedder.name, registry.table_names("embedder")
+    if embedder not in embedders and not Path(embedder).expanduser().is_dir():
+        problems.append(f"embedder.name: unknown embedder {embedder!r} and no model folder of "
+                        f"that name; known: {', '.join(embedders)}")
+    return problems
+
+
+def check_settings(settings: Settings) -> Settings:
+    """Check every value's range and every name against what is registered.
+
+    Args:
+        settings: Settings as read or overridden.
+
+    Returns:
+        The same settings, when every value holds.
+
+    Raises:
+        ConfigError: Naming each key that does not hold, with the known names or the range.
+    """
+    problems = _number_problems(settings) + _name_problems(settings)
+    if problems:
+        where = f"{settings.source}: " if settings.source is not None else ""
+        raise ConfigError(where + "; ".join(problems))
+    return settings
+
+
 def project_root() -> Path:
     """The folder holding ``workbench.toml``: from the current folder upwards, else the checkout."""
     here = Path.cwd().resolve()
@@ -262,7 +389,7 @@ def load_settings(path: str | os.PathLike[str] | None = None) -> Settings:
     """Read settings from ``path`` (or the default file); built-in defaults fill the gaps."""
     chosen = Path(path) if path is not None else default_config_path()
     if chosen is None:
-        return _resolve_defaults(Settings(), project_root())
+        return check_settings(_resolve_defaults(Settings(), project_root()))
     if not chosen.is_file():
         raise ConfigError(f"settings file {chosen} does not exist")
     try:
@@ -280,14 +407,18 @@ def load_settings(path: str | os.PathLike[str] | None = None) -> Settings:
     for section, table in raw.items():
         if not isinstance(table, dict):
             raise ConfigError(f"{chosen}: [{section}] must be a table")
-        changes[section] = _section_from(
-            type(getattr(settings, section)), table, getattr(settings, section), base
-        )
-    return replace(settings, source=chosen.resolve(), **changes)
+        try:
+            changes[section] = _section_from(
+                type(getattr(settings, section)), table, getattr(settings, section), base
+            )
+        except ConfigError as exc:  # say which file, as every other settings error does
+            raise ConfigError(f"{chosen}: {exc}") from None
+    return check_settings(replace(settings, source=chosen.resolve(), **changes))
 
 
 __all__ = [
     "CONFIG_FILENAME",
+    "Answers",
     "ConfigError",
     "Embedder",
     "Fragmenting",
@@ -297,6 +428,7 @@ __all__ = [
     "Reranker",
     "Retrieval",
     "Settings",
+    "check_settings",
     "load_settings",
     "project_root",
 ]

@@ -7,10 +7,16 @@ resolved stage and a later session can rebuild it exactly (:func:`registry_info`
 
 Utilities register the pure function itself (there is nothing to build) together with metadata
 such as their schema; :func:`lookup` returns what was registered.
+
+Names register when their module is imported, and this module sits on the lowest floor, so it
+cannot import them itself. :data:`PROVIDERS` and :data:`NAME_TABLES` say, as strings, which
+modules declare each kind's names; :func:`load` and :func:`table_names` import them when a
+caller (the settings check) needs the full list, never at import time.
 """
 
 from __future__ import annotations
 
+import importlib
 import weakref
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -68,6 +74,22 @@ class RegistryInfo:
         """A JSON-ready form for run manifests."""
         return {"kind": self.kind, "name": self.name, "params": dict(self.params)}
 
+
+PROVIDERS: Mapping[Kind, tuple[str, ...]] = {
+    "gate": ("workbench.gates._builtin",),
+    "relevance_rule": ("workbench.relevance._rules", "workbench.relevance._circumstance"),
+    "router": ("workbench.routing",),
+    "utility": ("workbench.utilities",),
+    "invariant": ("workbench.answers._invariants",),
+}
+"""The modules whose import registers the built-in names of each kind."""
+
+NAME_TABLES: Mapping[str, tuple[str, str]] = {
+    "fusion": ("workbench.retrieval._fusion", "FUSIONS"),
+    "rerank mode": ("workbench.retrieval._hybrid", "RERANK_MODES"),
+    "embedder": ("workbench.retrieval._embedders", "EMBEDDERS"),
+}
+"""Variants kept in a name→function table rather than registered: table → (module, attribute)."""
 
 _ENTRIES: dict[str, dict[str, RegistryEntry]] = {kind: {} for kind in KINDS}
 # Built objects may be plain functions or frozen instances; a side table keeps their provenance
@@ -136,6 +158,21 @@ def entries(kind: Kind) -> Iterator[RegistryEntry]:
         yield _ENTRIES[kind][name]
 
 
+def load(kind: Kind) -> None:
+    """Import the modules that register the built-in names of ``kind`` (once; cheap after)."""
+    _check_kind(kind)
+    for module in PROVIDERS[kind]:
+        importlib.import_module(module)
+
+
+def table_names(table: str) -> list[str]:
+    """The keys of a name→function table of :data:`NAME_TABLES`, in the table's own order."""
+    if table not in NAME_TABLES:
+        raise UnknownNameError("name table", table, list(NAME_TABLES))
+    module, attribute = NAME_TABLES[table]
+    return list(getattr(importlib.import_module(module), attribute))
+
+
 def build(kind: Kind, name: str, **params: Any) -> Any:
     """Call the factory registered under ``name`` with ``params`` and record how it was built."""
     entry = lookup(kind, name)
@@ -159,6 +196,8 @@ def registry_info(obj: Any) -> RegistryInfo | None:
 
 __all__ = [
     "KINDS",
+    "NAME_TABLES",
+    "PROVIDERS",
     "DuplicateNameError",
     "RegistryEntry",
     "RegistryInfo",
@@ -167,11 +206,13 @@ __all__ = [
     "entries",
     "gate",
     "invariant",
+    "load",
     "lookup",
     "names",
     "register",
     "registry_info",
     "relevance_rule",
     "router",
+    "table_names",
     "utility",
 ]

