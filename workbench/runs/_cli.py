@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +11,7 @@ import pandas as pd
 
 from workbench.config import Settings
 from workbench.runs._diff import diff_runs
-from workbench.runs._records import RunRecordError, runs_df
+from workbench.runs._records import RunRecordError, scan_runs
 
 
 def _results(args: argparse.Namespace, settings: Settings) -> Path:
@@ -19,7 +20,11 @@ def _results(args: argparse.Namespace, settings: Settings) -> Path:
 
 def _list(args: argparse.Namespace, settings: Settings) -> int:
     root = _results(args, settings)
-    frame = runs_df(root, kind=args.kind)
+    listing = scan_runs(root, kind=args.kind)
+    # a damaged record is named on stderr and the sound ones are still listed on stdout
+    for skipped in listing.skipped:
+        print(f"skipped {skipped.folder}: {skipped.reason}", file=sys.stderr)
+    frame = listing.runs
     if frame.empty:
         which = f" of kind {args.kind}" if args.kind else ""
         print(f"no run records{which} under {root}")

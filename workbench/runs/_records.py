@@ -14,7 +14,8 @@ import platform
 import shutil
 import subprocess
 import uuid
-from collections.abc import Callable, Mapping
+import warnings
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata
@@ -29,7 +30,53 @@ from workbench.errors import WorkbenchError
 
 
 class RunRecordError(WorkbenchError):
-    """A run folder that is missing or incomplete."""
+    """A run folder that is missing, incomplete or damaged."""
+
+
+class DamagedRunError(RunRecordError):
+    """A file of a run record that is missing or cannot be read; the message names the file."""
+
+    def __init__(self, path: Path, why: str) -> None:
+        super().__init__(f"{path} {why}; the run record is damaged: run it again, or remove "
+                         f"{path.parent} from the results folder")
+        self.path = path
+        """The file that could not be read."""
+        self.why = why
+        """What is wrong with it, without the file name."""
+
+
+class DamagedRunWarning(UserWarning):
+    """A loader over many runs skipped a damaged run record (it names the folder and why)."""
+
+
+@dataclass(frozen=True)
+class SkippedRun:
+    """A run folder that a loader over many runs left out."""
+
+    folder: Path
+    """The run's folder."""
+    reason: str
+    """Why, in one line that names the damaged file."""
+
+
+MANIFEST = "manifest.json"
+"""The file name of a run's manifest."""
+ROWS = "rows.parquet"
+"""The file name of a run's rows."""
+
+_MANIFEST_FIELDS: dict[str, tuple[bool, tuple[type, ...], str]] = {
+    "kind": (True, (str,), "a string"),
+    "run_id": (False, (str,), "a string"),
+    "summary": (False, (dict, type(None)), "an object"),
+    "settings": (False, (dict, type(None)), "an object"),
+    "digests": (False, (dict, type(None)), "an object"),
+    "models": (False, (dict, type(None)), "an object"),
+}
+"""Manifest field -> (required, accepted JSON types, their name): what the loaders rely on."""
+
+_JSON_TYPES: dict[type, str] = {list: "an array", str: "a string", int: "a number",
+                                float: "a number", bool: "a boolean", type(None): "null",
+                                dict: "an object"}
 
 
 @dataclass(frozen=True)
@@ -227,15 +274,97 @@ def write_run(kind: str, rows: pd.DataFrame, *, settings: Settings | None = None
     return final
 
 
+def _read_manifest(folder: Path) -> dict[str, Any]:
+    """The manifest of ``folder``, checked for the fields the loaders rely on.
+
+    Raises:
+        DamagedRunError: It is missing, not UTF-8, not JSON, not an object, or a field that the
+            loaders read is missing or of the wrong type.
+    """
+    path = folder / MANIFEST
+    if not path.is_file():
+        raise DamagedRunError(path, "is missing")
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DamagedRunError(path, f"is not UTF-8 text (byte {exc.start})") from exc
+    except OSError as exc:
+        raise DamagedRunError(path, f"cannot be read ({exc.strerror or exc})") from exc
+    try:
+        manifest = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DamagedRunError(path, f"is not JSON ({exc.msg} at line {exc.lineno} column "
+                                    f"{exc.colno})") from exc
+    if not isinstance(manifest, dict):
+        raise DamagedRunError(path, f"holds {_JSON_TYPES.get(type(manifest), 'a value')}, "
+                                    "not a JSON object")
+    for name, (required, types, wanted) in _MANIFEST_FIELDS.items():
+        if name not in manifest:
+            if required:
+                raise DamagedRunError(path, f"lacks the field {name!r}")
+            continue
+        if not isinstance(manifest[name], types):
+            found = _JSON_TYPES.get(type(manifest[name]), "a value")
+            raise DamagedRunError(path, f"has {name!r} as {found}, not {wanted}")
+    return manifest
+
+
+def _rows_problem(path: Path, exc: BaseException | None = None) -> DamagedRunError:
+    if not path.is_file():
+        return DamagedRunError(path, "is missing")
+    if path.stat().st_size == 0:
+        return DamagedRunError(path, "is empty (0 bytes)")
+    detail = str(exc).splitlines()[0] if exc is not None and str(exc) else type(exc).__name__
+    return DamagedRunError(path, f"is not a readable parquet table, cut short or damaged ({detail})")
+
+
+def _check_rows(folder: Path) -> None:
+    """Read only the footer of ``rows.parquet``: enough to catch a missing, empty or cut file.
+
+    Raises:
+        DamagedRunError: The footer cannot be read.
+    """
+    import pyarrow
+    import pyarrow.parquet
+
+    path = folder / ROWS
+    if not path.is_file():
+        raise _rows_problem(path)
+    try:
+        pyarrow.parquet.read_metadata(path)
+    except (OSError, ValueError, pyarrow.ArrowException) as exc:
+        raise _rows_problem(path, exc) from exc
+
+
+def _read_rows(folder: Path) -> pd.DataFrame:
+    """The rows of ``folder``.
+
+    Raises:
+        DamagedRunError: ``rows.parquet`` is missing, empty, cut short or otherwise unreadable.
+    """
+    import pyarrow
+
+    path = folder / ROWS
+    _check_rows(folder)
+    try:
+        return pd.read_parquet(path)
+    except (OSError, ValueError, pyarrow.ArrowException) as exc:
+        # a sound footer over damaged pages: the pages are read only here
+        raise _rows_problem(path, exc) from exc
+
+
 def load_run(folder: str | os.PathLike[str]) -> RunRecord:
-    """Read one run folder."""
+    """Read one run folder.
+
+    Raises:
+        RunRecordError: ``folder`` is not a folder.
+        DamagedRunError: Its manifest or its rows are missing or cannot be read.
+    """
     path = Path(folder)
-    manifest_file = path / "manifest.json"
-    rows_file = path / "rows.parquet"
-    if not manifest_file.is_file() or not rows_file.is_file():
-        raise RunRecordError(f"{path} is not a complete run record (manifest.json + rows.parquet)")
-    manifest = json.loads(manifest_file.read_text(encoding="utf-8"))
-    return RunRecord(folder=path, manifest=manifest, rows=pd.read_parquet(rows_file))
+    if not path.is_dir():
+        raise RunRecordError(f"{path} is not a run folder (one holds {MANIFEST} + {ROWS})")
+    manifest = _read_manifest(path)
+    return RunRecord(folder=path, manifest=manifest, rows=_read_rows(path))
 
 
 def resolve_run(run: RunRecord | str | os.PathLike[str],
@@ -252,17 +381,44 @@ def resolve_run(run: RunRecord | str | os.PathLike[str],
     return load_run(path)
 
 
-def _manifests(root: Path) -> list[dict[str, Any]]:
-    """Every complete run's manifest under ``root``, oldest first (by time, then id)."""
+def _scan(root: Path) -> tuple[list[dict[str, Any]], list[SkippedRun]]:
+    """Every sound run's manifest under ``root``, oldest first (by time, then id), and the rest.
+
+    A folder counts as a run record when it holds a manifest or rows; one whose manifest or
+    rows footer cannot be read is left out and reported. Dot folders are runs still being
+    written (``write_run`` stages there), so they are not looked at.
+    """
     manifests = []
-    for manifest_file in root.glob("*/manifest.json"):
-        if not (manifest_file.parent / "rows.parquet").is_file():
+    skipped = []
+    folders = sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
+    for folder in folders:
+        if folder.name.startswith(".") or not (
+                (folder / MANIFEST).exists() or (folder / ROWS).exists()):
             continue
-        manifest = json.loads(manifest_file.read_text(encoding="utf-8"))
-        manifest.setdefault("run_id", manifest_file.parent.name)
-        manifest["_folder"] = manifest_file.parent
+        try:
+            manifest = _read_manifest(folder)
+            _check_rows(folder)
+        except DamagedRunError as exc:
+            skipped.append(SkippedRun(folder=folder, reason=f"{exc.path.name} {exc.why}"))
+            continue
+        manifest.setdefault("run_id", folder.name)
+        manifest["_folder"] = folder
         manifests.append(manifest)
-    return sorted(manifests, key=lambda m: (_created(m), str(m["run_id"])))
+    return sorted(manifests, key=lambda m: (_created(m), str(m["run_id"]))), skipped
+
+
+def _manifests(root: Path) -> list[dict[str, Any]]:
+    """:func:`_scan` for the loaders that return records: each skipped run is a warning."""
+    manifests, skipped = _scan(root)
+    _warn(skipped)
+    return manifests
+
+
+def _warn(skipped: Iterable[SkippedRun], stacklevel: int = 4) -> None:
+    """One warning per skipped run; ``stacklevel`` points it at the caller of the public loader."""
+    for run in skipped:
+        warnings.warn(f"skipped {run.folder}: {run.reason}", DamagedRunWarning,
+                      stacklevel=stacklevel)
 
 
 def _created(manifest: Mapping[str, Any]) -> datetime:
@@ -274,17 +430,29 @@ def _created(manifest: Mapping[str, Any]) -> datetime:
     return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
 
 
-def runs_df(results_dir: str | os.PathLike[str] = "results", kind: str | None = None) -> pd.DataFrame:
-    """One row per complete run under ``results_dir``, oldest first.
+@dataclass(frozen=True)
+class RunListing:
+    """The run records under a results folder: the sound ones as a frame, the damaged ones apart."""
 
-    Columns: id, kind, time, commit, rows, and one ``summary.<key>`` column per summary figure.
+    runs: pd.DataFrame
+    """One row per sound run, oldest first (the columns of :func:`runs_df`)."""
+    skipped: tuple[SkippedRun, ...]
+    """The run folders left out because their manifest or rows cannot be read."""
+
+
+def scan_runs(results_dir: str | os.PathLike[str] = "results", kind: str | None = None) -> RunListing:
+    """Every run under ``results_dir``: the sound ones as :func:`runs_df` gives them, and the skipped.
+
+    A damaged record (a manifest that is not a JSON object with a ``kind``, a rows file that is
+    missing, empty or cut short) does not stop the listing; it is returned in ``skipped``.
 
     Args:
         results_dir: The folder that holds the run folders.
-        kind: Only runs of this kind.
+        kind: Only runs of this kind (damaged runs are reported whatever their kind).
     """
+    manifests, skipped = _scan(Path(results_dir))
     records = []
-    for manifest in _manifests(Path(results_dir)):
+    for manifest in manifests:
         if kind is not None and manifest.get("kind") != kind:
             continue
         records.append({
@@ -295,13 +463,33 @@ def runs_df(results_dir: str | os.PathLike[str] = "results", kind: str | None = 
             "rows": manifest.get("rows"),
             **{f"summary.{k}": v for k, v in (manifest.get("summary") or {}).items()},
         })
-    return pd.DataFrame.from_records(
+    frame = pd.DataFrame.from_records(
         records, columns=None if records else ["run_id", "kind", "created_at", "git_commit", "rows"])
+    return RunListing(runs=frame, skipped=tuple(skipped))
+
+
+def runs_df(results_dir: str | os.PathLike[str] = "results", kind: str | None = None) -> pd.DataFrame:
+    """One row per sound run under ``results_dir``, oldest first.
+
+    Columns: id, kind, time, commit, rows, and one ``summary.<key>`` column per summary figure.
+    A damaged run record is left out with a :class:`DamagedRunWarning` that names it;
+    :func:`scan_runs` returns those apart instead.
+
+    Args:
+        results_dir: The folder that holds the run folders.
+        kind: Only runs of this kind.
+    """
+    listing = scan_runs(results_dir, kind)
+    _warn(listing.skipped, stacklevel=3)
+    return listing.runs
 
 
 def latest_run(kind: str, results_dir: str | os.PathLike[str] = "results",
                where: Mapping[str, Any] | None = None) -> RunRecord | None:
-    """The newest complete run of ``kind``, or ``None`` when there is none.
+    """The newest sound run of ``kind``, or ``None`` when there is none.
+
+    A damaged run record is passed over with a :class:`DamagedRunWarning`, so an older sound
+    run of the kind is returned instead.
 
     Args:
         kind: The kind of run.
@@ -313,13 +501,27 @@ def latest_run(kind: str, results_dir: str | os.PathLike[str] = "results",
             continue
         if where and any(manifest.get(k) != v for k, v in where.items()):
             continue
-        return load_run(manifest["_folder"])
+        record = _load_or_warn(manifest["_folder"])
+        if record is not None:
+            return record
     return None
+
+
+def _load_or_warn(folder: Path) -> RunRecord | None:
+    """The run in ``folder``, or ``None`` with a warning when its pages are damaged.
+
+    The scan read only the footers, so a damaged page shows up here, when the rows are read.
+    """
+    try:
+        return load_run(folder)
+    except DamagedRunError as exc:
+        _warn([SkippedRun(folder=folder, reason=f"{exc.path.name} {exc.why}")])
+        return None
 
 
 def latest_runs(kind: str, by: str, results_dir: str | os.PathLike[str] = "results"
                 ) -> dict[Any, RunRecord]:
-    """The newest complete run of ``kind`` for each value of the manifest field ``by``.
+    """The newest sound run of ``kind`` for each value of the manifest field ``by``.
 
     For example ``latest_runs("gates", "mode")`` gives the newest gate run of each rerank mode.
     Runs without the field are grouped under ``None``. Values come out in sorted order.
@@ -329,9 +531,12 @@ def latest_runs(kind: str, by: str, results_dir: str | os.PathLike[str] = "resul
         by: A top-level manifest field.
         results_dir: The folder that holds the run folders.
     """
-    newest: dict[Any, dict[str, Any]] = {}
-    for manifest in _manifests(Path(results_dir)):
-        if manifest.get("kind") == kind:
-            newest[manifest.get(by)] = manifest  # oldest first, so the last one wins
-    return {value: load_run(newest[value]["_folder"])
-            for value in sorted(newest, key=lambda v: (v is None, str(v)))}
+    newest: dict[Any, RunRecord] = {}
+    for manifest in reversed(_manifests(Path(results_dir))):
+        value = manifest.get(by)
+        if manifest.get("kind") != kind or value in newest:
+            continue  # newest first, so the first sound run of each value wins
+        record = _load_or_warn(manifest["_folder"])
+        if record is not None:
+            newest[value] = record
+    return {value: newest[value] for value in sorted(newest, key=lambda v: (v is None, str(v)))}
