@@ -85,3 +85,31 @@ def test_check_with_library_option(tmp_path, capsys):
     folder = tmp_path / "lib"
     shutil.copytree(LIB, folder)
     assert run(["spec", "check", str(SPECS / "vat_amount.fts"), "--library", str(folder)]) == 0
+
+
+EVAL_INPUT_ERRORS: list[tuple[str, str, list[str]]] = [
+    # (spec file, words the one-line message holds, the --input values given)
+    ("vat_amount.fts", "--input tax_base is given twice",
+     ["tax_base=10", "tax_base=20", "reduced_goods=false"]),
+    ("vat_amount.fts", "--input tax_base is given twice",
+     ["tax_base=10", "reduced_goods=false", "tax_base=10"]),  # the same value twice is a slip too
+    ("vat_amount.fts", "--input reduced_goods is given twice",
+     ["reduced_goods=true", " reduced_goods =false"]),  # spaces do not make the name new
+    ("standard_rate_by_date.fts", "--input supply_date is given twice",
+     ["supply_date=2026-01-01", "supply_date=2018-12-31"]),
+    ("standard_rate_by_date.fts", "--input expects name=value", ["supply_date"]),
+    ("standard_rate_by_date.fts", "--input expects name=value", ["=2026-01-01"]),
+]
+
+
+@pytest.mark.parametrize(("spec", "words", "inputs"), EVAL_INPUT_ERRORS)
+def test_eval_input_errors_are_one_line(spec, words, inputs, capsys):
+    from workbench import cli
+
+    argv = ["spec", "eval", str(SPECS / spec)]
+    for value in inputs:
+        argv += ["--input", value]
+    assert cli.main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.splitlines()) == 1
+    assert captured.err.startswith("workbench: FtsError: ") and words in captured.err

@@ -43,12 +43,17 @@ def _check(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _parse_inputs(pairs: list[str]) -> dict[str, str]:
-    out = {}
+    out: dict[str, str] = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
             raise FtsError(f"--input expects name=value, got {pair!r}")
-        out[name.strip()] = value
+        name = name.strip()
+        if name in out:
+            # the last one silently winning would certify a conclusion for a value nobody checked
+            raise FtsError(f"--input {name} is given twice ({name}={out[name]!r} and "
+                           f"{name}={value!r}); give each input once")
+        out[name] = value
     return out
 
 
