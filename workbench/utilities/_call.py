@@ -1,11 +1,12 @@
 """Calling a utility: the argument checker, the refusal wording, and the call itself.
 
-A call either returns a result or a :class:`workbench.answers.Refusal` with one of the four
+A call either returns a result or a :class:`workbench.answers.Refusal` with one of the five
 :class:`UtilityCode` codes; it never raises on any JSON-typed input. The checks run in this order,
 and the first that fails decides: the id is known; the arguments form an object whose names the
-schema declares; every required argument has a value; every value has its declared type; the
-circumstance-versus-data rule (:mod:`workbench.relevance`, used here and nowhere else in this
-package) accepts the binding when a question is given; the function accepts the values.
+schema declares; every required argument has a value; every value is within its declared size
+limits and has its declared type; the circumstance-versus-data rule (:mod:`workbench.relevance`,
+used here and nowhere else in this package) accepts the binding when a question is given; the
+function accepts the values within the schema's ``call_seconds`` (see :mod:`._limits`).
 """
 
 from __future__ import annotations
@@ -25,10 +26,16 @@ from workbench.answers import Refusal, falsehood_words
 from workbench.relevance import CircumstanceVerdict
 from workbench.utilities._catalog import load_catalog
 from workbench.utilities._codes import UtilityCode
-from workbench.utilities._schema import MAX_TEXT, Argument, BadArgument, UtilitySchema
+from workbench.utilities._limits import (
+    MAX_INT_DIGITS,
+    LimitExceeded,
+    call_within,
+    integer_digits,
+    measure,
+)
+from workbench.utilities._schema import Argument, BadArgument, UtilitySchema
 
 LANGS = ("en", "ru")
-MAX_INT_DIGITS = 40
 MAX_NUMBER = 1e100
 
 # The wording of every refusal, per code and language. Each states what was not done inside the
@@ -57,7 +64,47 @@ MESSAGES: dict[UtilityCode, dict[str, str]] = {
         "en": "The call to {utility} gave no result: argument “{argument}” needs {expected_text}.",
         "ru": "Вызов {utility} не дал результата: аргументу «{argument}» нужно: {expected_text}.",
     },
+    UtilityCode.LIMIT_EXCEEDED: {
+        "en": "The call to {utility} gave no result: {measured}, while its declared limit "
+        "“{limit}” is {bound}.",
+        "ru": "Вызов {utility} не дал результата: {measured}, а его объявленный предел "
+        "«{limit}» равен {bound}.",
+    },
 }
+# What was measured against each named limit, per language; "at_least" marks a count that
+# stopped as soon as it passed the limit (see ``_limits.measure``).
+MEASURED: dict[str, dict[str, str]] = {
+    "max_chars": {
+        "en": "argument “{argument}” holds {at_least}{value} characters",
+        "ru": "в аргументе «{argument}» {at_least}{value} символов",
+    },
+    "max_digits": {
+        "en": "argument “{argument}” has {value} digits",
+        "ru": "в аргументе «{argument}» {value} цифр",
+    },
+    "max_items": {
+        "en": "argument “{argument}” holds {at_least}{value} values",
+        "ru": "аргумент «{argument}» содержит {at_least}{value} значений",
+    },
+    "max_depth": {
+        "en": "argument “{argument}” nests {at_least}{value} levels deep",
+        "ru": "аргумент «{argument}» вложен на {at_least}{value} уровней",
+    },
+    "max_results": {
+        "en": "argument “{argument}” gives {at_least}{value} matches",
+        "ru": "аргумент «{argument}» даёт {at_least}{value} совпадений",
+    },
+    "yaml_nodes": {
+        "en": "the YAML of argument “{argument}” expands to {at_least}{value} nodes",
+        "ru": "YAML из аргумента «{argument}» разворачивается в {at_least}{value} узлов",
+    },
+    "call_seconds": {
+        "en": "the call was stopped after {value} s",
+        "ru": "вызов остановлен через {value} с",
+    },
+}
+MEASURED_ANY = {"en": "the measured size is {at_least}{value}", "ru": "измерено {at_least}{value}"}
+AT_LEAST = {"en": "at least ", "ru": "не менее "}
 DETAILS = {
     "placeholder": {
         "en": " in the question (“{value}” only points at it)",
@@ -149,8 +196,15 @@ def refuse(code: UtilityCode, lang: str = "en", **facts: Any) -> Refusal:
         "value": "",
         "kind": "",
         "utility": "",
+        "limit": "",
+        "bound": "",
     }
     values.update({k: _echo(v, lang) for k, v in facts.items() if v is not None})
+    measured = MEASURED.get(str(facts.get("limit")), MEASURED_ANY)[lang]
+    at_least = AT_LEAST[lang] if facts.get("at_least") else ""
+    values["measured"] = measured.format(
+        argument=values["argument"], value=values["value"], at_least=at_least
+    )
     values.setdefault("expected_text", values["expected"])
     if facts.get("reason") in DETAILS:
         values["detail"] = DETAILS[facts["reason"]][lang].format(value=values["value"])
@@ -162,6 +216,36 @@ def refuse(code: UtilityCode, lang: str = "en", **facts: Any) -> Refusal:
     return Refusal(code=str(code), area=catalog.area(lang), numbers=numbers, text=text)
 
 
+def _over_limit(arg: Argument, value: Any) -> LimitExceeded | None:
+    """The first declared size limit ``value`` breaks, measured before any conversion."""
+    limits = arg.limits()
+    if arg.type == "string" and isinstance(value, str) and len(value) > limits["max_chars"]:
+        return LimitExceeded("max_chars", len(value), limits["max_chars"], arg.name)
+    if arg.type == "integer" and isinstance(value, int) and not isinstance(value, bool):
+        digits = integer_digits(value)
+        if digits > MAX_INT_DIGITS:
+            return LimitExceeded("max_digits", digits, MAX_INT_DIGITS, arg.name)
+    if arg.type in ("array", "object") and isinstance(value, list | dict):
+        counts = measure(value, limits["max_items"], limits["max_chars"], limits["max_depth"])
+        for name, count in zip(("max_items", "max_chars", "max_depth"), counts, strict=True):
+            if count > limits[name]:
+                return LimitExceeded(name, count, limits[name], arg.name, at_least=True)
+    return None
+
+
+def _limit_refusal(uid: str, exc: LimitExceeded, lang: str) -> Refusal:
+    return refuse(
+        UtilityCode.LIMIT_EXCEEDED,
+        lang,
+        utility=uid,
+        argument=exc.argument,
+        limit=exc.limit,
+        value=exc.value,
+        bound=exc.bound,
+        **({"at_least": True} if exc.at_least else {}),
+    )
+
+
 def _coerce(arg: Argument, value: Any) -> tuple[bool, Any]:
     """(accepted, value in the declared type); lenient only where no meaning can change."""
     t = arg.type
@@ -170,7 +254,7 @@ def _coerce(arg: Argument, value: Any) -> tuple[bool, Any]:
             return False, None
         if isinstance(value, int) and abs(value) < 10**MAX_INT_DIGITS:
             return True, str(value)
-        return (isinstance(value, str) and len(value) <= MAX_TEXT), value
+        return isinstance(value, str), value
     if t == "integer":
         if isinstance(value, bool):
             return False, None
@@ -270,6 +354,9 @@ def check_arguments(
             if arg.default is not None:
                 kwargs[arg.name] = arg.default
             continue
+        over = _over_limit(arg, value)
+        if over is not None:
+            return {}, _limit_refusal(uid, over, lang), None
         accepted, coerced = _coerce(arg, value)
         if not accepted:
             return (
@@ -365,7 +452,9 @@ def call_utility(
     if refusal is not None:
         return CallOutcome(uid, shown_args, refusal=refusal, numbers=facts)
     try:
-        result = catalog.functions[uid](**kwargs)
+        result = call_within(schema.call_seconds, catalog.functions[uid], **kwargs)
+    except LimitExceeded as exc:
+        refusal = _limit_refusal(uid, exc, lang)
     except BadArgument as exc:
         refusal = refuse(
             UtilityCode.BAD_ARGUMENT,

@@ -12,23 +12,41 @@ from workbench.utilities._call import call_utility
 from workbench.utilities._catalog import catalog_summary, category_index, load_catalog
 from workbench.utilities._coverage import coverage_report
 from workbench.utilities._examples import run_examples
-from workbench.utilities._protocol import serve
+from workbench.utilities._protocol import json_text, serve
 
 
 class ArgsError(WorkbenchError, ValueError):
-    """``--args`` is not a JSON object."""
+    """``--args`` is not JSON, or JSON past what the reader takes."""
 
 
-def _utf8() -> None:
+def _utf8(input_errors: str = "strict") -> None:
     # Results hold Cyrillic; a C locale must not turn them into an encoding error.
-    for stream in (sys.stdin, sys.stdout):
+    for stream, errors in ((sys.stdin, input_errors), (sys.stdout, "strict")):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
-            reconfigure(encoding="utf-8")
+            reconfigure(encoding="utf-8", errors=errors)
 
 
 def _dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    # A result or an argument name may hold a lone surrogate; json_text escapes it.
+    return json_text(value)
+
+
+def read_args(text: str) -> Any:
+    """The value of ``--args``.
+
+    Raises:
+        ArgsError: The text is not JSON, nests deeper than the reader allows, or holds an
+            integer above Python's 4300-digit conversion limit.
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ArgsError(f"--args is not JSON: {exc}") from None
+    except RecursionError:
+        raise ArgsError("--args nests JSON deeper than the reader allows") from None
+    except ValueError:
+        raise ArgsError("--args holds an integer of more than 4300 digits") from None
 
 
 def cmd_list(args: argparse.Namespace, settings: Any) -> int:
@@ -51,10 +69,7 @@ def cmd_list(args: argparse.Namespace, settings: Any) -> int:
 def cmd_call(args: argparse.Namespace, settings: Any) -> int:
     """One call; exit 0 on a result, 1 on a refusal."""
     _utf8()
-    try:
-        call_args = json.loads(args.args)
-    except json.JSONDecodeError as exc:
-        raise ArgsError(f"--args is not JSON: {exc}") from None
+    call_args = read_args(args.args)
     outcome = call_utility(args.utility, call_args, question=args.question, lang=args.lang)
     if outcome.ok:
         print(_dump(outcome.result))
@@ -66,7 +81,9 @@ def cmd_call(args: argparse.Namespace, settings: Any) -> int:
 
 def cmd_serve(args: argparse.Namespace, settings: Any) -> int:
     """The JSON-lines protocol on stdin/stdout until end of input."""
-    _utf8()
+    # Bytes that are not UTF-8 reach handle_line as lone surrogates and get an error reply
+    # there, instead of a decoding error that would end the server.
+    _utf8(input_errors="surrogateescape")
     load_catalog()  # pay the import cost before the first request
     serve(iter(sys.stdin.readline, ""), sys.stdout)
     return 0

@@ -1,7 +1,8 @@
 """The closed set of utility refusal codes.
 
 A utility call either returns a result or one of these codes, each carried by a
-:class:`workbench.answers.Refusal` whose ``numbers`` name the argument concerned.
+:class:`workbench.answers.Refusal` whose ``numbers`` name the argument (and, for a limit, the
+limit and its numbers) concerned.
 """
 
 from __future__ import annotations
@@ -22,6 +23,10 @@ class UtilityCode(enum.StrEnum):
     BAD_ARGUMENT = "BAD_ARGUMENT"
     """An argument has the wrong type or a value outside the utility's domain; ``numbers`` say
     which argument and what was expected."""
+    LIMIT_EXCEEDED = "LIMIT_EXCEEDED"
+    """A declared limit stopped the call: an argument's size (checked before any call), the
+    call's time, or a bound of the utility's own (a YAML expansion, a count of matches);
+    ``numbers`` name the limit, the value measured and the bound."""
 
 
 class Role(enum.StrEnum):

@@ -10,6 +10,7 @@ from typing import Any
 
 import yaml
 
+from workbench.utilities._limits import LimitExceeded
 from workbench.utilities._schema import BadArgument, circ, data, define, ex
 
 JSON_DATA = data("data", "string", "the JSON text", "текст в формате JSON")
@@ -17,6 +18,64 @@ CSV_DATA = data(
     "data", "string", "the CSV text, header first", "текст CSV, первая строка — заголовок"
 )
 MAX_CELLS = 1_000_000
+MAX_YAML_NODES = 100_000
+"""The most nodes a YAML document may expand to once every alias is replaced by its anchor."""
+
+
+class BoundedLoader(yaml.SafeLoader):
+    """``SafeLoader`` that refuses a document whose aliases expand past :data:`MAX_YAML_NODES`.
+
+    PyYAML shares an anchored node between its aliases, so loading a "billion laughs" is cheap;
+    the cost comes when the shared graph is unfolded into a tree (as JSON must). The expanded
+    size is counted on the composed graph before anything is built, each node once, saturating
+    at the bound, so the refusal costs time in the size of the text, not of its expansion. A
+    node that contains itself (``&a [*a]``) expands without end and is refused the same way.
+    """
+
+    def compose_document(self) -> yaml.Node | None:
+        """The next document's node graph, after its expanded size passed the bound check."""
+        node: yaml.Node | None = super().compose_document()
+        if node is not None:
+            size = expanded_size(node, MAX_YAML_NODES)
+            if size > MAX_YAML_NODES:
+                raise LimitExceeded("yaml_nodes", size, MAX_YAML_NODES, "data", at_least=True)
+        return node
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    return []
+
+
+def expanded_size(root: yaml.Node, bound: int) -> int:
+    """Nodes under ``root`` with every alias unfolded, counted up to ``bound + 1``.
+
+    Iterative post-order over the graph with a memo per node; a node met again while it is
+    still open is a cycle, whose expansion has no end (``bound + 1``).
+    """
+    over = bound + 1
+    sizes: dict[int, int] = {}
+    open_nodes: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        key = id(node)
+        if children_done:
+            open_nodes.discard(key)
+            total = 1 + sum(sizes[id(child)] for child in _children(node))
+            sizes[key] = min(total, over)
+            continue
+        if key in sizes:
+            continue
+        if key in open_nodes:
+            return over
+        open_nodes.add(key)
+        stack.append((node, True))
+        stack.extend((child, False) for child in _children(node) if id(child) not in sizes)
+    return sizes[id(root)]
 
 
 def _load_json(text: str) -> Any:
@@ -88,9 +147,12 @@ def json_to_yaml(data: str) -> str:
     examples=[ex({"data": "a: 1\nb: [x, y]\nc: null\n"}, '{"a": 1, "b": ["x", "y"], "c": null}')],
 )
 def yaml_to_json(data: str) -> str:
-    """Safe YAML loading (no tags that build objects); dates become ISO strings."""
+    """Safe YAML loading (no tags that build objects); dates become ISO strings.
+
+    Aliases are unfolded only up to :data:`MAX_YAML_NODES` nodes (see :class:`BoundedLoader`).
+    """
     try:
-        value = yaml.safe_load(data)
+        value = yaml.load(data, Loader=BoundedLoader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError:
         raise BadArgument("data", "YAML text") from None
     try:

@@ -1,13 +1,30 @@
-"""Regex category: search, find all, replace, split with Python regular expressions."""
+r"""Regex category: search, find all, replace, split with Python regular expressions.
+
+Patterns run in the ``regex`` module rather than ``re``: its matcher takes a ``timeout=``, and
+each call passes what is left of the call's deadline (:func:`._limits.remaining`), so a pattern
+that backtracks without end (``(a|aa)+$`` on a long run of ``a``) is stopped inside the C matcher
+on any thread, where the deadline's timer could not reach it. ``regex`` in its default
+``VERSION0`` keeps the semantics of ``re`` for the syntax both accept (flags, groups, ``\1`` and
+``\g<name>`` in replacements, zero-width matches in split and replace). Where they differ:
+``regex`` also accepts syntax that ``re`` rejects (``\p{L}`` Unicode properties,
+variable-length look-behind, fuzzy matching ``(?:abc){e<=1}``, ``(?r)`` reverse search), its
+error messages word a bad pattern differently, and ``\B`` matches the empty text (``re`` finds
+no match there; this was the one difference a differential run of random patterns of the shared
+syntax over short texts turned up). The ``regex.escape`` utility keeps
+``re.escape``: it matches nothing, so it needs no timeout.
+"""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
+import regex
+
+from workbench.utilities._limits import LimitExceeded, deadline_passed, remaining
 from workbench.utilities._schema import BadArgument, circ, data, define, ex
 
-FLAGS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "x": re.VERBOSE}
+FLAGS = {"i": regex.IGNORECASE, "m": regex.MULTILINE, "s": regex.DOTALL, "x": regex.VERBOSE}
 MAX_PATTERN = 1000
 MAX_RESULTS = 10_000
 PATTERN = circ(
@@ -15,6 +32,7 @@ PATTERN = circ(
     "string",
     "the regular expression (Python syntax)",
     "регулярное выражение (синтаксис Python)",
+    max_chars=MAX_PATTERN,
 )
 TEXT = data("text", "string", "the text to search", "текст, в котором ищут")
 FLAG_ARG = circ(
@@ -27,18 +45,16 @@ FLAG_ARG = circ(
 )
 
 
-def compile_pattern(pattern: str, flags: str = "") -> re.Pattern[str]:
+def compile_pattern(pattern: str, flags: str = "") -> regex.Pattern[str]:
     """Compile with the flag letters; a syntax error is a bad argument naming the pattern."""
-    if len(pattern) > MAX_PATTERN:
-        raise BadArgument("pattern", f"a pattern of at most {MAX_PATTERN} characters")
     value = 0
     for letter in flags.lower():
         if letter not in FLAGS:
             raise BadArgument("flags", "letters from: " + ", ".join(FLAGS))
         value |= FLAGS[letter]
     try:
-        return re.compile(pattern, value)
-    except (re.error, OverflowError, RecursionError):
+        return regex.compile(pattern, value)
+    except (regex.error, OverflowError, RecursionError, ValueError):
         raise BadArgument("pattern", "a valid Python regular expression") from None
 
 
@@ -75,7 +91,10 @@ def compile_pattern(pattern: str, flags: str = "") -> re.Pattern[str]:
 )
 def match(pattern: str, text: str, flags: str = "") -> dict[str, Any]:
     """Search anywhere (not only at the start); offsets are code points."""
-    m = compile_pattern(pattern, flags).search(text)
+    try:
+        m = compile_pattern(pattern, flags).search(text, timeout=remaining())
+    except TimeoutError:
+        raise deadline_passed() from None
     if m is None:
         return {
             "matched": False,
@@ -106,10 +125,13 @@ def match(pattern: str, text: str, flags: str = "") -> dict[str, Any]:
 def find_all(pattern: str, text: str, flags: str = "") -> list[str]:
     """The whole matched text of each match (groups are not split out)."""
     out = []
-    for m in compile_pattern(pattern, flags).finditer(text):
-        out.append(m.group(0))
-        if len(out) > MAX_RESULTS:
-            raise BadArgument("pattern", f"a pattern with at most {MAX_RESULTS} matches")
+    try:
+        for m in compile_pattern(pattern, flags).finditer(text, timeout=remaining()):
+            out.append(m.group(0))
+            if len(out) > MAX_RESULTS:
+                raise LimitExceeded("max_results", len(out), MAX_RESULTS, "pattern", at_least=True)
+    except TimeoutError:
+        raise deadline_passed() from None
     return out
 
 
@@ -138,8 +160,10 @@ def replace(pattern: str, replacement: str, text: str, flags: str = "") -> str:
     """Python ``re.sub`` semantics."""
     compiled = compile_pattern(pattern, flags)
     try:
-        return compiled.sub(replacement, text)
-    except (re.error, IndexError):
+        return compiled.sub(replacement, text, timeout=remaining())
+    except TimeoutError:
+        raise deadline_passed() from None
+    except (regex.error, IndexError, ValueError):
         raise BadArgument("replacement", "group references that exist in the pattern") from None
 
 
@@ -153,7 +177,10 @@ def replace(pattern: str, replacement: str, text: str, flags: str = "") -> str:
 )
 def split(pattern: str, text: str, flags: str = "") -> list[str | None]:
     """Python ``re.split``; captured separators are kept in the list."""
-    return compile_pattern(pattern, flags).split(text)
+    try:
+        return compile_pattern(pattern, flags).split(text, timeout=remaining())
+    except TimeoutError:
+        raise deadline_passed() from None
 
 
 @define(

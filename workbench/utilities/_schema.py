@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from workbench.errors import WorkbenchError
 from workbench.registry import utility
 from workbench.utilities._codes import Role
+from workbench.utilities._limits import CALL_SECONDS, MAX_DEPTH, MAX_INT_DIGITS, MAX_ITEMS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -58,6 +59,28 @@ class Argument:
     """The value used when an optional argument is absent (``None``: absent means absent)."""
     choices: tuple[Any, ...] = ()
     """The closed set of accepted values, when there is one."""
+    max_chars: int | None = None
+    """The most characters a value may hold (for an array or object: all its strings and keys
+    together); ``None`` takes :data:`MAX_TEXT`."""
+    max_items: int | None = None
+    """The most values an array or object may hold, nested ones counted; ``None`` takes
+    :data:`workbench.utilities._limits.MAX_ITEMS`."""
+
+    def limits(self) -> dict[str, int]:
+        """The size limits that hold for this argument, by name; derived from the type.
+
+        A string has ``max_chars``; an integer ``max_digits``; an array or object ``max_items``,
+        ``max_chars`` and ``max_depth``; a number or boolean is fixed in size.
+        """
+        chars = self.max_chars if self.max_chars is not None else MAX_TEXT
+        if self.type == "string":
+            return {"max_chars": chars}
+        if self.type == "integer":
+            return {"max_digits": MAX_INT_DIGITS}
+        if self.type in ("array", "object"):
+            items = self.max_items if self.max_items is not None else MAX_ITEMS
+            return {"max_items": items, "max_chars": chars, "max_depth": MAX_DEPTH}
+        return {}
 
     def to_json_schema(self, lang: str = "en") -> dict[str, Any]:
         """This argument as a JSON-schema property."""
@@ -69,6 +92,13 @@ class Argument:
             prop["enum"] = list(self.choices)
         if not self.required and self.default is not None:
             prop["default"] = self.default
+        limits = self.limits()
+        if self.type == "string":
+            prop["maxLength"] = limits["max_chars"]
+        elif self.type == "array":
+            prop["maxItems"] = limits["max_items"]
+        elif self.type == "object":
+            prop["maxProperties"] = limits["max_items"]
         prop["x-role"] = str(self.role)
         return prop
 
@@ -81,6 +111,7 @@ class Argument:
             "required": self.required,
             "default": self.default,
             "choices": list(self.choices),
+            "limits": self.limits(),
             "en": self.en,
             "ru": self.ru,
         }
@@ -132,6 +163,8 @@ class UtilitySchema:
     """The JSON type of the result."""
     examples: tuple[Example, ...] = field(default=())
     """At least one executable example."""
+    call_seconds: float = CALL_SECONDS
+    """The time one call may take before it is stopped with ``LIMIT_EXCEEDED``."""
 
     def argument(self, name: str) -> Argument | None:
         """The argument called ``name``, or ``None``."""
@@ -156,6 +189,7 @@ class UtilitySchema:
             "description": self.ru if lang == "ru" else self.en,
             "parameters": self.parameters(lang),
             "result": self.result,
+            "call_seconds": self.call_seconds,
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -167,6 +201,7 @@ class UtilitySchema:
             "ru": self.ru,
             "arguments": [a.to_dict() for a in self.arguments],
             "result": self.result,
+            "call_seconds": self.call_seconds,
             "examples": [e.to_dict() for e in self.examples],
         }
 
@@ -194,6 +229,7 @@ def define(
     args: Sequence[Argument] = (),
     result: str = "string",
     examples: Sequence[tuple[Mapping[str, Any], Any]] = (),
+    call_seconds: float = CALL_SECONDS,
 ) -> Callable[[F], F]:
     """Register the decorated pure function as utility ``uid`` with its schema.
 
@@ -204,6 +240,7 @@ def define(
         args: Its arguments (see :func:`data` and :func:`circ`).
         result: The JSON type of the result.
         examples: ``(args, result)`` pairs, at least one.
+        call_seconds: The time one call may take.
 
     Returns:
         A decorator that registers the function with ``@utility`` and returns it unchanged.
@@ -221,6 +258,7 @@ def define(
         examples=tuple(
             Example(utility=uid, number=i, args=a, result=r) for i, (a, r) in enumerate(examples, 1)
         ),
+        call_seconds=call_seconds,
     )
 
     def wrap(fn: F) -> F:

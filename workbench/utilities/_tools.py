@@ -148,7 +148,7 @@ def dispatch(tool: Any, arguments: Any = None, lang: str = "en") -> Any:
     Raises:
         ToolError: The tool is unknown or its arguments do not fit it.
     """
-    if tool not in TOOLS:
+    if not isinstance(tool, str) or tool not in TOOLS:
         raise ToolError(f"unknown tool {tool!r}; tools: {', '.join(TOOLS)}")
     if arguments is None:
         arguments = {}
