@@ -62,3 +62,7 @@ class AnswerCode(enum.StrEnum):
     """The quote source could not be opened (no index was built for the corpus)."""
     MODE_B_UNAVAILABLE = "MODE_B_UNAVAILABLE"
     """Mode A could not answer, mode B was allowed, but no generator is configured."""
+    QUESTION_EMPTY = "QUESTION_EMPTY"
+    """The question has no characters but whitespace; refused before routing."""
+    QUESTION_TOO_LONG = "QUESTION_TOO_LONG"
+    """The question is longer than ``[answers].max_question_chars``; refused before routing."""

@@ -252,9 +252,46 @@ def _transition(question: str, refusal: Refusal, settings: Settings, generator: 
     return Answer(mode=Mode.B, text=chosen.generate(question), evidence=(), transition_note=note)
 
 
+def _screen(question: str, settings: Settings, lang: str | None) -> Refusal | None:
+    """The input check before routing: an empty or over-long question is refused at once.
+
+    Search time grows with the question's length, so a question of hundreds of kilobytes would
+    hold the pipeline a long time only to be refused by a gate.
+    """
+    chars, limit = len(question), settings.answers.max_question_chars
+    empty = not question.strip()
+    if not empty and chars <= limit:
+        return None
+    lang = lang or detect_lang(question[:limit])
+    area = "question input, checked before routing"
+    if empty:
+        text = ("Вопрос пуст: в нём нет ничего, кроме пробелов, поэтому искать нечего."
+                if lang == "ru" else
+                "The question is empty (whitespace only), so there is nothing to look for.")
+        return Refusal(code=str(AnswerCode.QUESTION_EMPTY), area=area,
+                       numbers={"chars": chars}, text=text)
+    if lang == "ru":
+        text = (f"В вопросе {chars} символов, больше предела в {limit} "
+                "([answers].max_question_chars), поэтому он не передан ни маршрутизатору, "
+                "ни поиску.")
+    else:
+        text = (f"The question has {chars} characters, more than the limit of {limit} "
+                "([answers].max_question_chars), so it was passed to neither the router nor "
+                "the search.")
+    return Refusal(code=str(AnswerCode.QUESTION_TOO_LONG), area=area,
+                   numbers={"chars": chars, "limit": limit}, text=text)
+
+
 def _run(question: str, router: Router, settings: Settings, *, allow_mode_b: bool,
          quote_source: QuoteSource | None, generator: Generator | None,
          context: CheckContext | None, lang: str | None, leaky: bool) -> AnswerResult:
+    screened = _screen(question, settings, lang)
+    if screened is not None:  # final: mode B would hand the same question to a generator
+        decision = RouterDecision(source=Source.REFUSE, refusal=screened)
+        trace = AnswerTrace(question=question, decision=decision,
+                            steps=(f"input check: {screened.code}",), source_refusal=screened,
+                            mode_a_refusal=screened, leaky=leaky)
+        return AnswerResult(question, None, screened, trace)
     lang = lang or detect_lang(question)
     state = _Step()
     decision = router.route(question)
@@ -327,7 +364,9 @@ def answer(question: str, router: Router, settings: Settings | None = None, *,
         lang: ``ru`` or ``en`` for refusal texts (else detected from the question).
 
     Returns:
-        An :class:`AnswerResult`: the answer or the refusal, with the full trace.
+        An :class:`AnswerResult`: the answer or the refusal, with the full trace. An empty
+        question, or one longer than ``[answers].max_question_chars``, is refused before the
+        router runs (``QUESTION_EMPTY``, ``QUESTION_TOO_LONG``), and never goes on to mode B.
     """
     return _run(question, router, settings or load_settings(), allow_mode_b=allow_mode_b,
                 quote_source=quote_source, generator=generator, context=context, lang=lang,

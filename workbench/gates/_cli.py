@@ -14,6 +14,8 @@ import pandas as pd
 from workbench.config import Settings
 from workbench.corpus._index import load_index
 from workbench.corpus._questions import SETS
+from workbench.display import inert
+from workbench.errors import WorkbenchError
 from workbench.gates._analysis import gate_attribution, headline, report_lines
 from workbench.gates._eval import evaluate_sets, evaluate_sets_cached
 from workbench.gates._quote_source import QuoteSource
@@ -57,15 +59,52 @@ def _answer_json(result: AnswerResult) -> dict:
     }
 
 
+class QuestionFileError(WorkbenchError):
+    """A question file of ``ask --file`` that cannot be read; the message names file and line."""
+
+
+def _question_of(line: str, where: str) -> str:
+    """The question of one line: the line itself, or the ``question`` of a JSON object."""
+    if not line.lstrip().startswith("{"):
+        return line.strip()
+    try:
+        item = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise QuestionFileError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})"
+                                ) from None
+    if not isinstance(item, dict) or "question" not in item:
+        raise QuestionFileError(f"{where}: a JSON line needs a \"question\" field")
+    question = item["question"]
+    if not isinstance(question, str):
+        # str() would ask null as the text "None" and a number as its digits
+        shown = json.dumps(question, ensure_ascii=False)[:40]
+        raise QuestionFileError(f"{where}: \"question\" must be a string, got {shown}")
+    return question
+
+
 def _read_questions(path: Path) -> list[str]:
+    """One question a line, or JSONL objects with a ``question`` field; blank lines skipped.
+
+    Raises:
+        QuestionFileError: The file is missing or unreadable, a line is not UTF-8, not valid
+            JSON, has no ``question``, or its ``question`` is not a string.
+    """
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise QuestionFileError(f"{path}: no such question file") from None
+    except OSError as exc:
+        raise QuestionFileError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     questions = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip():
-            continue
-        if line.lstrip().startswith("{"):
-            questions.append(str(json.loads(line)["question"]))
-        else:
-            questions.append(line.strip())
+    # split on bytes first, so a decoding error can be reported with its line
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        try:
+            line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+        except UnicodeDecodeError as exc:
+            raise QuestionFileError(f"{path}:{number}: not UTF-8 text (byte "
+                                    f"0x{raw[exc.start]:02x} at column {exc.start + 1})") from None
+        if line.strip():
+            questions.append(_question_of(line, f"{path}:{number}"))
     return questions
 
 
@@ -91,13 +130,16 @@ def _ask(args: argparse.Namespace, settings: Settings) -> int:
         if args.json:
             print(json.dumps(_answer_json(result), ensure_ascii=False, default=str), flush=True)
             continue
+        # The question, the quote and the refusal text come from a user or a corpus file: every
+        # control character is shown as an escape, and the question keeps to its one line.
         if result.refusal is not None:
-            print(f"REFUSAL {result.refusal.code}")
+            print(inert(f"REFUSAL {result.refusal.code}"))
         gates = result.trace.gates
-        print(result.describe())
+        shown = dataclasses.replace(result, question=inert(result.question))
+        print(inert(shown.describe(), keep="\n\t"))
         if gates is not None:
             marks = " ".join(f"{v.gate}:{'pass' if v.passed else 'FIRE'}" for v in gates.verdicts)
-            print(f"gates ({gates.mode}): {marks}")
+            print(inert(f"gates ({gates.mode}): {marks}"))
         print()
     return 0
 
