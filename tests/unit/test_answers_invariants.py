@@ -23,6 +23,7 @@ from workbench.answers import (
     refusal_from_report,
     render_evidence,
 )
+from workbench.corpus import CorpusError
 from workbench.fts import digest_of
 from workbench.registry import names
 
@@ -120,3 +121,43 @@ def test_a_context_sees_the_file_as_it_was_when_built(small_corpus, context, cer
 def test_refusal_from_a_passing_report_is_an_error(context) -> None:
     with pytest.raises(ValueError):
         refusal_from_report(check_answer(answer_of(utility_evidence()), context))
+
+
+def test_every_public_name_resolves_from_the_package() -> None:
+    import workbench.answers as package
+    from workbench.answers import _LAZY
+    from workbench.answers._context import CheckContext as from_its_module
+
+    for name in package.__all__:
+        assert getattr(package, name) is not None, name
+    lazy = {name for names in _LAZY.values() for name in names}
+    assert lazy <= set(package.__all__)
+    assert CheckContext is from_its_module
+    with pytest.raises(AttributeError, match="no attribute 'ChecKContext'"):
+        package.ChecKContext  # noqa: B018
+
+
+def test_a_context_memo_computes_once_per_table_and_key(context) -> None:
+    calls = []
+    for _ in range(3):
+        assert context.memo("t", "k", lambda: calls.append(1) or len(calls)) == 1
+    assert context.memo("u", "k", lambda: "other table") == "other table"
+    assert calls == [1]
+
+
+@pytest.mark.parametrize(("path", "error"), [
+    ("../outside.md", "OutsideCorpusError"),
+    ("en/nowhere.md", "CorpusFileMissingError"),
+])
+def test_a_context_read_raises_the_corpus_error_every_time(context, path, error) -> None:
+    for _ in range(2):  # the second read answers from the remembered error
+        with pytest.raises(CorpusError) as caught:
+            context.read(path)
+        assert type(caught.value).__name__ == error
+
+
+def test_a_context_without_a_corpus_or_specs_resolves_nothing() -> None:
+    empty = CheckContext()
+    with pytest.raises(CorpusError, match="no corpus root"):
+        empty.read("en/base64.md")
+    assert empty.spec_file("vat.vat_amount") is None

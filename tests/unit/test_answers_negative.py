@@ -1,27 +1,44 @@
-"""The negative control (kinds, counts, determinism) and the answers verbs of the CLI."""
+"""The negative control (kinds, counts, determinism), forging one answer, and the answers verbs."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from evidence_helpers import answer_of, quote_evidence, spec_evidence, utility_evidence
 
 from workbench.answers import (
     FORGERS,
     KIND_SOURCE,
     Answer,
+    ForgeryError,
     ForgeryKind,
+    Invariant,
     Mode,
+    Pools,
+    UtilityEvidence,
     answer,
+    check_answer,
+    forge,
+    forge_many,
     leaky_answer,
     run_negative_control,
 )
-from workbench.answers._negative import DEFAULT_PER_KIND, VERDICT_COLUMNS, change_char, mutate_value
+from workbench.answers._forgers import change_char, mutate_value
+from workbench.answers._negative import (
+    DEFAULT_PER_KIND,
+    VERDICT_COLUMNS,
+    build_forgeries,
+    make_pools,
+    make_world,
+)
 from workbench.cli import build_parser, main
 from workbench.config import load_settings
+from workbench.errors import WorkbenchError
 from workbench.gates import QuoteSource
 from workbench.retrieval import KeywordEmbedder
 from workbench.routing import ScriptedRouter
@@ -80,6 +97,78 @@ def test_mutations_always_change_the_value() -> None:
     for value in ["abc", "Привет", "12", "", True, 3, 2.5, [1], [], {"a": 1}, {}, None]:
         assert mutate_value(value, rng) != value
     assert change_char("x-y", rng) != "x-y"
+
+
+def test_forge_from_pools_is_the_first_forgery_of_a_run(tmp_path) -> None:
+    import random
+
+    world = make_world(BASE, tmp_path, random.Random(3))
+    pools = make_pools(world, BASE, random.Random(3))
+    run = build_forgeries(pools, world, BASE, seed=11, per_kind=2)
+    for kind in ForgeryKind:
+        first = next(f for f in run if f.kind is kind)
+        assert forge(kind, pools, seed=11) == first, kind
+        assert forge_many(str(kind), pools, seed=11, count=2) == [f for f in run if f.kind is kind]
+    # the downgraded library the run needs was built for it
+    assert any(name.startswith("scratch/proposed:") for name in world.contexts)
+
+
+def test_forge_one_quote_and_the_checker_catches_it(context) -> None:
+    genuine = answer_of(quote_evidence(context))
+    forged = forge(ForgeryKind.QUOTE_CHAR_CHANGED, genuine, seed=5)
+    assert forged.kind is ForgeryKind.QUOTE_CHAR_CHANGED and forged.world == "scratch"
+    assert forged.answer != genuine and forged == forge("quote_char_changed", genuine, seed=5)
+    assert forge(ForgeryKind.QUOTE_CHAR_CHANGED, genuine, seed=6).answer != forged.answer
+    # the digest was recomputed, so only the file and the index can tell
+    report = check_answer(forged.answer, context)
+    assert report.failed_invariants == [Invariant.QUOTE_AT_ANCHOR, Invariant.QUOTE_IN_INDEX]
+    assert check_answer(genuine, context).passed
+
+
+def test_forge_one_answer_of_each_source(context, certificate) -> None:
+    spec = answer_of(spec_evidence(certificate))
+    downgraded = forge(ForgeryKind.PREMISE_DOWNGRADED, spec)
+    assert downgraded.answer == spec and downgraded.world.startswith("scratch/proposed:")
+    utility = answer_of(utility_evidence())
+    for kind in ("utility_changed_result", "utility_invented_id", "mode_a_evidence_removed"):
+        forged = forge(kind, utility)
+        assert not check_answer(forged.answer, context).passed, kind
+    moved = forge(ForgeryKind.QUOTE_MOVED_TO_OTHER_FILE,
+                  Pools.of([answer_of(quote_evidence(context))], paths=["ru/vat.md"]))
+    assert moved.answer.evidence[0].anchor.path == "ru/vat.md"
+    assert check_answer(moved.answer, context).first_failure[1] is Invariant.QUOTE_AT_ANCHOR
+
+
+def _quote(context) -> Answer:
+    return answer_of(quote_evidence(context))
+
+
+# (what the refusal says, kind, genuine answer from the context) — the bad inputs of forge()
+FORGE_REFUSALS = [
+    ("unknown forgery kind 'quote_typo'", "quote_typo", _quote),
+    ("unknown forgery kind ''", "", _quote),
+    ("spoils a utility call; the pools hold none", "utility_changed_result", _quote),
+    ("spoils a certified conclusion; the pools hold none", "spec_conclusion_changed", _quote),
+    ("needs a certified conclusion with premises", "premise_downgraded", _quote),
+    ("edited after indexing; the pools hold none", "quote_from_edited_file", _quote),
+    ("spoils a quote; the pools hold none", "quote_char_changed",
+     lambda context: answer_of(utility_evidence())),
+    ("needs a course file other than en/base64.md", "quote_moved_to_other_file", _quote),
+    ("needs a utility call with arguments", "utility_dropped_argument",
+     lambda context: answer_of(UtilityEvidence("hash.md5", {}, "x", "d"))),
+    ("only a mode-A answer with evidence", "quote_char_changed",
+     lambda context: Answer(Mode.B, "free text", (), "mode A refused")),
+    ("only a mode-A answer with evidence", "mode_a_evidence_removed",
+     lambda context: Answer(Mode.A, "no evidence", ())),
+]
+
+
+@pytest.mark.parametrize(("message", "kind", "genuine"), FORGE_REFUSALS,
+                         ids=[f"{row[1] or 'empty'}-{i}" for i, row in enumerate(FORGE_REFUSALS)])
+def test_forge_refuses_what_its_kind_cannot_spoil(message, kind, genuine, context) -> None:
+    with pytest.raises(ForgeryError, match=re.escape(message)) as caught:
+        forge(kind, genuine(context))
+    assert isinstance(caught.value, WorkbenchError)
 
 
 def test_negative_control_verb(tmp_path, capsys) -> None:

@@ -3,7 +3,8 @@
 A mode-A answer is built only from evidence (a verbatim quote, a utility call, a certified
 specification's conclusion) and leaves only when every invariant holds for every item; a mode-B
 answer is advisory text from a configured local language model and is labelled so. The negative
-control spoils thousands of genuine answers and publishes the checker's verdict on each.
+control spoils thousands of genuine answers and publishes the checker's verdict on each;
+``forge`` spoils one, the same way.
 """
 
 import importlib
@@ -30,15 +31,17 @@ from workbench.answers._wording import FALSEHOOD_PATTERN, falsehood_words, speak
 # The pipeline, the checker and the negative control import every source, and every source
 # imports the refusal record from this package; they are loaded on first use to break the cycle.
 _LAZY = {
-    "workbench.answers._invariants": ("Cell", "CheckContext", "InvariantReport", "InvariantRow",
-                                      "check_answer", "check_evidence", "refusal_from_report"),
+    "workbench.answers._context": ("CheckContext",),
+    "workbench.answers._invariants": ("Cell", "InvariantReport", "InvariantRow", "check_answer",
+                                      "check_evidence", "refusal_from_report"),
     "workbench.answers._generator": ("Generator", "GeneratorError", "TransformersGenerator"),
     "workbench.answers._pipeline": ("AnswerResult", "AnswerTrace", "answer", "answer_rows",
                                     "leaky_answer"),
     "workbench.answers._leakage": ("LeakageReport", "leakage"),
     "workbench.answers._from_quotes": ("answers_from_gate_rows", "quote_answer"),
-    "workbench.answers._negative": ("FORGERS", "KIND_SOURCE", "Forgery", "ForgeryKind",
-                                    "NegativeControlReport", "build_forgeries", "catch_rates",
+    "workbench.answers._forgers": ("FORGERS", "KIND_SOURCE", "Forgery", "ForgeryError",
+                                   "ForgeryKind", "Pools", "forge", "forge_many"),
+    "workbench.answers._negative": ("NegativeControlReport", "build_forgeries", "catch_rates",
                                     "check_forgeries", "run_negative_control"),
 }
 _WHERE = {name: module for module, names in _LAZY.items() for name in names}
@@ -70,6 +73,7 @@ __all__ = [
     "Evidence",
     "EvidenceFormatError",
     "Forgery",
+    "ForgeryError",
     "ForgeryKind",
     "Generator",
     "GeneratorError",
@@ -79,6 +83,7 @@ __all__ = [
     "LeakageReport",
     "Mode",
     "NegativeControlReport",
+    "Pools",
     "QuoteEvidence",
     "Refusal",
     "SpecEvidence",
@@ -93,6 +98,8 @@ __all__ = [
     "check_forgeries",
     "evidence_from_dict",
     "falsehood_words",
+    "forge",
+    "forge_many",
     "leakage",
     "leaky_answer",
     "refusal_from_report",

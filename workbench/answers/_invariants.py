@@ -1,11 +1,11 @@
 """The invariant checker: every evidence item must resolve before a mode-A answer leaves.
 
-The checker is a plain function, :func:`check_answer`, over an answer and a
-:class:`CheckContext` (the corpus as it is now, the index the quotes came from, the catalog, the
-specification folder and the morphism library). It evaluates every applicable invariant of every
-item, even after one failed, so the report shows the whole picture: one row for the answer as a
-whole and one row per evidence item, one column per :class:`Invariant`. Each invariant is a small
-function registered with ``@invariant`` under its name.
+The checker is a plain function, :func:`check_answer`, over an answer and a ``CheckContext``
+(``_context.py``: the corpus as it is now, the index the quotes came from, the specification
+folder and the morphism library; the catalog is the loaded one). It evaluates every applicable
+invariant of every item, even after one failed, so the report shows the whole picture: one row
+for the answer as a whole and one row per evidence item, one column per :class:`Invariant`. Each
+invariant is a small function registered with ``@invariant`` under its name.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import Any
 import pandas as pd
 
 from workbench.answers._codes import ANSWER_INVARIANTS, INVARIANTS_BY_KIND, AnswerCode, Invariant
+from workbench.answers._context import CheckContext
 from workbench.answers._evidence import (
     Answer,
     Evidence,
@@ -30,19 +31,9 @@ from workbench.answers._evidence import (
 )
 from workbench.answers._records import Refusal
 from workbench.answers._wording import falsehood_words
-from workbench.config import Settings
-from workbench.corpus import (
-    Corpus,
-    CorpusError,
-    CorpusFileMissingError,
-    Fragment,
-    FragmentIndex,
-    OutsideCorpusError,
-    fragment_text,
-    load_index,
-)
+from workbench.corpus import CorpusError, CorpusFileMissingError, OutsideCorpusError
 from workbench.errors import WorkbenchError
-from workbench.fts import FtsError, Spec, check_spec, digest_of, evaluate, parse, recheck
+from workbench.fts import FtsError, check_spec, digest_of, evaluate, recheck
 
 # the text forms of FTS values, exactly as evaluate_spec reads and writes them
 from workbench.fts._values import parse_value, render
@@ -141,96 +132,6 @@ class InvariantReport:
             {"item": r.item, "kind": r.kind,
              "cells": {str(k): c.to_dict() for k, c in r.cells.items() if c.passed is not None}}
             for r in self.rows]}
-
-
-class CheckContext:
-    """What the invariants resolve evidence against, read once per context.
-
-    A context reads each corpus file once and remembers re-executions and re-checks, so a batch
-    of answers (a run, the negative control) is checked quickly; build a new context to see
-    files that changed after it was made.
-    """
-
-    def __init__(self, *, corpus: Corpus | None = None, fragments: Sequence[Fragment] = (),
-                 index_digest: str | None = None, specs_dir: str | Path | None = None,
-                 library_dir: str | Path | None = None) -> None:
-        self.corpus = corpus
-        self.index_digest = index_digest
-        self.specs_dir = Path(specs_dir) if specs_dir is not None else None
-        self.library_dir = Path(library_dir) if library_dir is not None else None
-        self.fragments_by_path: dict[str, list[Fragment]] = {}
-        for fragment in fragments:
-            self.fragments_by_path.setdefault(fragment.anchor.path, []).append(fragment)
-        self._texts: dict[str, str | WorkbenchError] = {}
-        self._spec_files: dict[str, Path] | None = None
-        self._memo: dict[tuple[str, str], Any] = {}
-
-    @classmethod
-    def from_index(cls, index: FragmentIndex, corpus: Corpus, *, specs_dir: str | Path | None = None,
-                   library_dir: str | Path | None = None) -> CheckContext:
-        """A context over a loaded index and the corpus it was built from."""
-        return cls(corpus=corpus, fragments=index.fragments, index_digest=index.digest,
-                   specs_dir=specs_dir, library_dir=library_dir)
-
-    @classmethod
-    def from_settings(cls, settings: Settings, index: FragmentIndex | None = None) -> CheckContext:
-        """A context from the settings' paths; without a built index no quote can resolve."""
-        paths = settings.paths
-        corpus = Corpus(paths.corpus) if Path(paths.corpus).is_dir() else None
-        if index is None and (Path(paths.index) / "manifest.json").is_file():
-            index = load_index(paths.index)
-        return cls(corpus=corpus, fragments=index.fragments if index is not None else (),
-                   index_digest=index.digest if index is not None else None,
-                   specs_dir=paths.specs, library_dir=paths.morphisms)
-
-    @staticmethod
-    def fragments_of(corpus: Corpus, max_chars: int = 700, min_chars: int = 120) -> list[Fragment]:
-        """Fragment every file of ``corpus`` without any model (as an index would)."""
-        files, _skipped = corpus.list_files()
-        return [f for rel in files
-                for f in fragment_text(rel, corpus.read(rel).text, max_chars, min_chars)]
-
-    @staticmethod
-    def fragments_digest(fragments: Sequence[Fragment]) -> str:
-        """A digest over fragment ids and text digests, for a context without an index folder."""
-        lines = "".join(f"{f.id}\t{f.anchor.sha256}\n" for f in fragments)
-        return hashlib.sha256(lines.encode("utf-8")).hexdigest()
-
-    def read(self, path: str) -> str:
-        """The normalised text of ``path`` now (read once); raises the corpus error."""
-        if path not in self._texts:
-            if self.corpus is None:
-                self._texts[path] = CorpusError("no corpus root is configured")
-            else:
-                try:
-                    self._texts[path] = self.corpus.read(path).text
-                except CorpusError as exc:
-                    self._texts[path] = exc
-        value = self._texts[path]
-        if isinstance(value, WorkbenchError):
-            raise value
-        return value
-
-    def spec_file(self, spec_id: str) -> Path | None:
-        """The specification file whose declared id is ``spec_id``."""
-        if self._spec_files is None:
-            self._spec_files = {}
-            if self.specs_dir is not None and self.specs_dir.is_dir():
-                for path in sorted(self.specs_dir.glob("*.fts")):
-                    try:
-                        parsed = parse(path.read_text(encoding="utf-8"))
-                    except (OSError, UnicodeDecodeError):
-                        continue
-                    if isinstance(parsed, Spec):  # a spec that does not parse has no id
-                        self._spec_files.setdefault(parsed.id, path)
-        return self._spec_files.get(spec_id)
-
-    def memo(self, table: str, key: str, compute: Callable[[], Any]) -> Any:
-        """``compute()`` once per ``(table, key)`` in this context."""
-        slot = (table, key)
-        if slot not in self._memo:
-            self._memo[slot] = compute()
-        return self._memo[slot]
 
 
 InvariantFn = Callable[[Any, CheckContext], Cell]
