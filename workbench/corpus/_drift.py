@@ -15,7 +15,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from workbench.corpus._index import FragmentIndex, load_fragments, read_manifest
+from workbench.corpus._index import (
+    FragmentIndex,
+    load_fragments,
+    read_manifest,
+    verify_artifacts,
+)
 from workbench.corpus._quote import locate
 from workbench.corpus._records import Fragment
 from workbench.corpus._text import Corpus, CorpusError, CorpusFileMissingError
@@ -109,8 +114,16 @@ def audit_drift(index: FragmentIndex | str | os.PathLike[str],
                 corpus: Corpus | str | os.PathLike[str] | None = None) -> pd.DataFrame:
     """Audit an index (a loaded one or a folder) against a corpus (default: where it was built).
 
-    Reading a folder loads only the manifest and ``fragments.jsonl``; the search arrays are not
-    needed to audit. The summary is in ``frame.attrs["summary"]`` (a :class:`DriftSummary`).
+    Reading a folder checks the manifest (its own digest included) and every artifact's digest
+    before anything in it is trusted, above all ``corpus_root``: an edited index is reported as
+    damaged, never audited against whatever folder it now names. Only the manifest and
+    ``fragments.jsonl`` are then loaded; the search arrays are not needed to audit. The summary
+    is in ``frame.attrs["summary"]`` (a :class:`DriftSummary`).
+
+    Raises:
+        IndexMissingError: There is no index in the folder.
+        IndexCorruptError: The manifest or an artifact was edited, truncated or is missing.
+        IndexVersionError: The index is of another format version.
     """
     started = time.perf_counter()
     if isinstance(index, FragmentIndex):
@@ -118,6 +131,7 @@ def audit_drift(index: FragmentIndex | str | os.PathLike[str],
     else:
         folder = Path(index)
         manifest = read_manifest(folder)
+        verify_artifacts(folder, manifest)
         fragments = load_fragments(folder, expected=int(manifest["counts"]["fragments"]))
     if corpus is None:
         corpus = Corpus(manifest["corpus_root"])

@@ -4,13 +4,19 @@ Layout of an index folder (nothing in it is pickled)::
 
     manifest.json      format version, workbench version, corpus digest, per-file digests,
                        skipped files, embedder id and dimension, fragmenting parameters,
-                       build time, and the sha256 and size of every artifact below
+                       build time, the sha256 and size of every artifact below, and its own
+                       sha256 (``manifest_sha256``, over every other field)
     fragments.jsonl    one fragment a line (id, path, start, end, sha256, lang, text)
     lexical/           bm25s's JSON vocabulary and .npy sparse arrays
     dense.faiss        FAISS IndexFlatIP over L2-normalised vectors
 
-Loading checks the manifest, the format version and every artifact's size and digest, so a
-truncated or edited index fails with a message that says how to rebuild it.
+Loading checks the manifest (its own digest, its format version and the shape of every field)
+and every artifact's size and digest, so a truncated or edited index fails with a typed error
+that names the file and says how to rebuild it.
+
+A build replaces only a folder that is an index already (recognised by its manifest), an empty
+folder or nothing: it refuses a file, a folder of other things, and any ``out`` that overlaps the
+corpus, before it writes anything.
 """
 
 from __future__ import annotations
@@ -18,14 +24,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import secrets
 import shutil
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
-from typing import Any
+from pathlib import Path, PurePosixPath
+from typing import Any, TypeVar
 
 from tqdm.auto import tqdm
 
@@ -40,11 +47,15 @@ from workbench.retrieval._embedders import Embedder, EmbeddingCache, make_embedd
 from workbench.retrieval._lexical import ANALYZER_ID, LexicalIndex
 
 FORMAT = "workbench-fragment-index"
-FORMAT_VERSION = 1
+# 2: the manifest carries its own digest, so an edited corpus_root or artifact digest is caught
+FORMAT_VERSION = 2
 MANIFEST = "manifest.json"
 FRAGMENTS = "fragments.jsonl"
 LEXICAL = "lexical"
 DENSE = "dense.faiss"
+SELF_DIGEST = "manifest_sha256"
+INDEX_ENTRIES = frozenset({MANIFEST, FRAGMENTS, LEXICAL, DENSE})
+"""Every name a build puts in an index folder; a folder holding anything else is not an index."""
 
 
 class FragmentIndexError(WorkbenchError):
@@ -67,6 +78,10 @@ class IndexMismatchError(FragmentIndexError):
     """The index was built with another embedder than the one asked for."""
 
 
+class IndexOutError(FragmentIndexError):
+    """The folder asked for as the index's place is one a build must not replace."""
+
+
 def _rebuild_hint(folder: Path) -> str:
     return f"rebuild it with `workbench index build --out {folder}`"
 
@@ -84,6 +99,91 @@ def corpus_digest(file_digests: dict[str, str]) -> str:
     """One digest over the sorted ``path sha256`` lines of every indexed file."""
     lines = "".join(f"{p}\t{d}\n" for p, d in sorted(file_digests.items()))
     return hashlib.sha256(lines.encode("utf-8")).hexdigest()
+
+
+def manifest_digest(manifest: dict[str, Any]) -> str:
+    """The sha256 of a manifest's canonical JSON, every field but ``manifest_sha256`` itself.
+
+    The artifact digests cover the files beside the manifest; this one covers the manifest's
+    own fields (``corpus_root`` above all), which no artifact digest sees.
+    """
+    body = {k: v for k, v in manifest.items() if k != SELF_DIGEST}
+    return hashlib.sha256(
+        json.dumps(body, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
+
+
+def _overlaps(a: Path, b: Path) -> bool:
+    return a == b or a in b.parents or b in a.parents
+
+
+def _is_index_folder(folder: Path) -> bool:
+    """Whether ``folder`` holds an index a build wrote: only index names, a manifest of ours.
+
+    Old formats and damaged artifacts still count (a rebuild is how they get fixed); a manifest
+    that does not parse does not, since nothing then says the folder was ours.
+    """
+    names = {entry.name for entry in folder.iterdir()}
+    if MANIFEST not in names or not names <= INDEX_ENTRIES:
+        return False
+    try:
+        manifest = json.loads((folder / MANIFEST).read_bytes().decode("utf-8"))
+    except (OSError, ValueError):  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        return False
+    return isinstance(manifest, dict) and manifest.get("format") == FORMAT
+
+
+def check_out_folder(out_dir: str | os.PathLike[str], corpus_root: Path,
+                     cache_folder: Path | None = None) -> Path:
+    """The resolved ``out_dir`` if a build may put an index there; refuses before any write.
+
+    A build may replace an index it wrote, fill an empty folder or create a new one. It refuses
+    a file (or a symlink to one), a folder that holds anything but an index, an ``out`` equal to,
+    inside or around the corpus (symlinks resolved), and one that overlaps the embedding cache.
+
+    Raises:
+        IndexOutError: The place is one the build must not replace; nothing was touched.
+    """
+    given = Path(out_dir)
+    out = given.resolve()
+    root = corpus_root.resolve()
+    where = f"--out {given}" + (f" (resolves to {out})" if out != given.absolute() else "")
+    if out == root or root in out.parents:
+        raise IndexOutError(f"{where} is inside the corpus {root}; the index must live outside "
+                            "the files it indexes; choose a folder beside the corpus")
+    if out in root.parents:
+        raise IndexOutError(f"{where} holds the corpus {root}; replacing it would delete the "
+                            "corpus; choose a folder beside the corpus")
+    if cache_folder is not None and _overlaps(out, cache_folder.resolve()):
+        raise IndexOutError(f"{where} overlaps the embedding cache {cache_folder.resolve()}; "
+                            "choose another --out or cache folder")
+    for ancestor in out.parents:
+        if ancestor.exists():
+            if not ancestor.is_dir():
+                raise IndexOutError(f"{where}: {ancestor} is a file, not a folder; "
+                                    "choose a folder path")
+            break
+    if out.exists() and not out.is_dir():
+        raise IndexOutError(f"{where} is a file; a build writes a folder and never replaces a "
+                            "file; choose a new or empty folder")
+    if out.is_dir() and any(out.iterdir()) and not _is_index_folder(out):
+        names = sorted(entry.name for entry in out.iterdir())
+        held = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+        raise IndexOutError(f"{where} is a folder that is not a workbench index (it holds "
+                            f"{held}); a build replaces only an index it wrote; "
+                            "choose a new or empty folder")
+    return out
+
+
+def _fresh_sibling(out: Path, label: str) -> Path:
+    """Create and return a new empty folder beside ``out``; never reuses one that exists."""
+    for _ in range(100):
+        candidate = out.with_name(f"{out.name}.{label}-{os.getpid()}-{secrets.token_hex(4)}")
+        try:
+            candidate.mkdir()
+        except FileExistsError:
+            continue  # someone's folder by that name: leave it alone, draw another
+        return candidate
+    raise IndexOutError(f"cannot find a free name beside {out} for the {label} folder")
 
 
 @dataclass(frozen=True)
@@ -270,17 +370,24 @@ def build_index(corpus_dir: str | os.PathLike[str], out_dir: str | os.PathLike[s
     build that is interrupted leaves the previous index intact. Embeddings come from the cache
     under ``cache_root`` (default: ``out_dir``'s parent ``embeddings`` folder) when the fragment's
     sha256 was encoded before by the same model.
+
+    Raises:
+        IndexOutError: ``out_dir`` is a file, a folder that is not an index, or overlaps the
+            corpus or the cache (see :func:`check_out_folder`); refused before anything is
+            written, so the tree is left as it was.
     """
     started = time.perf_counter()
     fragmenting = fragmenting or Fragmenting()
     corpus = Corpus(corpus_dir)
-    out = Path(out_dir).resolve()
+    cache_root_path = Path(cache_root) if cache_root else Path(out_dir).resolve().parent
+    # EmbeddingCache keeps its vectors under <root>/embeddings; checked before it writes there
+    out = check_out_folder(out_dir, corpus.root, cache_root_path / "embeddings")
     model = make_embedder(embedder) if isinstance(embedder, str) else embedder
     fragments, files, skipped, empty = _read_corpus(corpus, fragmenting, progress)
     texts = [f.text for f in fragments]
 
     lexical = LexicalIndex.build(texts, show_progress=False)
-    cache = EmbeddingCache(Path(cache_root) if cache_root else out.parent, model.id)
+    cache = EmbeddingCache(cache_root_path, model.id)
     with tqdm(total=len(fragments), desc=f"encoding ({model.id.split(':')[0]})", unit="frag",
               disable=not progress, file=sys.stderr) as bar:
         bar.update(sum(1 for f in fragments if f.anchor.sha256 in cache))
@@ -291,72 +398,215 @@ def build_index(corpus_dir: str | os.PathLike[str], out_dir: str | os.PathLike[s
         vectors = vectors.reshape(0, model.dim)
     dense = DenseIndex.build(vectors, model.dim)
 
-    staging = out.with_name(out.name + f".building-{os.getpid()}")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
-    with (staging / FRAGMENTS).open("w", encoding="utf-8") as handle:
-        for fragment in fragments:
-            handle.write(json.dumps(fragment.to_dict(), ensure_ascii=False) + "\n")
-    lexical.save(staging / LEXICAL)
-    dense.save(staging / DENSE)
-    artifacts = {
-        str(p.relative_to(staging).as_posix()): {"sha256": sha256_file(p), "bytes": p.stat().st_size}
-        for p in sorted(staging.rglob("*")) if p.is_file()
-    }
-    manifest = {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "workbench_version": __version__,
-        "corpus_root": str(corpus.root),
-        "corpus_digest": corpus_digest({p: f["sha256"] for p, f in files.items()}),
-        "source_digest": source_digest(corpus),
-        "files": files,
-        "skipped": [{"path": s.path, "reason": s.reason} for s in skipped],
-        "embedder": {"id": model.id, "dim": model.dim},
-        "lexical": {"engine": "bm25s", "analyzer": ANALYZER_ID},
-        "fragmenting": {"max_chars": fragmenting.max_chars, "min_chars": fragmenting.min_chars,
-                        "newlines": "BOM removed; CRLF and CR -> LF; offsets in code points"},
-        "counts": {"files": len(files), "fragments": len(fragments), "skipped": len(skipped)},
-        "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "artifacts": artifacts,
-    }
-    _write_json_atomic(staging / MANIFEST, manifest)
-    retired = out.with_name(out.name + f".old-{os.getpid()}")
-    if out.exists():
-        out.replace(retired)
-    staging.replace(out)
-    shutil.rmtree(retired, ignore_errors=True)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = _fresh_sibling(out, "building")
+    try:
+        with (staging / FRAGMENTS).open("w", encoding="utf-8") as handle:
+            for fragment in fragments:
+                handle.write(json.dumps(fragment.to_dict(), ensure_ascii=False) + "\n")
+        lexical.save(staging / LEXICAL)
+        dense.save(staging / DENSE)
+        artifacts = {
+            str(p.relative_to(staging).as_posix()): {"sha256": sha256_file(p),
+                                                     "bytes": p.stat().st_size}
+            for p in sorted(staging.rglob("*")) if p.is_file()
+        }
+        manifest: dict[str, Any] = {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "workbench_version": __version__,
+            "corpus_root": str(corpus.root),
+            "corpus_digest": corpus_digest({p: f["sha256"] for p, f in files.items()}),
+            "source_digest": source_digest(corpus),
+            "files": files,
+            "skipped": [{"path": s.path, "reason": s.reason} for s in skipped],
+            "embedder": {"id": model.id, "dim": model.dim},
+            "lexical": {"engine": "bm25s", "analyzer": ANALYZER_ID},
+            "fragmenting": {"max_chars": fragmenting.max_chars,
+                            "min_chars": fragmenting.min_chars,
+                            "newlines": "BOM removed; CRLF and CR -> LF; offsets in code points"},
+            "counts": {"files": len(files), "fragments": len(fragments),
+                       "skipped": len(skipped)},
+            "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "artifacts": artifacts,
+        }
+        manifest[SELF_DIGEST] = manifest_digest(manifest)
+        _write_json_atomic(staging / MANIFEST, manifest)
+        # the encoding can take minutes: look again, so a file or notes put there meanwhile
+        # are refused rather than retired with the old index
+        check_out_folder(out_dir, corpus.root)
+        _swap_in(staging, out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)  # our own fresh folder, nobody else's
+        raise
     return BuildReport(folder=out, files=len(files), fragments=len(fragments),
                        skipped=tuple(skipped), empty=tuple(empty), encoded=encoded,
                        seconds=time.perf_counter() - started, embedder_id=model.id)
 
 
+def _swap_in(staging: Path, out: Path) -> None:
+    """Move ``staging`` to ``out``; the index ``out`` held is retired first, then deleted.
+
+    The old index goes into a folder created fresh for it, so the rename can never land on
+    (and, for an empty folder, silently replace) a folder of someone else's.
+    """
+    if not out.exists():
+        staging.replace(out)
+        return
+    retired = _fresh_sibling(out, "old")
+    try:
+        out.replace(retired / out.name)
+    except BaseException:
+        retired.rmdir()
+        raise
+    try:
+        staging.replace(out)
+    except BaseException:
+        (retired / out.name).replace(out)  # put the previous index back
+        retired.rmdir()
+        raise
+    shutil.rmtree(retired, ignore_errors=True)
+
+
+_JSON_KINDS: dict[type, str] = {dict: "an object", list: "an array", str: "a string",
+                                bool: "a boolean", int: "a number", float: "a number",
+                                type(None): "null"}
+
+
+def _kind(value: Any) -> str:
+    return _JSON_KINDS.get(type(value), type(value).__name__)
+
+
+def _is_count(value: Any) -> bool:
+    return type(value) is int and value >= 0  # bool is an int subclass, and not a count
+
+
+def _is_hex64(value: Any) -> bool:
+    return (isinstance(value, str) and len(value) == 64
+            and all(c in "0123456789abcdef" for c in value))
+
+
+def _text_field(value: Any) -> str | None:
+    return None if isinstance(value, str) and value else f"is {_kind(value)}, not a non-empty string"
+
+
+def _digest_field(value: Any) -> str | None:
+    return None if _is_hex64(value) else f"is {_kind(value)}, not a sha256 hex digest"
+
+
+def _object_field(value: Any) -> str | None:
+    return None if isinstance(value, dict) else f"is {_kind(value)}, not an object"
+
+
+def _array_field(value: Any) -> str | None:
+    return None if isinstance(value, list) else f"is {_kind(value)}, not an array"
+
+
+def _counts_field(value: Any) -> str | None:
+    if not isinstance(value, dict):
+        return f"is {_kind(value)}, not an object of counts"
+    for key in ("files", "fragments", "skipped"):
+        if key not in value:
+            return f"lacks {key!r}"
+        if not _is_count(value[key]):
+            return f"has {key!r} = {value[key]!r}, not a whole number"
+    return None
+
+
+def _embedder_field(value: Any) -> str | None:
+    if not isinstance(value, dict):
+        return f"is {_kind(value)}, not an object with 'id' and 'dim'"
+    if not isinstance(value.get("id"), str) or not value["id"]:
+        return "lacks a string 'id'"
+    if not _is_count(value.get("dim")) or value["dim"] == 0:
+        return f"has 'dim' = {value.get('dim')!r}, not a positive whole number"
+    return None
+
+
+def _artifacts_field(value: Any) -> str | None:
+    if not isinstance(value, dict):
+        return f"is {_kind(value)}, not an object of path -> {{sha256, bytes}}"
+    for rel, meta in value.items():
+        pure = PurePosixPath(rel)
+        if (pure.is_absolute() or not pure.parts or ".." in pure.parts or "\\" in rel
+                or rel == MANIFEST):
+            return f"names {rel!r}, not a file inside the index folder"
+        if not isinstance(meta, dict):
+            return f"has {rel!r} as {_kind(meta)}, not an object with 'sha256' and 'bytes'"
+        if not _is_hex64(meta.get("sha256")):
+            return f"has no sha256 hex digest for {rel!r}"
+        if not _is_count(meta.get("bytes")):
+            return f"has {rel!r} 'bytes' = {meta.get('bytes')!r}, not a whole number"
+    for required in (FRAGMENTS, DENSE):
+        if required not in value:
+            return f"does not list {required}"
+    if not any(rel.startswith(LEXICAL + "/") for rel in value):
+        return f"lists no file of {LEXICAL}/"
+    return None
+
+
+MANIFEST_FIELDS: dict[str, Callable[[Any], str | None]] = {
+    "workbench_version": _text_field,
+    "corpus_root": _text_field,
+    "corpus_digest": _digest_field,
+    "source_digest": _digest_field,
+    "files": _object_field,
+    "skipped": _array_field,
+    "embedder": _embedder_field,
+    "lexical": _object_field,
+    "fragmenting": _object_field,
+    "counts": _counts_field,
+    "built_at": _text_field,
+    "artifacts": _artifacts_field,
+}
+"""Every field a build writes, with its check: the problem in words, or None when it is sound."""
+
+
 def read_manifest(folder: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read and sanity-check an index manifest (no artifact is opened)."""
+    """Read and check an index manifest: its own digest, its version, every field's shape.
+
+    No artifact is opened (see :func:`verify_artifacts`).
+
+    Raises:
+        IndexMissingError: There is no manifest.
+        IndexCorruptError: The manifest is not UTF-8 JSON, not ours, edited after the build
+            (its own digest differs) or a field has the wrong shape; the message names the file.
+        IndexVersionError: The manifest is of another format version.
+    """
     root = Path(folder)
     path = root / MANIFEST
+    hint = _rebuild_hint(root)
     if not path.is_file():
-        raise IndexMissingError(f"no index at {root} (no {MANIFEST}); {_rebuild_hint(root)}")
+        raise IndexMissingError(f"no index at {root} (no {MANIFEST}); {hint}")
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise IndexCorruptError(f"{path} is not readable JSON ({exc}); {_rebuild_hint(root)}"
-                                ) from None
+        manifest = json.loads(path.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise IndexCorruptError(f"{path} is not UTF-8 (byte {exc.start}); {hint}") from None
+    except json.JSONDecodeError as exc:
+        raise IndexCorruptError(f"{path} is not readable JSON ({exc}); {hint}") from None
+    except OSError as exc:
+        raise IndexCorruptError(f"{path} cannot be read ({exc.strerror}); {hint}") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise IndexCorruptError(f"{path} is not a workbench index manifest; {_rebuild_hint(root)}")
+        raise IndexCorruptError(f"{path} is not a workbench index manifest; {hint}")
     version = manifest.get("format_version")
     if version != FORMAT_VERSION:
         raise IndexVersionError(
             f"{root} has index format {version}; this workbench reads format {FORMAT_VERSION}; "
-            f"{_rebuild_hint(root)}")
-    for key in ("files", "embedder", "artifacts", "corpus_digest", "counts"):
-        if key not in manifest:
-            raise IndexCorruptError(f"{path} lacks {key!r}; {_rebuild_hint(root)}")
+            f"{hint}")
+    if SELF_DIGEST not in manifest:
+        raise IndexCorruptError(f"{path} lacks its own digest {SELF_DIGEST!r}; {hint}")
+    if manifest[SELF_DIGEST] != manifest_digest(manifest):
+        raise IndexCorruptError(f"{path} does not match its own digest {SELF_DIGEST!r} "
+                                f"(edited after the build); {hint}")
+    for key, check in MANIFEST_FIELDS.items():
+        problem = check(manifest[key]) if key in manifest else "is absent"
+        if problem is not None:
+            raise IndexCorruptError(f"{path}: {key!r} {problem}; {hint}")
     return manifest
 
 
 def verify_artifacts(folder: Path, manifest: dict[str, Any]) -> None:
-    """Check every artifact's presence, size and sha256 against the manifest."""
+    """Check every artifact's presence, size and sha256 against a manifest from read_manifest."""
     for rel, meta in sorted(manifest["artifacts"].items()):
         path = folder / rel
         if not path.is_file():
@@ -374,20 +624,42 @@ def verify_artifacts(folder: Path, manifest: dict[str, Any]) -> None:
 
 def load_fragments(folder: Path, expected: int | None = None) -> list[Fragment]:
     """Read ``fragments.jsonl``; a line that does not parse is a corrupt index."""
+    path = folder / FRAGMENTS
     fragments: list[Fragment] = []
-    with (folder / FRAGMENTS).open(encoding="utf-8") as handle:
+    try:
+        handle = path.open("rb")  # bytes, so a line that is not UTF-8 is reported by number
+    except OSError as exc:
+        raise IndexCorruptError(f"{path} cannot be read ({exc.strerror}); "
+                                f"{_rebuild_hint(folder)}") from None
+    with handle:
         for number, line in enumerate(handle, start=1):
             try:
-                fragments.append(Fragment.from_dict(json.loads(line)))
-            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+                fragments.append(Fragment.from_dict(json.loads(line.decode("utf-8"))))
+            except (KeyError, TypeError, ValueError) as exc:  # ValueError: JSON and UTF-8 too
                 raise IndexCorruptError(
-                    f"{folder / FRAGMENTS}: line {number} is damaged ({exc}); "
+                    f"{path}: line {number} is damaged ({exc}); "
                     f"{_rebuild_hint(folder)}") from None
     if expected is not None and len(fragments) != expected:
         raise IndexCorruptError(
             f"{folder}: {len(fragments)} fragments, the manifest says {expected}; "
             f"{_rebuild_hint(folder)}")
     return fragments
+
+
+_Side = TypeVar("_Side", LexicalIndex, DenseIndex)
+
+# what numpy, bm25s's JSON and FAISS raise on a truncated or edited file (FAISS: RuntimeError,
+# an empty .npy: EOFError)
+_UNREADABLE = (OSError, EOFError, ValueError, RuntimeError, KeyError, TypeError)
+
+
+def _load_side(root: Path, rel: str, load: Callable[[Path], _Side]) -> _Side:
+    """Load the lexical or the dense side; damage becomes an error that names the artifact."""
+    try:
+        return load(root / rel)
+    except _UNREADABLE as exc:
+        raise IndexCorruptError(f"{root}: {rel} cannot be read ({type(exc).__name__}: {exc}); "
+                                f"{_rebuild_hint(root)}") from None
 
 
 def load_index(folder: str | os.PathLike[str], *, verify: bool = True) -> FragmentIndex:
@@ -397,12 +669,8 @@ def load_index(folder: str | os.PathLike[str], *, verify: bool = True) -> Fragme
     if verify:
         verify_artifacts(root, manifest)
     fragments = load_fragments(root, expected=int(manifest["counts"]["fragments"]))
-    try:
-        lexical = LexicalIndex.load(root / LEXICAL)
-        dense = DenseIndex.load(root / DENSE)
-    except (OSError, ValueError, RuntimeError, KeyError) as exc:
-        raise IndexCorruptError(f"{root}: cannot read the search arrays ({exc}); "
-                                f"{_rebuild_hint(root)}") from None
+    lexical = _load_side(root, LEXICAL + "/", LexicalIndex.load)
+    dense = _load_side(root, DENSE, DenseIndex.load)
     if dense.size != len(fragments) or lexical.size != len(fragments):
         raise IndexCorruptError(f"{root}: the search arrays do not cover the fragments; "
                                 f"{_rebuild_hint(root)}")
