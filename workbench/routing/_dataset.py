@@ -16,6 +16,10 @@ question verbatim. Every utility gold is executed through :func:`workbench.utili
 with its question, and every refusal gold is checked the same way; a line that does not behave is
 dropped and counted. No question text of the ``test`` split of either set is ever emitted, so
 the test split stays unseen.
+
+The phrasings are data, not code: the YAML files of ``routing/wording/``, read and checked once
+by :func:`workbench.routing._wording.load_wording`. Spec files are read with the spec language's
+own parser (:func:`workbench.fts.parse`).
 """
 
 from __future__ import annotations
@@ -28,12 +32,15 @@ import tempfile
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from workbench.config import project_root
 from workbench.errors import WorkbenchError
+from workbench.fts import Spec, parse
 from workbench.routing._rule import SYNONYMS
+from workbench.routing._wording import TaskForms, load_wording
 from workbench.utilities import Catalog, UtilityCode, call_utility, load_catalog
 from workbench.utilities._schema import Argument, UtilitySchema
 
@@ -112,22 +119,7 @@ def _kind_of(gold: dict[str, Any]) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# Value pools (seeded draws; every drawn utility gold is executed before it is kept)
-
-TEXT_POOL = (
-    "привет", "Привет, мир!", "hello world", "Hello", "пароль123", "order#5591", "admin",
-    "Москва", "Санкт-Петербург", "release-1.4.2", "The quick brown fox", "кот и пёс",
-    "data science", "счёт № 17 от 5 марта", "user@example.com", "Ёлка", "2026-Q1 report",
-    "съешь ещё", "Lorem ipsum dolor", "token-7f3a", "Мама мыла раму", "abc123", "журнал",
-    "Weekly sync notes", "инвойс 4471", "Ключ доступа", "shipping label", "тест", "OpenAPI",
-)  # fmt: skip
-CHARSET_POOL = ("windows-1251", "koi8-r", "utf-8", "cp866", "utf-16")
-TZ_POOL = ("Europe/Moscow", "Europe/London", "Asia/Yekaterinburg", "America/New_York", "UTC")
-
-QUOTE_OPENERS = {
-    "ru": ("", "", "", "Подскажи, пожалуйста: ", "Вопрос по курсу: ", "Напомни, "),
-    "en": ("", "", "", "Quick question: ", "From the course: ", "Remind me, "),
-}
+# Utility questions: values varied from small pools, the description inside a fitting lead-in
 
 
 def _vary_value(arg: Argument, value: Any, rng: random.Random) -> Any:
@@ -135,7 +127,7 @@ def _vary_value(arg: Argument, value: Any, rng: random.Random) -> Any:
     if arg.choices or str(arg.role) != "data":
         return value
     if arg.type == "string" and arg.name == "text" and rng.random() < 0.6:
-        return rng.choice(TEXT_POOL)
+        return rng.choice(load_wording().utility.text_values)
     if arg.type == "string" and isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
         return f"{rng.randint(2019, 2027)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
     if arg.type == "integer" and isinstance(value, int) and rng.random() < 0.5:
@@ -148,143 +140,63 @@ def _vary_value(arg: Argument, value: Any, rng: random.Random) -> Any:
     return value
 
 
-# ---------------------------------------------------------------------------------------------
-# Paraphrase templates
+def _first_word(text: str) -> str:
+    words = text.split()
+    return words[0].casefold() if words else ""
 
-VERBS_EN = {
-    "find", "compose", "rewrite", "split", "convert", "escape", "replace", "decode", "encode",
-    "re-encode", "percent-encode", "pretty-print", "minify", "sort", "remove", "trim", "change",
-    "reverse", "round", "add", "check", "repair",
-}  # fmt: skip
-# Per category: lead-ins for a noun task (``{task}`` is the utility's description).
-NOUN_LEADS: dict[str, dict[str, tuple[str, ...]]] = {
-    "hash": {
-        "en": ("Compute the {task}", "What is the {task}", "I need the {task}"),
-        "ru": ("Нужен результат — {task}", "Для сверки нужно получить: {task}", "{Task}, пожалуйста"),
-    },
-    "encoding": {
-        "en": ("Give me the {task}", "What is the {task}", "Produce the {task}"),
-        "ru": ("Что получится: {task}", "Для интеграции нужно: {task}", "{Task}, пожалуйста"),
-    },
-    "charset": {
-        "en": ("What is the {task}", "Show me the {task}", "Work out the {task}"),
-        "ru": (
-            "Разбираюсь с кодировками, нужно: {task}",
-            "Что получится: {task}",
-            "Покажи результат — {task}",
-        ),
-    },
-    "text": {
-        "en": ("Tell me the {task}", "What is the {task}", "Give me the {task}"),
-        "ru": (
-            "По тексту нужно узнать: {task}",
-            "Интересует результат: {task}",
-            "{Task} — посчитай, пожалуйста",
-        ),
-    },
-    "format": {
-        "en": ("Give me the {task}", "Produce the {task}", "What is the {task}"),
-        "ru": ("Нужен результат: {task}", "Для конфига нужно: {task}", "Покажи, что получится: {task}"),
-    },
-    "number": {
-        "en": ("What is the {task}", "Calculate the {task}", "Find the {task}"),
-        "ru": ("Чему равно: {task}", "Нужен ответ: {task}", "{Task} — посчитай, пожалуйста"),
-    },
-    "date": {
-        "en": ("What is the {task}", "Work out the {task}", "Tell me the {task}"),
-        "ru": ("Вопрос по датам: {task}", "Подскажи результат — {task}", "{Task} — посчитай, пожалуйста"),
-    },
-    "address": {
-        "en": ("Give me the {task}", "Produce the {task}", "I need the {task}"),
-        "ru": ("Нужен результат: {task}", "По адресу нужно: {task}", "{Task}, пожалуйста"),
-    },
-    "id": {
-        "en": ("Give me the {task}", "I need the {task}", "What is the {task}"),
-        "ru": ("Нужен результат: {task}", "По реквизитам нужно: {task}", "{Task}, пожалуйста"),
-    },
-    "net": {
-        "en": ("What is the {task}", "Show the {task}", "Give me the {task}"),
-        "ru": ("По сети нужно узнать: {task}", "Покажи результат — {task}", "{Task}, пожалуйста"),
-    },
-    "color": {
-        "en": ("What is the {task}", "Convert and give me the {task}", "Compute the {task}"),
-        "ru": ("По цвету нужно: {task}", "Что получится: {task}", "{Task} — посчитай, пожалуйста"),
-    },
-    "units": {
-        "en": ("What is the {task}", "Give me the {task}", "Work out the {task}"),
-        "ru": ("Нужен результат: {task}", "Что получится: {task}", "{Task}, пожалуйста"),
-    },
-    "money": {
-        "en": ("Calculate the {task}", "What is the {task}", "Work out the {task}"),
-        "ru": ("Финансовый расчёт: {task}", "Нужен расчёт — {task}", "{Task} — посчитай, пожалуйста"),
-    },
-    "regex": {
-        "en": ("Give me the {task}", "Find the {task}", "Show the {task}"),
-        "ru": ("По регулярному выражению нужно: {task}", "Покажи результат — {task}", "{Task}, пожалуйста"),
-    },
-}
-VERB_LEADS: dict[str, tuple[str, ...]] = {
-    "en": ("Please {task}", "Could you {task}", "I need to {task}", "Help me {task}"),
-    "ru": ("Нужно {task}", "Помоги {task}", "Требуется {task}", "Надо {task}"),
-}
-HOW_LEADS: dict[str, tuple[str, ...]] = {
-    "en": ("Tell me {task}", "Work out {task}", "I'd like to know {task}"),
-    "ru": ("Скажи, {task}", "Подсчитай, {task}", "Выясни, {task}"),
-}
-WHETHER_LEADS: dict[str, tuple[str, ...]] = {
-    "en": ("Check {task}", "Tell me {task}", "Can you verify {task}"),
-    "ru": ("Проверь, {task}", "Скажи, {task}", "Выясни, {task}"),
-}
-ARG_JOINERS = {"en": (": ", " for these values: ", " — here are the inputs: "),
-               "ru": (": ", " по таким данным: ", " — вот входные данные: ")}  # fmt: skip
-QUOTE_MARKS = {"en": (('"', '"'), ("`", "`"), ("“", "”")), "ru": (("«", "»"), ('"', '"'), ("`", "`"))}
+
+def _is_verb(word: str, forms: TaskForms) -> bool:
+    if word in forms.verbs:
+        return True
+    # An infinitive ending counts only after at least one more word character (``быть``, not ``ть``).
+    return bool(re.fullmatch(r"\w+", word)) and any(
+        word.endswith(ending) and len(word) > len(ending) for ending in forms.verb_endings
+    )
 
 
 def _task_form(schema: UtilitySchema, lang: str) -> str:
     """``verb``, ``whether``, ``how`` or ``noun``: which lead-ins fit the description's grammar."""
+    forms = load_wording().utility.task_forms[lang]
     text = _task_text(schema, lang)
-    first = text.split()[0].casefold() if text.split() else ""
-    if lang == "en":
-        if first in ("whether", "how"):
-            return first
-        return "verb" if first in VERBS_EN else "noun"
-    if re.fullmatch(r"\w+(ть|чь)(ся)?", first):
-        return "verb"
-    if first == "сколько":
+    first = _first_word(text)
+    if first in forms.how:
         return "how"
-    return "whether" if first == "является" or " ли " in f" {text} " else "noun"
+    if first in forms.whether:
+        return "whether"
+    if _is_verb(first, forms):
+        return "verb"
+    if any(f" {particle} " in f" {text} " for particle in forms.whether_particles):
+        return "whether"
+    return "noun"
 
 
 def _task_text(schema: UtilitySchema, lang: str) -> str:
+    """The description without its final stop, and without a leading article when it is a noun."""
+    forms = load_wording().utility.task_forms[lang]
     text = (schema.ru if lang == "ru" else schema.en).rstrip(".")
-    if lang == "en" and _task_is_noun_en(text):
-        text = re.sub(r"^(a|an|the) ", "", text)
+    first = _first_word(text)
+    if first in forms.how or first in forms.whether or _is_verb(first, forms):
+        return text
+    for article in forms.articles:
+        if text.startswith(f"{article} "):
+            return text[len(article) + 1 :]
     return text
-
-
-def _task_is_noun_en(text: str) -> bool:
-    first = text.split()[0].casefold() if text.split() else ""
-    return first not in VERBS_EN and first not in ("whether", "how")
 
 
 def _lead(schema: UtilitySchema, lang: str, rng: random.Random) -> str:
     """The utility's description inside a lead-in that fits its grammar."""
+    wording = load_wording().utility
     task = _task_text(schema, lang)
     form = _task_form(schema, lang)
-    table: dict[str, dict[str, tuple[str, ...]]] = {
-        "whether": WHETHER_LEADS,
-        "how": HOW_LEADS,
-        "verb": VERB_LEADS,
-    }
-    leads = table[form][lang] if form in table else NOUN_LEADS[schema.category][lang]
-    return rng.choice(leads).format(task=task, Task=task[:1].upper() + task[1:])
+    leads = wording.form_leads[form] if form in wording.form_leads else wording.noun_leads[schema.category]
+    return rng.choice(leads[lang]).format(task=task, Task=task[:1].upper() + task[1:])
 
 
 def _render_value(arg: Argument, value: Any, lang: str, rng: random.Random) -> str:
     text = json.dumps(value, ensure_ascii=False) if isinstance(value, bool) else str(value)
     if str(arg.role) != "data":
         return text
-    opening, closing = rng.choice(QUOTE_MARKS[lang])
+    opening, closing = rng.choice(load_wording().utility.quote_marks[lang])
     if closing in text or "\n" in text:
         return text
     return f"{opening}{text}{closing}"
@@ -300,88 +212,26 @@ def _utility_question(schema: UtilitySchema, args: dict[str, Any], lang: str, rn
             f"{(a.ru if lang == 'ru' else a.en)} — {_render_value(a, args[a.name], lang, rng)}" for a in given
         ]
         body = "; ".join(parts)
-    return f"{head}{rng.choice(ARG_JOINERS[lang])}{body}"
+    return f"{head}{rng.choice(load_wording().utility.arg_joiners[lang])}{body}"
 
 
-# ---------------------------------------------------------------------------------------------
-# Refusal wording
-
-OUT_OF_SCOPE = {
-    "ru": (
-        "Какая погода будет в {city} {when}?",
-        "Какой будет курс {currency} {when}?",
-        "Сколько будет стоить {asset} {when}?",
-        "Посоветуй, какой {thing} выбрать {when}",
-        "Кто победит в матче {when}?",
-        "Какие налоги платят фрилансеры в {country}?",
-        "Стоит ли покупать {asset} {when}?",
-        "Какой {thing} сейчас самый популярный?",
-        "Что приготовить на ужин {when}?",
-        "Расскажи анекдот про {thing}",
-        "Какая ставка НДС действует в {country}?",
-        "Во сколько открывается музей в {city}?",
-    ),
-    "en": (
-        "What will the weather be like in {city_en} {when_en}?",
-        "What will the {currency_en} exchange rate be {when_en}?",
-        "How much will {asset_en} cost {when_en}?",
-        "Which {thing_en} should I pick {when_en}?",
-        "Who is going to win the match {when_en}?",
-        "What taxes do freelancers pay in {country_en}?",
-        "Is it worth buying {asset_en} {when_en}?",
-        "Which {thing_en} is the most popular right now?",
-        "What should I cook for dinner {when_en}?",
-        "Tell me a joke about {thing_en}",
-        "What is the VAT rate in {country_en}?",
-        "When does the museum in {city_en} open?",
-    ),
-}
-OOS_FILL = {
-    "city": ("Казани", "Новосибирске", "Сочи", "Калининграде", "Мурманске"),
-    "when": ("завтра", "на выходных", "через неделю", "в следующем месяце", "к концу года"),
-    "currency": ("доллара", "евро", "юаня", "биткоина"),
-    "asset": ("нефть", "золото", "квартира в центре", "акция Сбербанка"),
-    "thing": ("ноутбук", "смартфон", "фильм", "сериал", "язык программирования"),
-    "country": ("Германии", "Казахстане", "Японии", "Бразилии"),
-    "city_en": ("Kazan", "Novosibirsk", "Sochi", "Lisbon", "Oslo"),
-    "when_en": ("tomorrow", "this weekend", "next week", "next month", "by the end of the year"),
-    "currency_en": ("dollar", "euro", "yuan", "bitcoin"),
-    "asset_en": ("oil", "gold", "a flat downtown", "Apple stock"),
-    "thing_en": ("laptop", "smartphone", "film", "TV series", "programming language"),
-    "country_en": ("Germany", "Kazakhstan", "Japan", "Brazil"),
-}
-MISSING = {
-    "ru": (
-        "{task} — данные во вложении к моему последнему письму",
-        "{task} для того значения, что я присылал вчера",
-        "{task}, исходные данные у тебя уже есть",
-        "{task} для моего файла",
-        "Сделай то же самое, что в прошлый раз: {task_plain}, только для моего документа",
-    ),
-    "en": (
-        "{task} — the data is in the attachment of my last email",
-        "{task} for the value I sent you yesterday",
-        "{task}, you already have the input",
-        "{task} for my file",
-        "Do the same as last time, {task_plain}, but for my document",
-    ),
-}
-CIRCUMSTANCE = {
-    "ru": ("{task} для текста в {value}", "{task}, данные в {value}", "{task} — {value}"),
-    "en": ("{task} for the text in {value}", "{task}, the input is in {value}", "{task} — {value}"),
-}
+def _named_question(schema: UtilitySchema, args: dict[str, Any], lang: str, rng: random.Random) -> str:
+    """A short question that calls the utility by a name people use for it (``md5``, ``slug``)."""
+    names = SYNONYMS[schema.id]
+    fitting = [n for n in names if bool(re.search("[а-яё]", n)) == (lang == "ru")]
+    name = rng.choice(fitting or names)
+    given = [a for a in schema.arguments if a.name in args]
+    if len(given) == 1:
+        body = _render_value(given[0], args[given[0].name], lang, rng)
+    else:
+        body = ", ".join(f"{(a.ru if lang == 'ru' else a.en)} {_render_value(a, args[a.name], lang, rng)}"
+                         for a in given)
+    template = rng.choice(load_wording().utility.name_templates[lang])
+    return template.format(name=name, Name=name[:1].upper() + name[1:], body=body)
 
 
 # ---------------------------------------------------------------------------------------------
 # Builders: one per kind of line
-
-
-NAME_TEMPLATES = {
-    "ru": ("{Name} для {body}, пожалуйста", "Нужен {name} — {body}", "Какой {name} у {body}?",
-           "Сделай {name}: {body}", "Посчитай {name} для {body}", "Подскажи {name}: {body}"),
-    "en": ("{name}: {body}", "{Name} for {body}", "{body} — {name}?", "I need the {name} of {body}",
-           "Do a {name} on {body}", "Compute {name} for {body}"),
-}  # fmt: skip
 
 
 @dataclass
@@ -425,21 +275,6 @@ def _utility_line(ctx: _Context) -> dict[str, Any] | None:
     return {"question": question, "lang": lang, "gold": gold}
 
 
-def _named_question(schema: UtilitySchema, args: dict[str, Any], lang: str, rng: random.Random) -> str:
-    """A short question that calls the utility by a name people use for it (``md5``, ``slug``)."""
-    names = SYNONYMS[schema.id]
-    fitting = [n for n in names if bool(re.search("[а-яё]", n)) == (lang == "ru")]
-    name = rng.choice(fitting or names)
-    given = [a for a in schema.arguments if a.name in args]
-    if len(given) == 1:
-        body = _render_value(given[0], args[given[0].name], lang, rng)
-    else:
-        body = ", ".join(f"{(a.ru if lang == 'ru' else a.en)} {_render_value(a, args[a.name], lang, rng)}"
-                         for a in given)
-    template = rng.choice(NAME_TEMPLATES[lang])
-    return template.format(name=name, Name=name[:1].upper() + name[1:], body=body)
-
-
 def _dev_utility_line(ctx: _Context) -> dict[str, Any] | None:
     """A dev task's utility question, its data values swapped where they stand in it verbatim."""
     rng = ctx.rng
@@ -468,7 +303,7 @@ def _dev_utility_line(ctx: _Context) -> dict[str, Any] | None:
 
 def _with_opener(question: str, lang: str, rng: random.Random) -> str:
     """The question, sometimes behind a short polite opener (its first letter lowered)."""
-    opener = rng.choice(QUOTE_OPENERS[lang])
+    opener = rng.choice(load_wording().openers[lang])
     if opener and question[:1].isupper() and not question[:2].isupper():
         question = question[0].lower() + question[1:]
     return f"{opener}{question}"
@@ -510,24 +345,7 @@ def _quote_line(ctx: _Context) -> dict[str, Any] | None:
     if not ctx.quotes:
         return None
     text, lang = ctx.rng.choice(ctx.quotes)
-    opener = ctx.rng.choice(QUOTE_OPENERS[lang])
-    if opener and text[:1].isupper() and not text[:2].isupper():
-        text = text[0].lower() + text[1:]
-    return {"question": f"{opener}{text}", "lang": lang, "gold": {"source": "quote"}}
-
-
-SPEC_TEMPLATES = {
-    "ru": (
-        "{title} — случай «{label}»: {pairs}",
-        "Что скажет правило «{title}», если {pairs}?",
-        "{title}. Исходные данные: {pairs}",
-    ),
-    "en": (
-        "{title}: what is the conclusion when {pairs}?",
-        "Apply the rule “{title}” with {pairs}",
-        "{title} — the inputs are {pairs}",
-    ),
-}
+    return {"question": _with_opener(text, lang, ctx.rng), "lang": lang, "gold": {"source": "quote"}}
 
 
 def _spec_line(ctx: _Context) -> dict[str, Any] | None:
@@ -539,7 +357,8 @@ def _spec_line(ctx: _Context) -> dict[str, Any] | None:
     lang = _lang(ctx.rng)
     pairs = ", ".join(f"{k} = {v}" for k, v in case.args.items())
     title = case.title_ru if lang == "ru" else case.title_en
-    question = ctx.rng.choice(SPEC_TEMPLATES[lang]).format(title=title, label=case.label, pairs=pairs)
+    template = ctx.rng.choice(load_wording().spec_templates[lang])
+    question = template.format(title=title, label=case.label, pairs=pairs)
     gold = {"source": "spec", "spec": case.spec, "args": dict(case.args)}
     return {"question": question, "lang": lang, "gold": gold}
 
@@ -548,8 +367,10 @@ def _out_of_scope_line(ctx: _Context) -> dict[str, Any] | None:
     if ctx.rng.random() < DEV_SHARE_REFUSAL and ctx.dev_tasks.get("out_of_scope"):
         return _dev_line(ctx, "out_of_scope")
     lang = _lang(ctx.rng)
-    fill = {k: ctx.rng.choice(v) for k, v in OOS_FILL.items()}
-    question = ctx.rng.choice(OUT_OF_SCOPE[lang]).format(**fill)
+    wording = load_wording().refusals
+    # One value of every placeholder is drawn, in the order written, whichever the question uses.
+    fill = {k: ctx.rng.choice(v) for k, v in wording.out_of_scope_fill.items()}
+    question = ctx.rng.choice(wording.out_of_scope[lang]).format(**fill)
     return {"question": question, "lang": lang, "gold": {"source": "refuse", "refusal": "OUT_OF_SCOPE"}}
 
 
@@ -563,7 +384,7 @@ def _missing_line(ctx: _Context) -> dict[str, Any] | None:
         return None
     missing = data[0]
     lang = _lang(rng)
-    template = rng.choice(MISSING[lang])
+    template = rng.choice(load_wording().refusals.missing[lang])
     task_plain = _task_text(schema, lang)
     question = template.format(task=_lead(schema, lang, rng), task_plain=task_plain)
     # Another argument the question does not hold is absent as well: only single-argument
@@ -581,22 +402,20 @@ def _missing_line(ctx: _Context) -> dict[str, Any] | None:
     return {"question": question, "lang": lang, "gold": gold}
 
 
-CIRCUMSTANCE_VALUES = {"charset": CHARSET_POOL, "tz": TZ_POOL}
-
-
 def _circumstance_line(ctx: _Context) -> dict[str, Any] | None:
     rng = ctx.rng
     if rng.random() < DEV_SHARE_REFUSAL and ctx.dev_tasks.get("argument_is_circumstance"):
         return _dev_line(ctx, "argument_is_circumstance")
+    wording = load_wording().refusals
     schema = rng.choice(list(ctx.catalog.schemas.values()))
     data = [a for a in schema.arguments if a.required and str(a.role) == "data"]
-    circ = [a for a in schema.arguments if a.name in CIRCUMSTANCE_VALUES]
+    circ = [a for a in schema.arguments if a.name in wording.circumstance_values]
     if len(data) != 1 or not circ:
         return None
     lang = _lang(rng)
-    value = rng.choice(CIRCUMSTANCE_VALUES[circ[0].name])
+    value = rng.choice(wording.circumstance_values[circ[0].name])
     task = _lead(schema, lang, rng)
-    question = rng.choice(CIRCUMSTANCE[lang]).format(task=task, value=value)
+    question = rng.choice(wording.circumstance[lang]).format(task=task, value=value)
     args: dict[str, Any] = {data[0].name: value}
     if circ[0].required:
         args[circ[0].name] = value
@@ -624,31 +443,47 @@ BUILDERS: dict[str, Builder] = {
 # ---------------------------------------------------------------------------------------------
 # Sources
 
-_SPEC_LINE = re.compile(r'^spec\s+(\S+)\s+"([^"]*)"', re.MULTILINE)
-_INPUT_LINE = re.compile(r"^input\s+(\w+)\s*:", re.MULTILINE)
-_CASE_LINE = re.compile(r'^(?:example|boundary)\s+"([^"]*)"\s*:\s*(.*?)\s*=>', re.MULTILINE)
 # The export counterexample is stopped by its gate; it is never a gold.
 EXCLUDED_SPECS = frozenset({"vat.export_counterexample"})
+# The parser names a case written without a label ``example N`` or ``boundary N``; such a case has
+# no wording of its author's to put in a question.
+_UNLABELLED = re.compile(r"(example|boundary) \d+")
+
+
+def _input_text(kind: str, value: Any) -> str:
+    """A literal of a worked case as ``spec eval --input`` reads it (``250000 rub``, ``yes``)."""
+    if kind == "bool":
+        return "yes" if value else "no"
+    if kind == "date":
+        return str(value.isoformat())
+    if kind in ("number", "money", "percent"):
+        # ``f`` keeps the digits as written (``2000000.01``, ``0.50``), without separators or exponent
+        digits = format(value, "f")
+        return {"money": f"{digits} rub", "percent": f"{digits} %"}.get(kind, digits)
+    return str(value)
 
 
 def load_spec_cases(specs_dir: str | Path | None = None) -> list[SpecCase]:
-    """Every worked case (``example`` and ``boundary`` lines) of the spec files, by file name."""
+    """Every labelled worked case (``example`` and ``boundary``) of the spec files, by file name.
+
+    Each file is read with the spec language's own parser (:func:`workbench.fts.parse`). A file
+    that does not parse, a spec of :data:`EXCLUDED_SPECS`, a case without a label and a case that
+    does not bind every input exactly offer no case.
+    """
     folder = Path(specs_dir) if specs_dir is not None else _default_specs_dir()
     cases: list[SpecCase] = []
     for path in sorted(folder.glob("*.fts")):
-        text = path.read_text(encoding="utf-8")
-        head = _SPEC_LINE.search(text)
-        if head is None or head.group(1) in EXCLUDED_SPECS:
+        spec = parse(path.read_text(encoding="utf-8"))
+        if not isinstance(spec, Spec) or spec.id in EXCLUDED_SPECS:
             continue
-        ru, _, en = head.group(2).partition(" / ")
-        inputs = _INPUT_LINE.findall(text)
-        for label, body in _CASE_LINE.findall(text):
-            values = dict((k.strip(), v.strip()) for k, _, v in (p.partition("=") for p in body.split(",")))
-            if set(values) != set(inputs):
+        ru, _, en = spec.title.partition(" / ")
+        inputs = [i.name for i in spec.inputs]
+        for case in spec.examples:
+            values = dict(case.bindings)
+            if _UNLABELLED.fullmatch(case.label) or set(values) != set(inputs):
                 continue
-            # money is written without digit separators (``250000 rub``), as ``spec eval`` reads it
-            args = {name: re.sub(r"(?<=\d)_(?=\d)", "", values[name]) for name in inputs}
-            cases.append(SpecCase(head.group(1), ru.strip(), (en or ru).strip(), label, args))
+            args = {name: _input_text(values[name].kind, values[name].value) for name in inputs}
+            cases.append(SpecCase(spec.id, ru.strip(), (en or ru).strip(), case.label, args))
     return cases
 
 
@@ -677,14 +512,17 @@ def _fold(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
-_OPENERS_FOLDED = tuple(sorted({_fold(o) + " " for lang in QUOTE_OPENERS.values() for o in lang if o},
-                               key=len, reverse=True))
+@cache
+def _openers_folded() -> tuple[str, ...]:
+    """The non-empty openers, folded and followed by a space, longest first."""
+    openers = {_fold(o) + " " for phrasings in load_wording().openers.values() for o in phrasings if o}
+    return tuple(sorted(openers, key=len, reverse=True))
 
 
 def _fold_core(text: str) -> str:
-    """The folded question with a polite opener of :data:`QUOTE_OPENERS` taken off its front."""
+    """The folded question with a polite opener (``openers.yaml``) taken off its front."""
     folded = _fold(text)
-    for opener in _OPENERS_FOLDED:
+    for opener in _openers_folded():
         if folded.startswith(opener):
             return folded[len(opener):]
     return folded
