@@ -128,6 +128,18 @@ def test_known_names_follow_the_registry(monkeypatch) -> None:
         Settings().with_overrides(gates={"relevance_rules": ["nope"]})
 
 
+@pytest.mark.parametrize("kind", registry.KINDS)
+def test_every_kind_knows_where_its_names_come_from(kind: str) -> None:
+    registry.load(kind)  # type: ignore[arg-type]
+    assert registry.names(kind)  # type: ignore[arg-type]
+
+
+def test_name_tables() -> None:
+    assert registry.table_names("fusion")[0] == "rrf"
+    with pytest.raises(registry.UnknownNameError, match="fusion, rerank mode, embedder"):
+        registry.table_names("nope")
+
+
 def test_unknown_override_section() -> None:
     with pytest.raises(ConfigError, match="unknown section nonsense"):
         Settings().with_overrides(nonsense={"x": 1})

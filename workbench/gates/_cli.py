@@ -19,6 +19,7 @@ from workbench.errors import WorkbenchError
 from workbench.gates._analysis import gate_attribution, headline, report_lines
 from workbench.gates._eval import evaluate_sets, evaluate_sets_cached
 from workbench.gates._quote_source import QuoteSource
+from workbench.retrieval import RERANK_MODES
 from workbench.runs import write_run
 
 if TYPE_CHECKING:  # the answers package imports every source; load it only when asking
@@ -202,7 +203,7 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     ask.add_argument("--json", action="store_true", help="one JSON object a line")
     ask.add_argument("--index", metavar="DIR", help="an index built by `workbench index build`")
     ask.add_argument("--corpus", metavar="DIR", help="the corpus that index was built from")
-    ask.add_argument("--mode", choices=["cross-encoder", "bi-encoder", "none"],
+    ask.add_argument("--mode", choices=list(RERANK_MODES),
                      help="rerank mode (default: [reranker].mode)")
     ask.set_defaults(handler=_ask)
 
@@ -211,7 +212,7 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
                              parents=[common])
     gates.add_argument("--split", choices=["dev", "test"], help="only this split")
     gates.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
-    gates.add_argument("--mode", choices=["cross-encoder", "bi-encoder", "none"],
+    gates.add_argument("--mode", choices=list(RERANK_MODES),
                        help="rerank mode (default: [reranker].mode)")
     gates.add_argument("--index", metavar="DIR")
     gates.add_argument("--corpus", metavar="DIR")
