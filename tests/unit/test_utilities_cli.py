@@ -78,3 +78,51 @@ def test_installed_command_exit_codes():
     bad = subprocess.run([*cmd, "tool", "call", "number.to_roman", "--args", '{"n": 0}'],
                          capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert bad.returncode == 1 and json.loads(bad.stdout)["code"] == "BAD_ARGUMENT"
+
+
+DEEP = "[" * 50_000
+# (argv after "tool call", exit status, what stdout holds: a result, a refusal code, or for
+# exit 2 the error type on the one stderr line)
+HOSTILE_CALLS = [
+    (["text.reverse", "--args", '{"text": "\\ud800x"}'], 0, "x\ud800"),
+    (["text.reverse", "--args", '{"\\ud800": 1}'], 1, "BAD_ARGUMENT"),
+    (["\ud800", "--args", "{}"], 1, "UNKNOWN_UTILITY"),
+    (["number.to_roman", "--args", '{"n": ' + "9" * 5000 + "}"], 2, "ArgsError"),
+    (["number.to_roman", "--args", '{"n": ' + "9" * 100 + "}"], 1, "LIMIT_EXCEEDED"),
+    (["number.to_roman", "--args", '{"n": NaN}'], 1, "BAD_ARGUMENT"),
+    (["text.reverse", "--args", DEEP], 2, "ArgsError"),
+    (["text.reverse", "--args", DEEP + "]" * 50_000], 2, "ArgsError"),
+    (["text.reverse", "--args", '{"text": ' + DEEP[:500] + "]" * 500 + "}"], 1, "BAD_ARGUMENT"),
+    (["text.reverse", "--args", '{"text": "' + "a" * 200_001 + '"}'], 1, "LIMIT_EXCEEDED"),
+]
+
+
+@pytest.mark.parametrize(("argv", "status", "expected"), HOSTILE_CALLS,
+                         ids=[f"{i}-{r[2]}" for i, r in enumerate(HOSTILE_CALLS)])
+def test_hostile_call_gets_a_typed_answer(capsys, argv, status, expected):
+    code = main(["tool", "call", *argv])
+    captured = capsys.readouterr()
+    assert code == status
+    assert "Traceback" not in captured.err
+    if status == 2:
+        assert captured.out == "" and len(captured.err.strip().splitlines()) == 1
+        assert expected in captured.err
+        return
+    captured.out.encode("utf-8")  # a lone surrogate went out escaped
+    payload = json.loads(captured.out)
+    assert payload == expected if status == 0 else payload["code"] == expected
+
+
+def test_catastrophic_pattern_call_is_refused(capsys, monkeypatch):
+    import dataclasses
+
+    from workbench.utilities import load_catalog
+
+    catalog = load_catalog()
+    monkeypatch.setitem(catalog.schemas, "regex.match",
+                        dataclasses.replace(catalog.schemas["regex.match"], call_seconds=0.2))
+    code = main(["tool", "call", "regex.match", "--args",
+                 json.dumps({"pattern": "(a|aa)+$", "text": "a" * 34 + "b"})])
+    refusal = json.loads(capsys.readouterr().out)
+    assert code == 1 and refusal["code"] == "LIMIT_EXCEEDED"
+    assert refusal["numbers"]["limit"] == "call_seconds"
