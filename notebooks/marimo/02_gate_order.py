@@ -38,6 +38,17 @@ def _():
 
 @app.cell
 def _():
+    evaluate_button = mo.ui.run_button(label="evaluate the labelled questions")
+    evaluate_button
+    return (evaluate_button,)
+
+
+@app.cell
+def _(evaluate_button):
+    # the first evaluation takes about a minute on 2 cores (later runs read the cache), so in the
+    # editor it waits for the button; under the CI flag (the headless notebook tests) it runs
+    mo.stop(not (evaluate_button.value or lab.ci),
+            mo.md("Press **evaluate the labelled questions** to run every question through the gates."))
     run = lab.gate_run
     mo.md(f"**{len(run)} questions** from the cache: "
           + ", ".join(f"{name} {n}" for name, n in run.groupby("set").size().items()))

@@ -4,12 +4,17 @@ __generated_with = "0.25.2"
 app = marimo.App(width="medium")
 
 with app.setup:
-    import dataclasses
-    import hashlib
-
     import marimo as mo
 
-    from workbench.answers import Answer, Mode, check_answer, refusal_from_report, render_evidence
+    from workbench.answers import (
+        KIND_SOURCE,
+        ForgeryError,
+        ForgeryKind,
+        Pools,
+        check_answer,
+        forge,
+        refusal_from_report,
+    )
     from workbench.lab import setup
     from workbench.widgets import InvariantChecker
 
@@ -33,6 +38,17 @@ def _():
 
 @app.cell
 def _():
+    ask_button = mo.ui.run_button(label="answer the four questions")
+    ask_button
+    return (ask_button,)
+
+
+@app.cell
+def _(ask_button):
+    # loading the quote source's encoder takes a while on 2 cores, so in the editor this waits for
+    # the button; under the CI flag (the headless notebook tests) it runs, so the tests reach it
+    mo.stop(not (ask_button.value or lab.ci),
+            mo.md("Press **answer the four questions** to load the sources and answer."))
     # the spec question is routed with its labelled decision: binding facts is the routers' job
     questions = {
         "utility": ("Посчитай SHA-256 от строки «привет»", None),
@@ -69,33 +85,40 @@ def _():
     mo.md(r"""
     ## Forge the quote
 
-    Replace a phrase of the genuine quote. The forger recomputes the anchor's digest, so the answer
-    still looks like a cited quote: a file, offsets and a matching digest.
+    Spoil the genuine quote one way, with `workbench.answers.forge`, the same forgers the negative
+    control runs by the thousand. Changing a character recomputes the anchor's digest, so the
+    answer still looks like a cited quote: a file, offsets and a matching digest.
     """)
     return
 
 
 @app.cell
 def _():
-    replace = mo.ui.text(value="four characters", label="replace")
-    by = mo.ui.text(value="five characters", label="by")
-    mo.hstack([replace, by], justify="start")
-    return by, replace
+    kind = mo.ui.dropdown(
+        options=[str(k) for k in ForgeryKind if KIND_SOURCE[k] in ("quote", "answer")],
+        value=str(ForgeryKind.QUOTE_CHAR_CHANGED), label="forgery")
+    forgery_seed = mo.ui.number(start=0, step=1, value=lab.seed, label="seed")
+    mo.hstack([kind, forgery_seed], justify="start")
+    return forgery_seed, kind
 
 
 @app.cell
-def _(by, replace, results):
-    genuine = results["quote"].answer.evidence[0]
-    mo.stop(replace.value not in genuine.text,
-            mo.md(f"«{replace.value}» is not in the quote: «{genuine.text}»"))
-    text = genuine.text.replace(replace.value, by.value)
-    anchor = dataclasses.replace(genuine.anchor, sha256=hashlib.sha256(text.encode("utf-8")).hexdigest())
-    forged_evidence = dataclasses.replace(genuine, text=text, anchor=anchor)
-    forged = Answer(Mode.A, render_evidence((forged_evidence,)), (forged_evidence,))
+def _(forgery_seed, kind, results):
+    genuine = results["quote"].answer
+    # the course's files, so a quote can be moved to another one
+    pools = Pools.of([genuine], paths=lab.context.fragments_by_path)
+    try:
+        forgery, problem = forge(kind.value, pools, seed=int(forgery_seed.value)), None
+    except ForgeryError as exc:
+        forgery, problem = None, str(exc)
+    mo.stop(problem is not None, mo.callout(mo.md(f"Not with this answer: {problem}"), kind="warn"))
+    forged = forgery.answer
     report = check_answer(forged, lab.context)
-    verdict = ("the checker lets it through: the text did not change" if report.passed
+    verdict = ("the checker lets it through: the checker tests where evidence comes from, not "
+               "whether it answers the question" if report.passed
                else refusal_from_report(report, "en").text)
     mo.vstack([
+        mo.md(f"**{forgery.kind}**: {forgery.detail}"),
         mo.plain_text(forged.text),
         mo.md(f"**passed: {report.passed}** — {verdict}"),
         mo.ui.anywidget(InvariantChecker(forged, lab.context)),

@@ -7,7 +7,7 @@ with app.setup:
     import marimo as mo
 
     from workbench.answers import CheckContext, check_answer
-    from workbench.corpus import Corpus, audit_drift, verify_quote
+    from workbench.corpus import DRIFT_EDITS, Corpus, apply_drift_edits, audit_drift, verify_quote
     from workbench.lab import setup
     from workbench.widgets import DriftView
 
@@ -33,14 +33,8 @@ def _():
 @app.cell
 def _():
     edits = mo.ui.multiselect(
-        options={
-            "a note under the title of en/01_unicode_utf8.md": "note",
-            "28% corrected to 25% in ru/47_nds_rates.md": "number",
-            "en/08_base64_base32_hex.md deleted": "delete",
-        },
-        value=["a note under the title of en/01_unicode_utf8.md",
-               "28% corrected to 25% in ru/47_nds_rates.md",
-               "en/08_base64_base32_hex.md deleted"],
+        options={edit.label: name for name, edit in DRIFT_EDITS.items()},
+        value=[edit.label for edit in DRIFT_EDITS.values()],
         label="edits to the copy")
     edits
     return (edits,)
@@ -49,20 +43,10 @@ def _():
 @app.cell
 def _(edits):
     scratch = lab.scratch_corpus()
-    if "note" in edits.value:
-        unicode_file = scratch / "en" / "01_unicode_utf8.md"
-        _text = unicode_file.read_text(encoding="utf-8")
-        _title_end = _text.index("\n") + 1
-        unicode_file.write_text(_text[:_title_end] + "\nA short note added by the editor.\n"
-                                + _text[_title_end:], encoding="utf-8")
-    if "number" in edits.value:
-        vat_file = scratch / "ru" / "47_nds_rates.md"
-        _text = vat_file.read_text(encoding="utf-8")
-        vat_file.write_text(_text.replace("по ставке 28%", "по ставке 25%", 1), encoding="utf-8")
-    if "delete" in edits.value:
-        (scratch / "en" / "08_base64_base32_hex.md").unlink()
+    applied = apply_drift_edits(scratch, edits.value, shipped=lab.settings.paths.corpus)
     drift = audit_drift(index, scratch)
     mo.vstack([
+        mo.md(f"Edits: {applied.line()}"),
         mo.md(drift.attrs["summary"].line()),
         drift[drift["status"] != "match"].groupby(["path", "status"], observed=True).size()
         .unstack(fill_value=0) if (drift["status"] != "match").any() else mo.md("Every fragment matches."),
