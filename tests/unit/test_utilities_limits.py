@@ -16,8 +16,6 @@ from workbench.utilities._format import MAX_YAML_NODES
 from workbench.utilities._limits import MAX_DEPTH, MAX_ITEMS, call_within
 from workbench.utilities._schema import MAX_TEXT, Argument, UtilitySchema
 
-CATALOG = load_catalog()
-
 # "Billion laughs": nine levels of nine aliases, 9**9 strings once unfolded.
 BOMB = "\n".join(
     ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
@@ -49,8 +47,10 @@ LIMITS = [
 
 
 def shorten(monkeypatch, uid: str, seconds: float) -> None:
-    schema = CATALOG.schemas[uid]
-    monkeypatch.setitem(CATALOG.schemas, uid, dataclasses.replace(schema, call_seconds=seconds))
+    # The catalog of this moment: another test may have rebuilt the cached one.
+    catalog = load_catalog()
+    monkeypatch.setitem(catalog.schemas, uid,
+                        dataclasses.replace(catalog.schemas[uid], call_seconds=seconds))
 
 
 def in_thread(fn):
@@ -96,7 +96,7 @@ def spin(**kwargs):
 
 @pytest.mark.parametrize("where", ["main thread", "worker thread"])
 def test_a_pure_python_loop_is_stopped_on_any_thread(monkeypatch, where):
-    monkeypatch.setitem(CATALOG.functions, "text.reverse", spin)
+    monkeypatch.setitem(load_catalog().functions, "text.reverse", spin)
     shorten(monkeypatch, "text.reverse", 0.1)
 
     def call():
@@ -143,7 +143,7 @@ def test_a_utility_that_catches_exception_cannot_swallow_the_deadline(monkeypatc
         except Exception:  # noqa: BLE001 - the point: the deadline is not an Exception
             return "swallowed"
 
-    monkeypatch.setitem(CATALOG.functions, "text.reverse", stubborn)
+    monkeypatch.setitem(load_catalog().functions, "text.reverse", stubborn)
     shorten(monkeypatch, "text.reverse", 0.1)
     assert call_utility("text.reverse", {"text": "x"}).refusal.code == UtilityCode.LIMIT_EXCEEDED
 
@@ -183,13 +183,13 @@ def test_array_sizes_are_checked_before_the_call(value, limit, measured):
 
 
 def test_limits_are_visible_in_the_schema_a_router_sees():
-    described = CATALOG.schemas["regex.match"].describe()
+    described = load_catalog().schemas["regex.match"].describe()
     props = described["parameters"]["properties"]
     assert props["pattern"]["maxLength"] == 1000 and props["text"]["maxLength"] == MAX_TEXT
-    assert described["call_seconds"] == CATALOG.schemas["regex.match"].call_seconds > 0
+    assert described["call_seconds"] == load_catalog().schemas["regex.match"].call_seconds > 0
     assert ROWS.to_json_schema()["maxItems"] == 40
     assert ROWS.limits() == {"max_items": 40, "max_chars": 10, "max_depth": MAX_DEPTH}
     obj = dataclasses.replace(ROWS, type="object", max_items=None)
     assert obj.to_json_schema()["maxProperties"] == MAX_ITEMS
-    assert CATALOG.schemas["number.to_roman"].to_dict()["arguments"][0]["limits"] == {
+    assert load_catalog().schemas["number.to_roman"].to_dict()["arguments"][0]["limits"] == {
         "max_digits": 40}

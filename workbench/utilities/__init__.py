@@ -27,7 +27,8 @@ from workbench.utilities._examples import (
     results_equal,
     run_examples,
 )
-from workbench.utilities._protocol import handle_line, handle_request, serve
+from workbench.utilities._limits import CALL_SECONDS, LimitExceeded
+from workbench.utilities._protocol import handle_line, handle_request, json_text, serve
 from workbench.utilities._schema import Argument, BadArgument, Example, UtilitySchema
 from workbench.utilities._tokens import OFFLINE_TOKENIZERS, index_token_report
 from workbench.utilities._tools import (
@@ -42,6 +43,7 @@ from workbench.utilities._tools import (
 load_catalog()  # registers every utility, so registry.lookup("utility", id) finds it at once
 
 __all__ = [
+    "CALL_SECONDS",
     "CATEGORIES",
     "MESSAGES",
     "OFFLINE_TOKENIZERS",
@@ -57,6 +59,7 @@ __all__ = [
     "Example",
     "ExampleFailure",
     "ExampleReport",
+    "LimitExceeded",
     "Role",
     "ToolError",
     "UtilityCode",
@@ -74,6 +77,7 @@ __all__ = [
     "handle_line",
     "handle_request",
     "index_token_report",
+    "json_text",
     "list_categories",
     "load_catalog",
     "results_equal",
