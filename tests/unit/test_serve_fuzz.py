@@ -51,6 +51,8 @@ HOSTILE_LINES = [
     (b'{"id": 11, \xc3\x28}'.decode("utf-8", "surrogateescape"), None, "malformed", None),
     ("\ud800", None, "malformed", None),
     ("null", None, "bad_request", None),
+    (call("13", '"regex.match"', json.dumps({"pattern": "^(a+)+$", "text": "a" * 34 + "b"})), 13,
+     "result", None),
     (call("12", '"format.yaml_to_json"', json.dumps({"data": "&a [*a, *a]"})), 12, "result",
      "LIMIT_EXCEEDED"),
 ]

@@ -141,7 +141,11 @@ class _Guard:
         _local.started, _local.seconds = self.started, self.seconds
         self.armed = True
         if self.on_main:
-            self.previous_handler = signal.signal(signal.SIGALRM, self._on_alarm)
+            try:
+                self.previous_handler = signal.signal(signal.SIGALRM, self._on_alarm)
+            except ValueError:  # the main thread of a sub-interpreter takes no handlers
+                self.on_main = False
+        if self.on_main:
             self.previous_timer = signal.setitimer(signal.ITIMER_REAL, self.seconds)
         else:
             threading.Thread(target=self._watch, name="utility-deadline", daemon=True).start()
