@@ -309,12 +309,11 @@ def _read_manifest(folder: Path) -> dict[str, Any]:
     return manifest
 
 
-def _rows_problem(path: Path, exc: BaseException | None = None) -> DamagedRunError:
-    if not path.is_file():
-        return DamagedRunError(path, "is missing")
+def _rows_problem(path: Path, exc: BaseException) -> DamagedRunError:
+    """What is wrong with a rows file that pyarrow could not read, in the words of the table."""
     if path.stat().st_size == 0:
         return DamagedRunError(path, "is empty (0 bytes)")
-    detail = str(exc).splitlines()[0] if exc is not None and str(exc) else type(exc).__name__
+    detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     return DamagedRunError(path, f"is not a readable parquet table, cut short or damaged ({detail})")
 
 
@@ -329,7 +328,7 @@ def _check_rows(folder: Path) -> None:
 
     path = folder / ROWS
     if not path.is_file():
-        raise _rows_problem(path)
+        raise DamagedRunError(path, "is missing")
     try:
         pyarrow.parquet.read_metadata(path)
     except (OSError, ValueError, pyarrow.ArrowException) as exc:
