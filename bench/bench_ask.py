@@ -39,7 +39,8 @@ from _common import ROOT, peak_mb, print_table
 
 from workbench import cli
 from workbench.config import load_settings
-from workbench.retrieval import ensure_index, make_embedder
+from workbench.index import ensure_index
+from workbench.retrieval import make_embedder
 
 SETS = ("in_corpus", "out_of_corpus", "relevance_traps", "red_team")
 """The question sets the questions are drawn from (the router task set holds tasks, not asks)."""

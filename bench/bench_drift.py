@@ -16,8 +16,8 @@ from pathlib import Path
 from _common import SCALE_CORPUS, peak_mb, print_table, timed
 from make_scale_corpus import build as build_scale_corpus
 
-from workbench.corpus import audit_drift, build_index, load_index
 from workbench.corpus._text import normalise_newlines
+from workbench.index import audit_drift, build_index, load_index
 
 
 def naive_audit(fragments: list, root: Path) -> list[str]:

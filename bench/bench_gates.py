@@ -22,10 +22,12 @@ from _common import SCALE_CORPUS, peak_mb, print_table
 from make_scale_corpus import build as build_scale_corpus
 
 from workbench.config import Settings
-from workbench.corpus import Corpus, build_index, load_index
+from workbench.corpus import Corpus
 from workbench.corpus._questions import Question
-from workbench.gates import DEFAULT_ORDER, QuoteSource, gate_attribution, result_row
+from workbench.gates import DEFAULT_ORDER, QuoteSource
+from workbench.index import build_index, load_index
 from workbench.retrieval import KeywordEmbedder, make_embedder
+from workbench.studies import gate_attribution, result_row
 
 
 def main() -> None:

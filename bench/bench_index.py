@@ -20,7 +20,8 @@ from pathlib import Path
 from _common import SCALE_CORPUS, peak_mb, print_table, timed
 from make_scale_corpus import build as build_scale_corpus
 
-from workbench.corpus import Corpus, build_index, fragment_text
+from workbench.corpus import Corpus, fragment_text
+from workbench.index import build_index
 from workbench.retrieval import LexicalIndex, analyze, make_embedder
 from workbench.retrieval._lexical import _stem
 

@@ -25,17 +25,12 @@ import pandas as pd
 from _common import peak_mb, print_table, timed
 
 from workbench.config import load_settings
-from workbench.corpus import Corpus, audit_drift, build_index, load_index
-from workbench.gates import QuoteSource, evaluate_sets
+from workbench.corpus import Corpus
+from workbench.gates import QuoteSource
+from workbench.index import audit_drift, build_index, load_index
 from workbench.retrieval import KeywordEmbedder
-from workbench.routing import (
-    RouterDecision,
-    RuleRouter,
-    ScriptedRouter,
-    Source,
-    compare_routers,
-    load_tasks,
-)
+from workbench.routing import RouterDecision, RuleRouter, ScriptedRouter, Source, load_tasks
+from workbench.studies import compare_routers, evaluate_sets
 from workbench.widgets import (
     DriftView,
     GateOrderExplorer,

@@ -54,7 +54,7 @@ def small_corpus(tmp_path: Path) -> Path:
 @pytest.fixture
 def small_index(small_corpus: Path, tmp_path: Path):
     """The small corpus indexed with the exact keyword embedder."""
-    from workbench.corpus import build_index, load_index
+    from workbench.index import build_index, load_index
 
     build_index(small_corpus, tmp_path / "index", embedder="keyword",
                 cache_root=tmp_path / "cache")

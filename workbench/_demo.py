@@ -21,20 +21,17 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from workbench.answers import CheckContext, answers_from_gate_rows, leakage
+from workbench import registry
+from workbench.answers import CheckContext
 from workbench.config import Settings
-from workbench.corpus import (
-    Corpus,
-    audit_drift,
-    load_index,
-    read_manifest,
-)
+from workbench.corpus import Corpus
+from workbench.digests import folder_digest
 from workbench.errors import WorkbenchError
-from workbench.retrieval import ensure_index
-from workbench.runs import folder_digest, write_run
+from workbench.index import audit_drift, ensure_index, load_index, read_manifest
+from workbench.studies import answers_from_gate_rows, leakage, record_run
 
 if TYPE_CHECKING:
-    from workbench.routing import RouterComparison
+    from workbench.studies import RouterComparison
 
 Step = Callable[[Settings], None]
 
@@ -48,7 +45,7 @@ def _step_drift(settings: Settings) -> None:
     summary = frame.attrs["summary"]
     print(summary.line())
     manifest = read_manifest(settings.paths.index)
-    run = write_run("drift", frame, settings=settings,
+    run = record_run("drift", frame, settings=settings,
                     digests={"corpus_at_index": manifest["corpus_digest"]},
                     summary={"total": summary.total, "match": summary.match,
                              "drifted": summary.drifted, "changed": summary.changed,
@@ -71,7 +68,7 @@ def _step_utilities(settings: Settings) -> None:
         [{"example": f.example, "expected": json.dumps(f.expected, ensure_ascii=False, default=str),
           "got": json.dumps(f.got, ensure_ascii=False, default=str)} for f in report.failures],
         columns=["example", "expected", "got"])
-    write_run("utilities", failures, settings=settings,
+    record_run("utilities", failures, settings=settings,
               summary={**summary.to_dict(), "examples_run": report.total, "passed": report.passed,
                        "failed": report.failed})
 
@@ -98,7 +95,7 @@ def _step_specs(settings: Settings) -> None:
           "fallacies": ",".join(v.fallacies), "certificate_digest": v.certificate_digest or ""}
          for v in verdicts],
         columns=["spec_id", "path", "passed", "code", "fallacies", "certificate_digest"])
-    write_run("fts", rows, settings=settings,
+    record_run("fts", rows, settings=settings,
               summary={"specs": len(verdicts), "certified": len(certified),
                        "library_intact": library.intact},
               extra={"library": {"entries": library.entries, "counts": dict(library.counts),
@@ -119,7 +116,7 @@ def _step_reranker(settings: Settings) -> None:
     if (path / "workbench_training.json").is_file():
         print(f"cross-encoder present: {path}")
         return
-    from workbench.retrieval._train_reranker import train_reranker
+    from workbench.studies._reranker import train_reranker
 
     print("training the cross-encoder from all-MiniLM-L6-v2 once (about ten minutes on 2 cores;"
           " later runs reuse it)", flush=True)
@@ -144,8 +141,8 @@ def _step_gates(settings: Settings) -> None:
 
 
 def _gates_in_mode(settings: Settings) -> None:
-    from workbench.gates import report_lines
-    from workbench.gates._eval import cached_evaluation_path, evaluate_sets_cached
+    from workbench.studies import report_lines
+    from workbench.studies._gates import cached_evaluation_path, evaluate_sets_cached
 
     if settings.reranker.mode == "cross-encoder" and not cached_evaluation_path(settings).is_file():
         print("cross-encoder mode reads every (question, fragment) pair: a few minutes the first"
@@ -173,9 +170,9 @@ def _gates_in_mode(settings: Settings) -> None:
     digests = {"index": index.digest, "corpus_at_index": index.corpus_digest}
     extra = {"order": list(order), "mode": settings.reranker.mode, "split": None,
              "sets": sorted(set(rows["set"]))}
-    gates_run = write_run("gates", rows, settings=settings, digests=digests, extra=extra,
+    gates_run = record_run("gates", rows, settings=settings, digests=digests, extra=extra,
                           summary={"leakage": report.leaks, "answered": report.mode_a})
-    answers_run = write_run("answers", answers, settings=settings, digests=digests, extra=extra,
+    answers_run = record_run("answers", answers, settings=settings, digests=digests, extra=extra,
                             summary={"leakage": report.leaks, "mode_a": report.mode_a,
                                      "per_set": per_set})
     print(f"run records: {gates_run.name} (verdicts), {answers_run.name} "
@@ -183,8 +180,8 @@ def _gates_in_mode(settings: Settings) -> None:
 
 
 def _step_negative_control(settings: Settings) -> None:
-    from workbench.answers import run_negative_control
-    from workbench.answers._negative import DEFAULT_PER_KIND, DEFAULT_SEED
+    from workbench.studies import run_negative_control
+    from workbench.studies._negative import DEFAULT_PER_KIND, DEFAULT_SEED
 
     report = run_negative_control(settings)
     worst = report.per_kind.sort_values("catch_rate").iloc[0]
@@ -194,7 +191,7 @@ def _step_negative_control(settings: Settings) -> None:
           f"{worst['kind']} at {100 * worst['catch_rate']:.1f}%")
     if report.path is not None:
         print(f"verdicts: {report.path}")
-    run = write_run("negative_control", report.verdicts, settings=settings,
+    run = record_run("negative_control", report.verdicts, settings=settings,
                     summary={"seed": DEFAULT_SEED, "per_kind": DEFAULT_PER_KIND,
                              "forgeries": len(report.verdicts), "kinds": len(report.per_kind),
                              "caught": int(report.verdicts["caught"].sum()),
@@ -203,15 +200,14 @@ def _step_negative_control(settings: Settings) -> None:
     print(f"run record: {run.name}")
 
 
-ROUTER_CODE: tuple[str, ...] = ("__init__.py", "config.py", "errors.py", "registry.py", "routing",
-                                "utilities", "answers", "fts", "runs")
-"""The parts of the package a router comparison runs through (its cache key covers them)."""
+ROUTER_CODE: tuple[str, ...] = ("workbench.studies._routers", "workbench.cli._router",
+                                *registry.PROVIDERS["router"])
+"""Where a router comparison's code starts; its cache key covers these and all they import."""
 
 
 def _router_cache_key(folders: list[Path], tasksets: list[Path], split: str) -> str:
     """A digest of everything the comparison depends on: models, task sets, split, the code."""
-    from workbench.corpus._index import sha256_file
-    from workbench.gates._eval import code_digest
+    from workbench.digests import code_digest, sha256_file
 
     digest = hashlib.sha256(f"rule;{split};".encode())
     for folder in folders:
@@ -230,8 +226,9 @@ def _compare_routers_cached(settings: Settings, folders: list[Path], tasksets: l
     whose model cannot be loaded (e.g. caught half-written by a training run) is reported and
     left out rather than stopping the demo.
     """
-    from workbench.routing import RouterComparison, compare_routers, load_tasks
-    from workbench.routing._cli import build_router
+    from workbench.cli._router import build_router
+    from workbench.routing import load_tasks
+    from workbench.studies import RouterComparison, compare_routers
 
     cache = Path(settings.paths.cache) / "routers" / _router_cache_key(folders, tasksets, split)
     if (cache / "items.parquet").is_file() and (cache / "summary.json").is_file():
@@ -264,9 +261,9 @@ def _compare_routers_cached(settings: Settings, folders: list[Path], tasksets: l
 
 
 def _step_routers(settings: Settings) -> None:
+    from workbench.cli._router import DEFAULT_TASKSETS, summary_lines
     from workbench.routing import trained_routers
-    from workbench.routing._cli import DEFAULT_TASKSETS, summary_lines
-    from workbench.routing._compare import compare_pair
+    from workbench.studies._routers import compare_pair
 
     folders = list(trained_routers(settings.paths.models).values())
     if not folders:
@@ -291,7 +288,7 @@ def _step_routers(settings: Settings) -> None:
               f"(only {folder.name} right), exact p={p_value:.4g}")
     findings = _router_findings(comparison, folders, tasksets, split)
     summary = json.loads(comparison.summary.to_json(orient="index"))
-    run = write_run("routers", comparison.items, settings=settings, summary=summary,
+    run = record_run("routers", comparison.items, settings=settings, summary=summary,
                     extra={"routers": ["rule", *(f.name for f in folders)], "split": split,
                            "tasksets": [p.name for p in tasksets],
                            "mcnemar": tests[0] if tests else None, "mcnemar_all": tests,
@@ -305,7 +302,7 @@ def _router_findings(comparison: RouterComparison, folders: list[Path], tasksets
                      split: str) -> list[dict[str, Any]]:
     """The seed's three router findings on the demo's comparison, printed and returned for the record."""
     from workbench.routing import load_tasks
-    from workbench.routing._findings import finding_lines, seed_findings, vocabulary_tokens
+    from workbench.studies._findings import finding_lines, seed_findings, vocabulary_tokens
 
     items = [item for path in tasksets for item in load_tasks(path) if item.split == split]
     findings = seed_findings(comparison, vocabulary_tokens({f.name: f for f in folders}, items))

@@ -134,7 +134,7 @@ class Lab:
         Evaluated once per configuration and cached under ``.cache/gates/`` (the first time
         takes about a minute on 2 cores); every re-slicing afterwards reads these rows only.
         """
-        from workbench.gates import evaluate_sets_cached
+        from workbench.studies import evaluate_sets_cached
 
         rows, cached = evaluate_sets_cached(self.settings)
         rows.attrs["cached"] = cached
@@ -225,7 +225,7 @@ def setup(config: str | os.PathLike[str] | None = None, *, ci: bool | None = Non
     _display_defaults()
     print(lab.describe())
     if index:
-        from workbench.retrieval import ensure_index
+        from workbench.index import ensure_index
 
         print(ensure_index(settings))
     return lab

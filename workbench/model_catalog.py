@@ -7,7 +7,6 @@ which command and when), so the catalog never states a figure nobody measured.
 
 from __future__ import annotations
 
-import argparse
 import os
 from collections.abc import Mapping
 from datetime import UTC, datetime
@@ -16,7 +15,6 @@ from typing import Any
 
 import yaml
 
-from workbench.config import Settings
 from workbench.errors import WorkbenchError
 
 CATALOG_FILE = "catalog.yaml"
@@ -84,17 +82,3 @@ def format_catalog(entries: list[dict[str, Any]]) -> str:
             lines.append("  numbers: not measured yet")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
-
-
-def _handler(args: argparse.Namespace, settings: Settings) -> int:
-    print(format_catalog(load_catalog(settings.paths.models)), end="")
-    return 0
-
-
-def add_commands(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    """Add ``model --catalog``."""
-    model = subparsers.add_parser("model", help="the models the workbench knows",
-                                  parents=[common])
-    model.add_argument("--catalog", action="store_true", default=True,
-                       help="print every model: what it covers, its numbers, its limits")
-    model.set_defaults(handler=_handler)

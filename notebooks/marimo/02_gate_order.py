@@ -6,17 +6,15 @@ app = marimo.App(width="medium")
 with app.setup:
     import marimo as mo
 
-    from workbench.gates import (
-        DEFAULT_ORDER,
-        UnknownGateError,
-        check_order,
+    from workbench.gates import DEFAULT_ORDER, UnknownGateError, check_order
+    from workbench.lab import setup
+    from workbench.studies import (
         fire_overlaps,
         first_firing,
         gate_attribution,
         headline,
         would_fire_matrix,
     )
-    from workbench.lab import setup
     from workbench.widgets import GateOrderExplorer, gate_order_figure, gate_order_state
 
     lab = setup()

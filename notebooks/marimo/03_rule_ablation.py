@@ -6,9 +6,9 @@ app = marimo.App(width="medium")
 with app.setup:
     import marimo as mo
 
-    from workbench.gates import flipped_questions, gate_attribution, rule_ablation, rule_report
     from workbench.lab import setup
     from workbench.relevance import QUOTE_RULES
+    from workbench.studies import flipped_questions, gate_attribution, rule_ablation, rule_report
     from workbench.widgets import RuleAblationPanel
 
     lab = setup()

@@ -7,14 +7,13 @@ with app.setup:
     import marimo as mo
 
     from workbench.lab import setup
-    from workbench.routing import (
+    from workbench.routing import rule_router, transformers_router
+    from workbench.stats import mcnemar
+    from workbench.studies import (
         compare_routers,
         disagreements,
         findings_frame,
-        mcnemar,
-        rule_router,
         seed_findings,
-        transformers_router,
         vocabulary_tokens,
     )
     from workbench.widgets import RouterComparisonPanel

@@ -7,7 +7,8 @@ with app.setup:
     import marimo as mo
 
     from workbench.answers import CheckContext, check_answer
-    from workbench.corpus import DRIFT_EDITS, Corpus, apply_drift_edits, audit_drift, verify_quote
+    from workbench.corpus import DRIFT_EDITS, Corpus, apply_drift_edits, verify_quote
+    from workbench.index import audit_drift
     from workbench.lab import setup
     from workbench.widgets import DriftView
 

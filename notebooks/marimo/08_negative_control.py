@@ -6,8 +6,8 @@ app = marimo.App(width="medium")
 with app.setup:
     import marimo as mo
 
-    from workbench.answers import run_negative_control
     from workbench.lab import setup
+    from workbench.studies import run_negative_control
 
     lab = setup()
 

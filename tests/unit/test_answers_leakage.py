@@ -8,12 +8,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from workbench.answers import Answer, CheckContext, Mode, answer, leakage, leaky_answer
+from workbench.answers import Answer, CheckContext, Mode, answer, leaky_answer
 from workbench.config import load_settings
 from workbench.gates import QuoteSource
 from workbench.retrieval import KeywordEmbedder
 from workbench.routing import ScriptedRouter
 from workbench.runs import load_run, write_run
+from workbench.studies import leakage
 
 BASE = load_settings()
 QUESTIONS = {

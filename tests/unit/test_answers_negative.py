@@ -26,16 +26,8 @@ from workbench.answers import (
     forge,
     forge_many,
     leaky_answer,
-    run_negative_control,
 )
 from workbench.answers._forgers import change_char, mutate_value
-from workbench.answers._negative import (
-    DEFAULT_PER_KIND,
-    VERDICT_COLUMNS,
-    build_forgeries,
-    make_pools,
-    make_world,
-)
 from workbench.cli import build_parser, main
 from workbench.config import load_settings
 from workbench.errors import WorkbenchError
@@ -43,6 +35,14 @@ from workbench.gates import QuoteSource
 from workbench.retrieval import KeywordEmbedder
 from workbench.routing import ScriptedRouter
 from workbench.runs import write_run
+from workbench.studies import run_negative_control
+from workbench.studies._negative import (
+    DEFAULT_PER_KIND,
+    VERDICT_COLUMNS,
+    build_forgeries,
+    make_pools,
+    make_world,
+)
 
 BASE = load_settings()
 PER_KIND = 6

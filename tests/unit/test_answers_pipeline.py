@@ -14,11 +14,11 @@ from workbench.answers import (
     Mode,
     TransformersGenerator,
     answer,
-    falsehood_words,
 )
 from workbench.config import load_settings
 from workbench.corpus import Corpus
 from workbench.gates import QuoteSource
+from workbench.refusal import falsehood_words
 from workbench.retrieval import KeywordEmbedder
 from workbench.routing import RouterDecision, ScriptedRouter
 

@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from workbench import cli
-from workbench.answers import AnswerCode, answer, falsehood_words
+from workbench.answers import AnswerCode, answer
+from workbench.cli._gates import QuestionFileError, _read_questions
 from workbench.config import Settings, load_settings
 from workbench.display import inert
-from workbench.gates._cli import QuestionFileError, _read_questions
+from workbench.refusal import falsehood_words
 
 ROOT = Path(__file__).resolve().parents[2]
 

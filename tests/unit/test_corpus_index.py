@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from workbench.corpus import (
+from workbench.index import (
     IndexCorruptError,
     IndexMismatchError,
     IndexMissingError,
@@ -166,7 +166,7 @@ def test_empty_corpus_builds_an_empty_index(tmp_path: Path) -> None:
 
 def test_index_is_current_tracks_every_change(small_corpus: Path, tmp_path: Path) -> None:
     from workbench.config import Fragmenting
-    from workbench.corpus import index_is_current
+    from workbench.index import index_is_current
 
     build_index(small_corpus, tmp_path / "idx", embedder="keyword", cache_root=tmp_path / "c")
     embedder_id = KeywordEmbedder().id

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from workbench.corpus import Corpus, QuoteStatus, audit_drift, verify_quote
+from workbench.corpus import Corpus, QuoteStatus, verify_quote
+from workbench.index import audit_drift
 
 
 def _fragment(index, path: str, contains: str):

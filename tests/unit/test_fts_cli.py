@@ -11,7 +11,7 @@ import pytest
 
 from workbench.config import load_settings
 from workbench.errors import WorkbenchError
-from workbench.fts import _cli
+from workbench.cli import _spec as _cli
 
 ROOT = Path(__file__).resolve().parents[2]
 LIB = ROOT / "corpus" / "morphisms"

@@ -33,7 +33,7 @@ def test_flipped_certificate_does_not_recheck_against_the_shipped_library():
 
 
 def test_counterexample_refusal_does_not_call_the_thesis_untrue():
-    from workbench.answers import falsehood_words
+    from workbench.refusal import falsehood_words
 
     for lang in ("en", "ru"):
         report = export_vat_counterexample(SPECS, LIB, lang=lang)

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from workbench.answers import falsehood_words
 from workbench.fts import (
     MESSAGES,
     TITLES,
@@ -17,6 +16,7 @@ from workbench.fts import (
     make_refusal,
     render_message,
 )
+from workbench.refusal import falsehood_words
 
 ROOT = Path(__file__).resolve().parents[2]
 LIBRARY = load_library(ROOT / "corpus" / "morphisms")

@@ -9,7 +9,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from workbench.answers import falsehood_words
 from workbench.config import Settings, load_settings
 from workbench.gates import (
     DEFAULT_ORDER,
@@ -18,15 +17,18 @@ from workbench.gates import (
     UnknownGateError,
     check_order,
     extract_quote,
+    refusal_from_verdict,
+)
+from workbench.refusal import falsehood_words
+from workbench.retrieval import KeywordEmbedder
+from workbench.studies import (
     first_firing,
     gate_attribution,
-    refusal_from_verdict,
     rule_ablation,
     threshold_sweep,
     would_fire_matrix,
 )
-from workbench.gates._analysis import fire_overlaps
-from workbench.retrieval import KeywordEmbedder
+from workbench.studies._analysis import fire_overlaps
 
 
 def _settings(corpus: Path, index: Path, **gates) -> Settings:
@@ -234,8 +236,8 @@ def test_project_settings_order_is_the_default() -> None:
 
 
 def test_words_echoed_from_the_question_are_screened() -> None:
-    from workbench.answers import speakable
     from workbench.gates import GateVerdict, search_area
+    from workbench.refusal import speakable
 
     assert speakable(["неправильн", "умнож"]) == (["умнож"], 1)
     verdict = GateVerdict(gate="gate0", passed=False, code="GATE0_NO_LEXICAL_SUPPORT",
@@ -246,7 +248,7 @@ def test_words_echoed_from_the_question_are_screened() -> None:
 
 
 def test_rule_report_explains_on_and_off() -> None:
-    from workbench.gates import rule_report
+    from workbench.studies import rule_report
 
     rows = _synthetic_rows()
     rows["split"] = "dev"
@@ -259,7 +261,7 @@ def test_rule_report_explains_on_and_off() -> None:
 
 
 def test_headline_shares() -> None:
-    from workbench.gates import headline
+    from workbench.studies import headline
 
     rows = _synthetic_rows()
     rows["split"] = "test"
@@ -279,7 +281,7 @@ def test_every_code_has_a_template_in_both_languages() -> None:
 
 
 def test_document_title_scopes_its_paragraphs(tmp_path: Path, make_corpus) -> None:
-    from workbench.corpus import build_index, load_index
+    from workbench.index import build_index, load_index
 
     corpus = make_corpus(tmp_path / "c", {"en/vat.md": (
         "# Russian VAT: rates\n\n"
@@ -301,7 +303,7 @@ def test_document_title_scopes_its_paragraphs(tmp_path: Path, make_corpus) -> No
 
 def test_evaluation_cache_key_follows_its_inputs(small_index, small_corpus: Path,
                                                  tmp_path: Path) -> None:
-    from workbench.gates._eval import evaluation_key
+    from workbench.studies._gates import evaluation_key
 
     questions = tmp_path / "q"
     questions.mkdir()
@@ -318,23 +320,3 @@ def test_evaluation_cache_key_follows_its_inputs(small_index, small_corpus: Path
     assert evaluation_key(settings, ["in_corpus"], None) != key
     assert evaluation_key(settings, ["in_corpus"], "dev") != evaluation_key(
         settings, ["in_corpus"], None)
-
-
-def test_code_digest_covers_only_the_parts_it_names(tmp_path, monkeypatch) -> None:
-    import shutil
-
-    import workbench.gates._eval as eval_module
-
-    package = tmp_path / "workbench"
-    (package / "gates").mkdir(parents=True)
-    (package / "widgets").mkdir()
-    shutil.copy(eval_module.__file__, package / "gates" / "_eval.py")
-    (package / "widgets" / "view.py").write_text("A = 1\n", encoding="utf-8")
-    (package / "gates" / "rule.py").write_text("B = 1\n", encoding="utf-8")
-    monkeypatch.setattr(eval_module, "__file__", str(package / "gates" / "_eval.py"))
-    before = eval_module.code_digest(("gates",))
-    (package / "widgets" / "view.py").write_text("A = 2\n", encoding="utf-8")
-    assert eval_module.code_digest(("gates",)) == before
-    (package / "gates" / "rule.py").write_text("B = 2\n", encoding="utf-8")
-    assert eval_module.code_digest(("gates",)) != before
-    assert "widgets" not in eval_module.EVALUATION_CODE and "gates" in eval_module.EVALUATION_CODE

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from workbench import cli
-from workbench.corpus import (
+from workbench.index import (
     FragmentIndexError,
     IndexCorruptError,
     IndexMissingError,
@@ -194,7 +194,7 @@ def test_build_refuses_before_any_write(small_corpus: Path, tmp_path: Path) -> N
 
 def test_ensure_index_is_protected_too(small_corpus: Path, tmp_path: Path) -> None:
     from workbench.config import load_settings
-    from workbench.retrieval import ensure_index
+    from workbench.index import ensure_index
 
     settings = load_settings(write_config(tmp_path, small_corpus))
     (tmp_path / "idx").mkdir()
@@ -240,7 +240,7 @@ def test_sibling_folders_of_the_same_name_are_left_alone(small_corpus: Path, tmp
         (folder / "keep.md").write_text(folder.name, encoding="utf-8")
     # the first name drawn for both the staging and the retired folder is one that exists
     tokens = iter(["taken", "fresh1", "taken", "fresh2"])
-    monkeypatch.setattr("workbench.corpus._index.secrets.token_hex", lambda n: next(tokens))
+    monkeypatch.setattr("workbench.index._fragment_index.secrets.token_hex", lambda n: next(tokens))
     keyword_build(small_corpus, tmp_path / "idx", tmp_path)
     for folder in theirs:
         assert (folder / "keep.md").read_text(encoding="utf-8") == folder.name
@@ -283,7 +283,7 @@ def test_a_failed_write_leaves_the_previous_index_and_no_staging(small_corpus: P
     def disk_full(path: Path, payload: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("workbench.corpus._index._write_json_atomic", disk_full)
+    monkeypatch.setattr("workbench.index._fragment_index._write_json_atomic", disk_full)
     with pytest.raises(OSError, match="No space"):
         keyword_build(small_corpus, tmp_path / "idx", tmp_path)
     assert snapshot(tmp_path / "idx") == before

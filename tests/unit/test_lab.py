@@ -176,7 +176,7 @@ def test_gate_run_is_evaluated_once_and_says_whether_it_was_cached(config: Path,
         calls.append(settings)
         return pd.DataFrame({"id": ["q1"]}), True
 
-    monkeypatch.setattr("workbench.gates.evaluate_sets_cached", fake)
+    monkeypatch.setattr("workbench.studies.evaluate_sets_cached", fake)
     lab = setup(config, index=False)
     rows = lab.gate_run
     assert lab.gate_run is rows and len(calls) == 1 and calls[0] is lab.settings

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from workbench.answers import falsehood_words
 from workbench.config import load_settings
-from workbench.corpus import Corpus, build_index, load_index
+from workbench.corpus import Corpus
 from workbench.corpus._questions import SETS, QuestionSetError, load_questions, load_sets
 from workbench.gates import GATE_CODES, QuoteSource, refusal_from_verdict
+from workbench.index import build_index, load_index
+from workbench.refusal import falsehood_words
 from workbench.retrieval import KeywordEmbedder
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,10 +10,10 @@ import pytest
 from router_items import ITEMS, SHA
 
 from workbench import cli
+from workbench.cli._router import catalog_name
 from workbench.model_catalog import load_catalog
 from workbench.registry import build
 from workbench.routing import (
-    FAILURE_CLASSES,
     PARSE_FAILURE_CODE,
     ReplayFileError,
     ReplayRouter,
@@ -22,13 +22,11 @@ from workbench.routing import (
     ScriptedRouter,
     Source,
     TaskItem,
-    compare_routers,
-    disagreements,
-    mcnemar,
 )
-from workbench.routing._cli import catalog_name
-from workbench.routing._compare import _exact_two_sided
 from workbench.runs import load_run
+from workbench.stats import mcnemar
+from workbench.studies import FAILURE_CLASSES, compare_routers, disagreements
+from workbench.studies._routers import _exact_two_sided
 
 
 def _refuse() -> dict:
@@ -237,7 +235,7 @@ def test_catalog_name_of_router_specs() -> None:
 
 
 def test_a_trained_folder_name_builds_a_transformers_router(tmp_path: Path, monkeypatch) -> None:
-    from workbench.routing import _cli as routing_cli
+    from workbench.cli import _router as routing_cli
 
     built = {}
 

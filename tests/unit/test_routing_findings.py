@@ -3,9 +3,10 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from workbench.answers._records import Refusal
-from workbench.routing import RouterDecision, ScriptedRouter, TaskItem, compare_routers
-from workbench.routing._findings import (
+from workbench.refusal import Refusal
+from workbench.routing import RouterDecision, ScriptedRouter, TaskItem
+from workbench.studies import compare_routers
+from workbench.studies._findings import (
     NEAR,
     findings_frame,
     refusal_share_finding,
@@ -92,9 +93,9 @@ def test_missing_routers_are_reported_not_invented() -> None:
 def test_findings_cli_without_trained_routers_says_how_to_train(tmp_path) -> None:
     import argparse
 
+    from workbench.cli._router_train import _findings
     from workbench.config import load_settings
     from workbench.errors import WorkbenchError
-    from workbench.routing._train_cli import _findings
 
     args = argparse.Namespace(models=str(tmp_path), split="test", taskset=None)
     with pytest.raises(WorkbenchError, match="router train"):
@@ -113,7 +114,7 @@ def test_a_comparison_without_red_team_items_leaves_the_refusal_findings_unmeasu
 def test_lines_and_records_say_the_state_in_words(tmp_path) -> None:
     import json
 
-    from workbench.routing import finding_lines, vocabulary_tokens
+    from workbench.studies import finding_lines, vocabulary_tokens
 
     findings = seed_findings(_comparison(base=(4, 10), base_no_refusals=(4, 0)))
     lines = finding_lines(findings)

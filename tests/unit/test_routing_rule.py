@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from workbench import registry
-from workbench.answers._records import Refusal
+from workbench.refusal import Refusal
 from workbench.routing import (
     ERROR_TYPES,
     PARSE_FAILURE_CODE,

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
+from workbench.cli._router_train import _tokens
 from workbench.config import load_settings
 from workbench.routing import TaskItem, text_groups, token_table, train_tokenizer
-from workbench.routing._train_cli import _tokens
 from workbench.routing._transformers import training_text
 
 ITEMS = [

@@ -10,18 +10,10 @@ import pytest
 
 from workbench import cli
 from workbench.config import load_settings
-from workbench.runs import (
-    DIFF_KINDS,
-    RunRecordError,
-    diff_runs,
-    folder_digest,
-    latest_run,
-    latest_runs,
-    load_run,
-    runs_df,
-    write_run,
-)
+from workbench.digests import folder_digest
+from workbench.runs import RunRecordError, latest_run, latest_runs, load_run, runs_df, write_run
 from workbench.stats import McNemarResult, _exact_two_sided, mcnemar
+from workbench.studies import DIFF_KINDS, diff_runs, record_run
 
 ROOT = Path(__file__).resolve().parents[2]
 GATES = ("gate0", "threshold", "disagreement", "relevance", "verbatim")
@@ -67,10 +59,11 @@ def test_mcnemar_hand_computed_and_typed() -> None:
 
 
 def test_router_comparison_uses_the_shared_test() -> None:
-    from workbench import routing
-    from workbench.routing import _compare
+    from workbench.studies import _diff, _findings
+    from workbench.studies import _routers as _compare
 
-    assert routing.mcnemar is mcnemar and _compare.mcnemar is mcnemar
+    assert _compare.mcnemar is mcnemar and _findings.mcnemar is mcnemar
+    assert _diff.mcnemar is mcnemar
 
 
 # --- diff_runs ----------------------------------------------------------------------------------
@@ -181,13 +174,13 @@ def _settings(tmp_path: Path, corpus: Path):
     return load_settings(config)
 
 
-def test_write_run_records_digests_and_model_ids(small_corpus: Path, tmp_path: Path) -> None:
+def test_record_run_records_digests_and_model_ids(small_corpus: Path, tmp_path: Path) -> None:
     from workbench.fts import load_library
     from workbench.utilities import catalog_summary
 
     settings = _settings(tmp_path, small_corpus)
-    folder = write_run("unit", pd.DataFrame({"x": [1]}), settings=settings,
-                       digests={"corpus_at_index": "abc"}, models={"router:base": {"digest": "d"}})
+    folder = record_run("unit", pd.DataFrame({"x": [1]}), settings=settings,
+                        digests={"corpus_at_index": "abc"}, models={"router:base": {"digest": "d"}})
     manifest = load_run(folder).manifest
     digests = manifest["digests"]
     assert digests["catalog"] == catalog_summary().digest
@@ -198,7 +191,7 @@ def test_write_run_records_digests_and_model_ids(small_corpus: Path, tmp_path: P
     assert manifest["models"]["reranker"]["mode"] == settings.reranker.mode
     assert manifest["models"]["router:base"] == {"digest": "d"}
     (small_corpus / "ru" / "vat.md").write_text("changed", encoding="utf-8")
-    again = load_run(write_run("unit", pd.DataFrame({"x": [1]}), settings=settings)).manifest
+    again = load_run(record_run("unit", pd.DataFrame({"x": [1]}), settings=settings)).manifest
     assert again["digests"]["corpus"] != digests["corpus"]
 
 

@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from workbench.answers import falsehood_words
+from workbench.refusal import falsehood_words
 from workbench.utilities import UtilityCode, call_utility, check_arguments, load_catalog
 from workbench.utilities._codes import Role
 from workbench.utilities._format import MAX_YAML_NODES

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from workbench.answers import falsehood_words
+from workbench.refusal import falsehood_words
 from workbench.utilities import UtilityCode, call_utility, load_catalog
 
 CATALOG = load_catalog()

@@ -6,7 +6,7 @@ import enum
 
 import pytest
 
-from workbench.answers import Refusal, falsehood_words
+from workbench.refusal import Refusal, falsehood_words
 from workbench.utilities import MESSAGES, UtilityCode, call_utility, load_catalog
 from workbench.utilities._call import refuse
 

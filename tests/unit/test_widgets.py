@@ -16,17 +16,13 @@ import pytest
 from router_items import ITEMS, SHA
 
 from workbench.config import Settings
-from workbench.corpus import audit_drift
 from workbench.corpus._questions import GoldSpan, Question
-from workbench.gates import DEFAULT_ORDER, QuoteSource, gate_attribution, result_row
+from workbench.gates import DEFAULT_ORDER, QuoteSource
+from workbench.index import audit_drift
 from workbench.retrieval import KeywordEmbedder
-from workbench.routing import (
-    RouterDecision,
-    RuleRouter,
-    ScriptedRouter,
-    compare_routers,
-    mcnemar,
-)
+from workbench.routing import RouterDecision, RuleRouter, ScriptedRouter
+from workbench.stats import mcnemar
+from workbench.studies import compare_routers, gate_attribution, result_row
 from workbench.widgets import (
     DriftView,
     GateOrderExplorer,

@@ -110,7 +110,8 @@ def test_mode_b_answers_claim_nothing(context) -> None:
 
 
 def test_a_pipeline_result_or_a_stored_answer_is_accepted(context) -> None:
-    from workbench.answers import AnswerResult, AnswerTrace, Refusal
+    from workbench.answers import AnswerResult, AnswerTrace
+    from workbench.refusal import Refusal
     from workbench.routing import RouterDecision
 
     answer = answer_of(utility_evidence())

@@ -7,10 +7,8 @@ control spoils thousands of genuine answers and publishes the checker's verdict 
 ``forge`` spoils one, the same way.
 """
 
-import importlib
-from typing import Any
-
 from workbench.answers._codes import ANSWER_INVARIANTS, INVARIANTS_BY_KIND, AnswerCode, Invariant
+from workbench.answers._context import CheckContext
 from workbench.answers._evidence import (
     Answer,
     Evidence,
@@ -22,43 +20,29 @@ from workbench.answers._evidence import (
     evidence_from_dict,
     render_evidence,
 )
-
-# The refusal record and the wording rule come first: the sources import them from here while
-# the modules below import the sources.
-from workbench.answers._records import Refusal  # noqa: I001
-from workbench.answers._wording import FALSEHOOD_PATTERN, falsehood_words, speakable
-
-# The pipeline, the checker and the negative control import every source, and every source
-# imports the refusal record from this package; they are loaded on first use to break the cycle.
-_LAZY = {
-    "workbench.answers._context": ("CheckContext",),
-    "workbench.answers._invariants": ("Cell", "InvariantReport", "InvariantRow", "check_answer",
-                                      "check_evidence", "refusal_from_report"),
-    "workbench.answers._generator": ("Generator", "GeneratorError", "TransformersGenerator"),
-    "workbench.answers._pipeline": ("AnswerResult", "AnswerTrace", "answer", "answer_rows",
-                                    "leaky_answer"),
-    "workbench.answers._leakage": ("LeakageReport", "leakage"),
-    "workbench.answers._from_quotes": ("answers_from_gate_rows", "quote_answer"),
-    "workbench.answers._forgers": ("FORGERS", "KIND_SOURCE", "Forgery", "ForgeryError",
-                                   "ForgeryKind", "Pools", "forge", "forge_many"),
-    "workbench.answers._negative": ("NegativeControlReport", "build_forgeries", "catch_rates",
-                                    "check_forgeries", "run_negative_control"),
-}
-_WHERE = {name: module for module, names in _LAZY.items() for name in names}
-
-
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'workbench.answers' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
+from workbench.answers._forgers import (
+    FORGERS,
+    KIND_SOURCE,
+    Forgery,
+    ForgeryError,
+    ForgeryKind,
+    Pools,
+    forge,
+    forge_many,
+)
+from workbench.answers._generator import Generator, GeneratorError, TransformersGenerator
+from workbench.answers._invariants import (
+    Cell,
+    InvariantReport,
+    InvariantRow,
+    check_answer,
+    check_evidence,
+    refusal_from_report,
+)
+from workbench.answers._pipeline import AnswerResult, AnswerTrace, answer, answer_rows, leaky_answer
+from workbench.refusal import FALSEHOOD_PATTERN, Refusal, falsehood_words, speakable
 
 __all__ = [
-    "answers_from_gate_rows",
-    "quote_answer",
     "ANSWER_INVARIANTS",
     "FALSEHOOD_PATTERN",
     "FORGERS",
@@ -80,9 +64,7 @@ __all__ = [
     "Invariant",
     "InvariantReport",
     "InvariantRow",
-    "LeakageReport",
     "Mode",
-    "NegativeControlReport",
     "Pools",
     "QuoteEvidence",
     "Refusal",
@@ -91,19 +73,14 @@ __all__ = [
     "UtilityEvidence",
     "answer",
     "answer_rows",
-    "build_forgeries",
-    "catch_rates",
     "check_answer",
     "check_evidence",
-    "check_forgeries",
     "evidence_from_dict",
     "falsehood_words",
     "forge",
     "forge_many",
-    "leakage",
     "leaky_answer",
     "refusal_from_report",
     "render_evidence",
-    "run_negative_control",
     "speakable",
 ]

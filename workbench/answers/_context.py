@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from workbench.config import Settings
-from workbench.corpus import Corpus, CorpusError, Fragment, FragmentIndex, fragment_text, load_index
+from workbench.corpus import Corpus, CorpusError, Fragment, fragment_text
 from workbench.errors import WorkbenchError
 from workbench.fts import Spec, parse
+from workbench.index import FragmentIndex, load_index
 
 
 class CheckContext:

@@ -29,14 +29,13 @@ from workbench.answers._evidence import (
     UtilityEvidence,
     render_evidence,
 )
-from workbench.answers._records import Refusal
-from workbench.answers._wording import falsehood_words
 from workbench.corpus import CorpusError, CorpusFileMissingError, OutsideCorpusError
 from workbench.errors import WorkbenchError
 from workbench.fts import FtsError, check_spec, digest_of, evaluate, recheck
 
 # the text forms of FTS values, exactly as evaluate_spec reads and writes them
 from workbench.fts._values import parse_value, render
+from workbench.refusal import Refusal, falsehood_words
 from workbench.registry import invariant, lookup
 from workbench.utilities import call_utility, canonical_json, check_arguments, load_catalog
 from workbench.utilities import results_equal as _results_equal

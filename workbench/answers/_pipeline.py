@@ -35,12 +35,12 @@ from workbench.answers._invariants import (
     check_answer,
     refusal_from_report,
 )
-from workbench.answers._records import Refusal
 from workbench.config import Settings, load_settings
 from workbench.corpus import Anchor, detect_lang
 from workbench.errors import WorkbenchError
 from workbench.fts import FtsError, check_spec, evaluate_spec
 from workbench.gates import QuoteResult, QuoteSource, Trace
+from workbench.refusal import Refusal
 from workbench.routing import Router, RouterDecision, Source
 from workbench.utilities import call_utility, load_catalog
 

@@ -1,4 +1,4 @@
-"""The corpus layer: safe reading, fragments with anchors, the index, verbatim quotes, drift.
+"""The corpus layer: safe reading, fragments with anchors, verbatim quotes, drift edits for teaching.
 
 Offsets everywhere are code points of a file's normalised text: decoded as strict UTF-8, the
 byte-order mark removed, CRLF and lone CR turned into LF (``normalise_newlines``). A file that
@@ -18,25 +18,7 @@ from workbench.corpus._text import (
     normalise_newlines,
 )
 from workbench.corpus._fragment import detect_lang, fragment_spans, fragment_text
-from workbench.corpus._index import (
-    BuildReport,
-    FragmentIndex,
-    FragmentIndexError,
-    IndexCorruptError,
-    IndexMismatchError,
-    IndexMissingError,
-    IndexOutError,
-    IndexVersionError,
-    SkippedFile,
-    build_index,
-    corpus_digest,
-    index_is_current,
-    load_index,
-    manifest_digest,
-    read_manifest,
-)
 from workbench.corpus._quote import QuoteCheck, QuoteStatus, verify_quote
-from workbench.corpus._drift import DriftSummary, audit_drift, summarise
 from workbench.corpus._edits import (
     DRIFT_EDITS,
     AppliedEdit,
@@ -51,40 +33,22 @@ __all__ = [
     "Anchor",
     "AppliedEdit",
     "BinaryFileError",
-    "BuildReport",
     "Corpus",
     "CorpusError",
     "CorpusFileMissingError",
     "DecodedText",
     "DriftEdit",
     "DriftEditError",
-    "DriftSummary",
     "EditedCopy",
     "Fragment",
-    "FragmentIndex",
-    "FragmentIndexError",
-    "IndexCorruptError",
-    "IndexMismatchError",
-    "IndexMissingError",
-    "IndexOutError",
-    "IndexVersionError",
     "NotUtf8Error",
     "OutsideCorpusError",
     "QuoteCheck",
     "QuoteStatus",
-    "SkippedFile",
     "apply_drift_edits",
-    "audit_drift",
-    "build_index",
-    "corpus_digest",
     "detect_lang",
     "fragment_spans",
     "fragment_text",
-    "index_is_current",
-    "load_index",
-    "manifest_digest",
     "normalise_newlines",
-    "read_manifest",
-    "summarise",
     "verify_quote",
 ]

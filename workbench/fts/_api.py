@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from workbench.answers import Refusal
 from workbench.fts._certificate import Certificate
 from workbench.fts._eval import Evaluator
 from workbench.fts._fallacies import detect_fallacies
@@ -21,6 +20,7 @@ from workbench.fts._library import copy_with_status, load_library, verify
 from workbench.fts._problems import FtsError, Problem
 from workbench.fts._refusal import make_refusal
 from workbench.fts._values import parse_value, render
+from workbench.refusal import Refusal
 
 COUNTEREXAMPLE_SPEC = "export_vat_counterexample.fts"
 """The file name of the counterexample in the specs folder."""

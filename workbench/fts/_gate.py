@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from workbench.answers import Refusal
 from workbench.fts._ast import Spec
 from workbench.fts._canonical import digest_of, sha256_hex
 from workbench.fts._certificate import (
@@ -35,6 +34,7 @@ from workbench.fts._recheck import recheck
 from workbench.fts._refusal import make_refusal
 from workbench.fts._static import check_static
 from workbench.fts._values import from_literal, render
+from workbench.refusal import Refusal
 
 G = GateCode
 

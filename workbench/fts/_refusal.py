@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from workbench.answers import Refusal
 from workbench.fts._library import Library
 from workbench.fts._messages import render_message
 from workbench.fts._problems import Problem
+from workbench.refusal import Refusal
 
 TITLES: dict[str, tuple[str, str]] = {
     "E_SYNTAX": ("the text does not parse", "текст не разбирается грамматикой"),

@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from workbench.answers._records import Refusal
 from workbench.config import Settings
 from workbench.corpus._fragment import detect_lang
-from workbench.corpus._index import FragmentIndex, load_index
 from workbench.corpus._text import Corpus
 from workbench.gates._records import CandidateSet, Quote, Trace
 from workbench.gates._refusal import refusal_from_verdict
 from workbench.gates._runner import candidate_set, run_gates
+from workbench.index._fragment_index import FragmentIndex, load_index
+from workbench.refusal import Refusal
 from workbench.retrieval._embedders import Embedder, make_embedder
 from workbench.retrieval._hybrid import HybridRetriever
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from workbench.answers._records import Refusal
-from workbench.answers._wording import speakable
 from workbench.gates._records import GateVerdict
+from workbench.refusal import Refusal, speakable
 
 
 def plural_ru(n: int, one: str, few: str, many: str) -> str:

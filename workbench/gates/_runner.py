@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from workbench.config import Settings
-from workbench.corpus._index import FragmentIndex
 from workbench.corpus._text import Corpus
 from workbench.errors import WorkbenchError
 from workbench.gates._builtin import extract_quote
 from workbench.gates._codes import GATE_CODES
 from workbench.gates._records import CandidateSet, Trace
 from workbench.gates._refusal import search_area
+from workbench.index._fragment_index import FragmentIndex
 from workbench.registry import build
 from workbench.retrieval._hybrid import Candidates
 

@@ -20,9 +20,9 @@ import pandas as pd
 from workbench import plots as figures
 from workbench.errors import WorkbenchError
 from workbench.report._html import esc, figure, number, page, percent, table
-from workbench.routing._findings import STATES
 from workbench.runs import RunRecord, latest_run, latest_runs, runs_df
 from workbench.stats import mcnemar
+from workbench.studies._findings import STATES
 
 REPORT_NAME = "report.html"
 """The file name of the report inside the results folder."""
@@ -156,7 +156,7 @@ def _scope(record: RunRecord) -> str:
 
 def gates_section(results_dir: Path) -> Section:
     """First-firing gate per question set, per rerank mode, with the test-split shares."""
-    from workbench.gates import gate_attribution, headline, run_order
+    from workbench.studies import gate_attribution, headline, run_order
 
     intro = ("Every question runs through every gate; the table credits each refusal to the first "
              "gate in the configured order that fires, and splits the answered questions into "
@@ -189,7 +189,7 @@ def gates_section(results_dir: Path) -> Section:
 
 def ablation_section(results_dir: Path) -> Section:
     """Every subset of the relevance rules against no rule at all, on the dev split."""
-    from workbench.gates import rule_ablation
+    from workbench.studies import rule_ablation
 
     intro = ("Each row switches on one subset of the relevance rules and counts, question by "
              "question against no rule at all, the false answers it eliminates and the correct "
@@ -243,7 +243,7 @@ _ROUTER_LABELS = {
 
 def routers_section(results_dir: Path) -> Section:
     """The router comparison: the summary per router and McNemar of the first against each other."""
-    from workbench.routing._cli import TABLE_COLUMNS
+    from workbench.cli._router import TABLE_COLUMNS
 
     intro = ("Routers decide, per task, which source answers and with which utility and "
              "arguments. The table gives each router's shares on the same items (higher is better "
@@ -308,7 +308,7 @@ def routers_section(results_dir: Path) -> Section:
 
 def drift_section(results_dir: Path) -> Section:
     """The drift audit: fragments per status and the files that moved on."""
-    from workbench.corpus import summarise
+    from workbench.index import summarise
 
     intro = ("The audit checks every indexed fragment against the course files as they are now: "
              "match (still at its anchor, quotable), drifted (elsewhere in its file), changed "
@@ -383,7 +383,7 @@ def fts_section(results_dir: Path) -> Section:
 
 def negative_section(results_dir: Path) -> Section:
     """Forgeries caught per kind and the overall catch rate."""
-    from workbench.answers import catch_rates
+    from workbench.studies import catch_rates
 
     intro = ("Genuine answers are spoiled on purpose in many ways (each row is one way) and run "
              "through the invariant checker; a forgery is caught when at least one invariant "

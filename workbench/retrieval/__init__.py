@@ -11,7 +11,6 @@ from workbench.retrieval._embedders import (
     SentenceTransformerEmbedder,
     make_embedder,
 )
-from workbench.retrieval._ensure import ensure_index
 from workbench.retrieval._fusion import FUSIONS, UnknownFusionError, fuse
 from workbench.retrieval._hybrid import (
     RERANK_MODES,
@@ -23,7 +22,6 @@ from workbench.retrieval._hybrid import (
 from workbench.retrieval._lexical import LexicalHit, LexicalIndex, analyze, content_terms
 
 __all__ = [
-    "ensure_index",
     "EMBEDDERS",
     "FUSIONS",
     "RERANK_MODES",

@@ -24,9 +24,10 @@ from workbench.config import Reranker, Retrieval
 from workbench.errors import WorkbenchError
 from workbench.retrieval._embedders import Embedder
 from workbench.retrieval._fusion import fuse
+from workbench.translit import GOST_B, transliterate_table
 
 if TYPE_CHECKING:  # the index imports the retrieval arrays; only the type is needed here
-    from workbench.corpus._index import FragmentIndex
+    from workbench.index._fragment_index import FragmentIndex
 
 
 class UnknownRerankModeError(WorkbenchError):
@@ -103,9 +104,7 @@ def _identity(text: str) -> str:
 
 
 def _transliterate(text: str) -> str:
-    from workbench.utilities._text import transliterate
-
-    return transliterate(text, "gost-7.79-b")
+    return transliterate_table(text, GOST_B, gost=True)
 
 
 INPUT_TRANSFORMS: dict[str, Callable[[str], str]] = {

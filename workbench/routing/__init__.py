@@ -8,26 +8,12 @@ router reads decisions made elsewhere, and the rule router is the keyword/patter
 seeded training lines for the routers trained here.
 """
 
-from workbench.routing._compare import (
-    FAILURE_CLASSES,
-    RouterComparison,
-    compare_routers,
-    disagreements,
-    mcnemar,
-)
 from workbench.routing._dataset import (
     DatasetBuildError,
     TrainingData,
     build_training_data,
     generate_training_data,
     write_training_data,
-)
-from workbench.routing._findings import (
-    Finding,
-    finding_lines,
-    findings_frame,
-    seed_findings,
-    vocabulary_tokens,
 )
 from workbench.routing._records import (
     Router,
@@ -71,18 +57,15 @@ from workbench.routing._transformers import (
 __all__ = [
     "DEFAULT_TASKSETS",
     "ERROR_TYPES",
-    "FAILURE_CLASSES",
     "PARSE_FAILURE_CODE",
     "PROMPT_FORMATS",
     "TOKEN_COLUMNS",
     "DatasetBuildError",
-    "Finding",
     "ItemScore",
     "ReplayFileError",
     "ReplayRecord",
     "ReplayRouter",
     "Router",
-    "RouterComparison",
     "RouterDecision",
     "RouterDecisionError",
     "RouterTrainingConfig",
@@ -96,21 +79,15 @@ __all__ = [
     "TransformersRouter",
     "TransformersRouterError",
     "build_training_data",
-    "compare_routers",
-    "disagreements",
     "evaluate_router",
-    "finding_lines",
-    "findings_frame",
     "generate_training_data",
     "load_tasks",
     "load_training_config",
-    "mcnemar",
     "parse_decision",
     "replay_router",
     "rule_router",
     "score_decision",
     "scripted_router",
-    "seed_findings",
     "summarise",
     "text_groups",
     "token_table",
@@ -118,6 +95,5 @@ __all__ = [
     "train_router",
     "train_tokenizer",
     "transformers_router",
-    "vocabulary_tokens",
     "write_training_data",
 ]

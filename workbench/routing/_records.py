@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from workbench.answers._records import Refusal
 from workbench.errors import WorkbenchError
+from workbench.refusal import Refusal
 from workbench.registry import router
 
 

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from workbench.answers._records import Refusal
 from workbench.errors import WorkbenchError
+from workbench.refusal import Refusal
 from workbench.registry import router
 from workbench.routing._records import RouterDecision, RouterDecisionError, Source
 from workbench.routing._score import PARSE_FAILURE_CODE, TaskItem

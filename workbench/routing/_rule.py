@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from workbench.answers._records import Refusal
+from workbench.refusal import Refusal
 from workbench.registry import router
 from workbench.relevance import question_literals
 from workbench.routing._records import RouterDecision, Source

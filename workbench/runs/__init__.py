@@ -1,6 +1,5 @@
 """Run records under ``results/``: atomic writes, loaders that return DataFrames, run diffs."""
 
-from workbench.runs._diff import DIFF_KINDS, FLIP_COLUMNS, DiffKind, RunDiff, Verdicts, diff_runs
 from workbench.runs._records import (
     DamagedRunError,
     DamagedRunWarning,
@@ -8,7 +7,6 @@ from workbench.runs._records import (
     RunRecord,
     RunRecordError,
     SkippedRun,
-    folder_digest,
     latest_run,
     latest_runs,
     load_run,
@@ -19,19 +17,12 @@ from workbench.runs._records import (
 )
 
 __all__ = [
-    "DIFF_KINDS",
-    "FLIP_COLUMNS",
     "DamagedRunError",
     "DamagedRunWarning",
-    "DiffKind",
-    "RunDiff",
     "RunListing",
     "RunRecord",
     "RunRecordError",
     "SkippedRun",
-    "Verdicts",
-    "diff_runs",
-    "folder_digest",
     "latest_run",
     "latest_runs",
     "load_run",

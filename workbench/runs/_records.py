@@ -7,7 +7,6 @@ written in a temporary folder and renamed into place, so a killed run never leav
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import platform
@@ -15,7 +14,7 @@ import shutil
 import subprocess
 import uuid
 import warnings
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata
@@ -132,91 +131,16 @@ def new_run_id(kind: str) -> str:
     return f"{kind}-{stamp}-{uuid.uuid4().hex[:6]}"
 
 
-def folder_digest(folder: str | os.PathLike[str]) -> str:
-    """One digest over the ``relative path, sha256`` lines of every file under ``folder``.
-
-    Used for model folders (a reranker, a trained router): any changed, added or removed file
-    changes it.
-    """
-    folder = Path(folder)
-    from workbench.corpus._index import sha256_file
-
-    digest = hashlib.sha256()
-    for item in sorted(folder.rglob("*")):
-        if item.is_file():
-            digest.update(f"{item.relative_to(folder).as_posix()}\t{sha256_file(item)}\n".encode())
-    return digest.hexdigest()
-
-
-def _standard_digests(settings: Settings) -> tuple[dict[str, str | None], dict[str, str]]:
-    """Digests of what any run depends on: corpus, index, utility catalog, morphism library.
-
-    Each is ``None`` when its folder is not there; a digest that could not be computed is
-    ``None`` too and its reason goes into the second mapping, so a record never holds a guess.
-    """
-    from workbench.corpus import Corpus, load_index
-    from workbench.corpus._index import source_digest
-
-    digests: dict[str, str | None] = {}
-    problems: dict[str, str] = {}
-
-    def take(name: str, present: bool, compute: Callable[[], str]) -> None:
-        if not present:
-            digests[name] = None
-            return
-        try:
-            digests[name] = compute()
-        except (WorkbenchError, OSError, ValueError) as exc:
-            digests[name] = None
-            problems[name] = f"{type(exc).__name__}: {exc}"
-
-    def catalog() -> str:
-        from workbench.utilities import catalog_summary
-
-        return catalog_summary().digest
-
-    def library() -> str:
-        from workbench.fts import load_library
-
-        return load_library(settings.paths.morphisms).digest
-
-    paths = settings.paths
-    take("corpus", Path(paths.corpus).is_dir(), lambda: source_digest(Corpus(paths.corpus)))
-    take("index", (Path(paths.index) / "manifest.json").is_file(),
-         lambda: load_index(paths.index, verify=False).digest)
-    take("catalog", True, catalog)
-    take("library", Path(paths.morphisms).is_dir(), library)
-    return digests, problems
-
-
-def _model_ids(settings: Settings) -> dict[str, Any]:
-    """The models a run used: the dense encoder, the reranker (mode, folder, digest), the generator.
-
-    The reranker's weights are digested only in cross-encoder mode, the one mode that reads them.
-    """
-    reranker: dict[str, Any] = {"mode": settings.reranker.mode,
-                                "path": str(settings.reranker.path) if settings.reranker.path
-                                else None}
-    path = settings.reranker.path
-    if settings.reranker.mode == "cross-encoder" and path is not None and Path(path).is_dir():
-        reranker["digest"] = folder_digest(Path(path))
-    return {
-        "embedder": settings.embedder.name,
-        "reranker": reranker,
-        "generator": str(settings.generator.path) if settings.generator.path else None,
-    }
-
-
 def write_run(kind: str, rows: pd.DataFrame, *, settings: Settings | None = None,
-              digests: Mapping[str, str] | None = None, summary: Mapping[str, Any] | None = None,
+              digests: Mapping[str, str | None] | None = None,
+              summary: Mapping[str, Any] | None = None,
               extra: Mapping[str, Any] | None = None, results_dir: Path | None = None,
-              models: Mapping[str, Any] | None = None) -> Path:
+              models: Mapping[str, Any] | None = None,
+              digest_problems: Mapping[str, str] | None = None) -> Path:
     """Write a run record and return its folder.
 
-    With ``settings`` the manifest also records the digests every run depends on (the corpus
-    files now, the index, the utility catalog, the morphism library) and the model ids (dense
-    encoder, reranker, generator); what the caller passes in ``digests`` and ``models`` is added
-    on top and wins.
+    This floor knows nothing of what a run ran on: the caller passes the digests and model ids
+    (:func:`workbench.studies.record_run` computes the standard ones from the settings).
 
     Args:
         kind: The kind of run (``gates``, ``answers``, ``routers``, ``drift``, ...).
@@ -227,6 +151,7 @@ def write_run(kind: str, rows: pd.DataFrame, *, settings: Settings | None = None
         extra: Further top-level manifest fields (e.g. ``order``, ``mode``).
         results_dir: Where run folders go (default ``[paths].results``, else ``results``).
         models: Further model ids (e.g. every router's folder and digest).
+        digest_problems: Why a digest could not be computed, by name.
 
     Returns:
         The run's folder, ``<results>/<kind>-<UTC time>-<6 hex>``.
@@ -235,14 +160,9 @@ def write_run(kind: str, rows: pd.DataFrame, *, settings: Settings | None = None
         settings.paths.results if settings is not None else Path("results"))
     root.mkdir(parents=True, exist_ok=True)
     run_id = new_run_id(kind)
-    all_digests: dict[str, str | None] = {}
-    all_models: dict[str, Any] = {}
-    problems: dict[str, str] = {}
-    if settings is not None:
-        all_digests, problems = _standard_digests(settings)
-        all_models = _model_ids(settings)
-    all_digests.update(digests or {})
-    all_models.update(models or {})
+    all_digests = dict(digests or {})
+    all_models = dict(models or {})
+    problems = dict(digest_problems or {})
     manifest = {
         "run_id": run_id,
         "kind": kind,

@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 
 from workbench import registry
-from workbench.answers import Refusal, falsehood_words
+from workbench.refusal import Refusal, falsehood_words
 from workbench.relevance import CircumstanceVerdict
 from workbench.utilities._catalog import load_catalog
 from workbench.utilities._codes import UtilityCode

@@ -6,6 +6,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 
+from workbench.translit import GOST_B, STANDARDS, transliterate_table
 from workbench.utilities._schema import (
     BadArgument,
     charset_codec,
@@ -20,47 +21,6 @@ TEXT = data("text", "string", "the text", "текст")
 WORD = re.compile(r"\w+(?:[-'’]\w+)*")
 SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
 MAX_EDIT_CELLS = 25_000_000
-
-# ГОСТ 7.79-2000, system B (Latin letters only, with diacritic-free digraphs and backticks).
-# Ц is "c" before i, e, y, j and "cz" elsewhere; that context is handled in code.
-GOST_B = {
-    "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "yo", "ж": "zh", "з": "z",
-    "и": "i", "й": "j", "к": "k", "л": "l", "м": "m", "н": "n", "о": "o", "п": "p", "р": "r",
-    "с": "s", "т": "t", "у": "u", "ф": "f", "х": "x", "ц": "cz", "ч": "ch", "ш": "sh",
-    "щ": "shh", "ъ": "``", "ы": "y`", "ь": "`", "э": "e`", "ю": "yu", "я": "ya",
-}  # fmt: skip
-# ICAO Doc 9303 (7th ed., 2015), the table Russian passports have used since 2013.
-ICAO = {
-    "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "e", "ж": "zh", "з": "z",
-    "и": "i", "й": "i", "к": "k", "л": "l", "м": "m", "н": "n", "о": "o", "п": "p", "р": "r",
-    "с": "s", "т": "t", "у": "u", "ф": "f", "х": "kh", "ц": "ts", "ч": "ch", "ш": "sh",
-    "щ": "shch", "ъ": "ie", "ы": "y", "ь": "", "э": "e", "ю": "iu", "я": "ia",
-}  # fmt: skip
-STANDARDS = {"gost-7.79-b": GOST_B, "icao": ICAO}
-_GOST_SOFT_C = set("иеыйiey")
-
-
-def _transliterate(text: str, table: dict[str, str], gost: bool) -> str:
-    out: list[str] = []
-    for i, ch in enumerate(text):
-        low = ch.lower()
-        latin = table.get(low)
-        if latin is None:
-            out.append(ch)
-            continue
-        nxt = text[i + 1] if i + 1 < len(text) else ""
-        if gost and low == "ц" and nxt.lower() in _GOST_SOFT_C:
-            latin = "c"
-        if ch != low and latin:
-            prev = text[i - 1] if i > 0 else ""
-            # A capital inside an all-capitals word stays all capitals (ЩИ -> SHHI, not ShhI).
-            all_caps = (nxt.isalpha() and nxt.isupper()) or (
-                not nxt.isalpha() and prev.isalpha() and prev.isupper()
-            )
-            latin = latin.upper() if all_caps else latin[0].upper() + latin[1:]
-        out.append(latin)
-    return "".join(out)
-
 
 @define(
     "text.transliterate",
@@ -89,7 +49,7 @@ def transliterate(text: str, standard: str) -> str:
     )
     if key not in STANDARDS:
         raise BadArgument("standard", "one of " + ", ".join(STANDARDS))
-    return _transliterate(text, STANDARDS[key], gost=key == "gost-7.79-b")
+    return transliterate_table(text, STANDARDS[key], gost=key == "gost-7.79-b")
 
 
 @define(
@@ -104,7 +64,7 @@ def transliterate(text: str, standard: str) -> str:
 )
 def slugify(text: str) -> str:
     """Transliterate, drop accents and backticks, lower-case, join alphanumeric runs with '-'."""
-    latin = _transliterate(text, GOST_B, gost=True).replace("`", "")
+    latin = transliterate_table(text, GOST_B, gost=True).replace("`", "")
     ascii_text = unicodedata.normalize("NFKD", latin).encode("ascii", "ignore").decode("ascii")
     return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
 

@@ -12,8 +12,8 @@ from typing import Any
 import pandas as pd
 import traitlets
 
-from workbench.corpus import summarise
-from workbench.corpus._drift import COLUMNS, STATUSES
+from workbench.index import summarise
+from workbench.index._drift import COLUMNS, STATUSES
 from workbench.widgets._assets import COMMON_CSS, esm
 from workbench.widgets._base import StateWidget, WidgetError, cached, jsonable, records
 

@@ -14,16 +14,15 @@ import pandas as pd
 import plotly.graph_objects as go
 import traitlets
 
-from workbench.gates import (
+from workbench.gates import GATE_CODES, check_order
+from workbench.plots import GATE_COLORS, gate_firing_figure
+from workbench.studies import (
     ANSWERED,
-    GATE_CODES,
-    check_order,
     fire_overlaps,
     gate_attribution,
     run_order,
     would_fire_matrix,
 )
-from workbench.plots import GATE_COLORS, gate_firing_figure
 from workbench.widgets._assets import COMMON_CSS, esm
 from workbench.widgets._base import (
     StateWidget,

@@ -15,8 +15,9 @@ from typing import Any
 import pandas as pd
 import traitlets
 
-from workbench.routing import RouterComparison, disagreements, mcnemar
-from workbench.routing._compare import summary_figures
+from workbench.stats import mcnemar
+from workbench.studies import RouterComparison, disagreements
+from workbench.studies._routers import summary_figures
 from workbench.widgets._assets import COMMON_CSS, esm
 from workbench.widgets._base import StateWidget, WidgetError, cached, jsonable, records
 

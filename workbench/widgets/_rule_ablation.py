@@ -12,9 +12,9 @@ from typing import Any
 
 import traitlets
 
-from workbench.gates import flipped_questions, rule_ablation, run_order, run_rules
 from workbench.registry import entries
 from workbench.relevance import QUOTE_RULES
+from workbench.studies import flipped_questions, rule_ablation, run_order, run_rules
 from workbench.widgets._assets import COMMON_CSS, esm
 from workbench.widgets._base import (
     StateWidget,

@@ -19,18 +19,18 @@ from workbench.display import inert
 from workbench.errors import WorkbenchError
 
 COMMAND_MODULES: tuple[str, ...] = (
-    "workbench.corpus._cli",
-    "workbench.utilities._cli",
-    "workbench.fts._cli",
-    "workbench.gates._cli",
-    "workbench.retrieval._cli",
-    "workbench.model_catalog",
+    "workbench.cli._corpus",
+    "workbench.cli._tool",
+    "workbench.cli._spec",
+    "workbench.cli._gates",
+    "workbench.cli._retrieval",
+    "workbench.cli._model",
     "workbench._demo",
-    "workbench.answers._cli",
-    "workbench.routing._cli",
-    "workbench.routing._train_cli",
-    "workbench.runs._cli",
-    "workbench.report._cli",
+    "workbench.cli._answers",
+    "workbench.cli._router",
+    "workbench.cli._router_train",
+    "workbench.cli._runs",
+    "workbench.cli._report",
 )
 
 
@@ -93,5 +93,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

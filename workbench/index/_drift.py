@@ -15,15 +15,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from workbench.corpus._index import (
+from workbench.corpus._quote import locate
+from workbench.corpus._records import Fragment
+from workbench.corpus._text import Corpus, CorpusError, CorpusFileMissingError
+from workbench.index._fragment_index import (
     FragmentIndex,
     load_fragments,
     read_manifest,
     verify_artifacts,
 )
-from workbench.corpus._quote import locate
-from workbench.corpus._records import Fragment
-from workbench.corpus._text import Corpus, CorpusError, CorpusFileMissingError
 
 STATUSES = ("match", "drifted", "changed", "missing_file")
 COLUMNS = ["fragment_id", "path", "start", "end", "status", "current_start", "current_end",

@@ -10,11 +10,11 @@ import pandas as pd
 
 from workbench.answers._evidence import Answer, EvidenceFormatError, Mode
 from workbench.answers._invariants import CheckContext, check_answer
-from workbench.answers._leakage import leakage
-from workbench.answers._negative import DEFAULT_PER_KIND, DEFAULT_SEED, run_negative_control
 from workbench.cli import verb_group
 from workbench.config import Settings
 from workbench.runs import RunRecordError, load_run
+from workbench.studies._leakage import leakage
+from workbench.studies._negative import DEFAULT_PER_KIND, DEFAULT_SEED, run_negative_control
 
 
 def _negative_control(args: argparse.Namespace, settings: Settings) -> int:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from workbench.cli import verb_group
 from workbench.config import Settings
-from workbench.corpus._drift import audit_drift
-from workbench.corpus._index import build_index, load_index, read_manifest
-from workbench.runs import write_run
+from workbench.index._drift import audit_drift
+from workbench.index._fragment_index import build_index, load_index, read_manifest
+from workbench.studies import record_run
 
 
 def _index_build(args: argparse.Namespace, settings: Settings) -> int:
@@ -47,7 +47,7 @@ def _audit_drift(args: argparse.Namespace, settings: Settings) -> int:
     print(summary.line() + f" [{summary.seconds:.2f} s]")
     if not args.no_record:
         manifest = read_manifest(folder)
-        run = write_run("drift", frame, settings=settings,
+        run = record_run("drift", frame, settings=settings,
                         digests={"corpus_at_index": manifest["corpus_digest"]},
                         summary={"total": summary.total, "match": summary.match,
                                  "drifted": summary.drifted, "changed": summary.changed,
@@ -60,7 +60,7 @@ def _audit_drift(args: argparse.Namespace, settings: Settings) -> int:
 
 def _compare_embedders(args: argparse.Namespace, settings: Settings) -> int:
     from workbench.model_catalog import record_numbers
-    from workbench.retrieval._measure import recall_table
+    from workbench.studies._embedders import recall_table
 
     table = recall_table(settings, args.embedders, k=10, split=args.split)
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))

@@ -13,8 +13,8 @@ import hashlib
 import pandas as pd
 
 from workbench.answers._evidence import Answer, Mode, QuoteEvidence, render_evidence
-from workbench.corpus._index import FragmentIndex
 from workbench.corpus._records import Anchor
+from workbench.index._fragment_index import FragmentIndex
 
 
 def quote_answer(fragment_text: str, anchor: Anchor, quote: str, index_digest: str) -> Answer:

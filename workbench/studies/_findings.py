@@ -1,7 +1,7 @@
 """The seed's three router findings, measured on the routers trained here.
 
 The seed reports three things about its router. Each becomes a check on a
-:class:`~workbench.routing._compare.RouterComparison` (and, for the first, a
+:class:`~workbench.studies._routers.RouterComparison` (and, for the first, a
 :func:`~workbench.routing._tokens.token_table`), with its numbers and a verdict that says whether
 it held here:
 
@@ -25,10 +25,10 @@ from typing import Any
 
 import pandas as pd
 
-from workbench.routing._compare import RouterComparison, compare_pair, paired_outcomes
 from workbench.routing._score import TaskItem
 from workbench.routing._tokens import token_table
 from workbench.stats import mcnemar
+from workbench.studies._routers import RouterComparison, compare_pair, paired_outcomes
 
 NEAR = 0.05
 """How far below the larger model's red-team refusal rate still counts as "nearly as well"."""

@@ -67,7 +67,7 @@ def _gate_verdicts(record: RunRecord) -> Verdicts:
     An answerable question is handled correctly when it was answered from a gold fragment; any
     other question when it was refused (the rule of ``workbench.gates``' analysis).
     """
-    from workbench.gates import ANSWERED, first_firing, outcome_correctness, run_order
+    from workbench.studies import ANSWERED, first_firing, outcome_correctness, run_order
 
     rows = _need(record, "id", "set", "top_is_gold", "n_hits",
                  *(f"wf_{g}" for g in ("gate0", "threshold", "disagreement", "relevance",

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from workbench.config import Settings
-from workbench.retrieval._train_reranker import TrainingConfig, train_reranker
+from workbench.studies._reranker import TrainingConfig, train_reranker
 
 
 def _train(args: argparse.Namespace, settings: Settings) -> int:

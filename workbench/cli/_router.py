@@ -13,10 +13,15 @@ from workbench.config import Settings, project_root
 from workbench.errors import WorkbenchError
 from workbench.registry import UnknownNameError, build, names
 from workbench.routing import _replay  # noqa: F401  (registers the replay router)
-from workbench.routing._compare import RouterComparison, compare_pair, compare_routers, disagreements
 from workbench.routing._score import DEFAULT_TASKSETS, TaskItem, load_tasks
 from workbench.routing._transformers import TRAINING_RECORD, trained_routers
-from workbench.runs import write_run
+from workbench.studies import record_run
+from workbench.studies._routers import (
+    RouterComparison,
+    compare_pair,
+    compare_routers,
+    disagreements,
+)
 
 TABLE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("items", "items"), ("source_accuracy", "source"), ("utility_accuracy", "utility"),
@@ -186,7 +191,7 @@ def _eval_routers(args: argparse.Namespace, settings: Settings) -> int:
             print(f"  {row.id}: only {winner} right ({errors})")
         if len(disagreeing) > args.show:
             print(f"  ... {len(disagreeing) - args.show} more in the run record")
-    run = write_run("routers", comparison.items, settings=settings, summary=summary, extra=extra)
+    run = record_run("routers", comparison.items, settings=settings, summary=summary, extra=extra)
     print(f"run record: {run}")
     if args.write_catalog:
         _write_catalog(comparison, routers, args.split, settings)

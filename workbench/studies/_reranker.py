@@ -31,10 +31,10 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from workbench.config import Settings
-from workbench.corpus._index import FragmentIndex, load_index
 from workbench.corpus._questions import load_sets
 from workbench.corpus._text import Corpus
 from workbench.errors import WorkbenchError
+from workbench.index._fragment_index import FragmentIndex, load_index
 from workbench.retrieval._hybrid import INPUT_TRANSFORMS
 
 _FIRST_SENTENCE = re.compile(r"(?s)^(.*?[.!?])(?:\s|$)")

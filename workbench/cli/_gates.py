@@ -12,15 +12,15 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from workbench.config import Settings
-from workbench.corpus._index import load_index
 from workbench.corpus._questions import SETS
 from workbench.display import inert
 from workbench.errors import WorkbenchError
-from workbench.gates._analysis import gate_attribution, headline, report_lines
-from workbench.gates._eval import evaluate_sets, evaluate_sets_cached
 from workbench.gates._quote_source import QuoteSource
+from workbench.index._fragment_index import load_index
 from workbench.retrieval import RERANK_MODES
-from workbench.runs import write_run
+from workbench.studies import record_run
+from workbench.studies._analysis import gate_attribution, headline, report_lines
+from workbench.studies._gates import evaluate_sets, evaluate_sets_cached
 
 if TYPE_CHECKING:  # the answers package imports every source; load it only when asking
     from workbench.answers import AnswerResult
@@ -50,7 +50,7 @@ def _answer_json(result: AnswerResult) -> dict:
         "decision": "answer" if answer is not None else "refusal",
         "mode": result.mode or None,
         "code": refusal.code if refusal else None,
-        "text": refusal.text if refusal else answer.text,
+        "text": refusal.text if refusal else (answer.text if answer is not None else ""),
         "area": refusal.area if refusal else None,
         "numbers": dict(refusal.numbers) if refusal else {},
         "rerank_mode": gates.mode if gates is not None else None,
@@ -163,7 +163,7 @@ def _eval_gates(args: argparse.Namespace, settings: Settings) -> int:
     print("\n".join(report_lines(rows, order, settings.gates.relevance_rules, args.split)))
     summary = {name: {k: int(v) for k, v in attribution.loc[name].items()}
                for name in attribution.index}
-    run = write_run("gates", rows, settings=settings,
+    run = record_run("gates", rows, settings=settings,
                     digests={"index": index.digest, "corpus_at_index": index.corpus_digest},
                     summary=summary,
                     extra={"order": list(order), "split": args.split, "sets": list(args.sets),

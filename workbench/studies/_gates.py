@@ -17,12 +17,13 @@ from pathlib import Path
 import pandas as pd
 from tqdm.auto import tqdm
 
-from workbench import __version__
+from workbench import __version__, registry
 from workbench.config import Settings
-from workbench.corpus._index import read_manifest, sha256_file
 from workbench.corpus._questions import SETS, Question, load_sets
+from workbench.digests import code_digest, sha256_file
 from workbench.gates._codes import GATE_CODES
 from workbench.gates._quote_source import QuoteResult, QuoteSource
+from workbench.index._fragment_index import read_manifest
 from workbench.relevance._rules import QUOTE_RULES
 
 BATCH = 16
@@ -116,36 +117,16 @@ def evaluation_key(settings: Settings, sets: Sequence[str], split: str | None) -
             if item.is_file():
                 digest.update(f"{item.name}:{sha256_file(item)}".encode())
     digest.update(f"{__version__}:{split}:{','.join(sets)}".encode())
-    digest.update(code_digest().encode())
+    digest.update(code_digest(EVALUATION_CODE).encode())
     return digest.hexdigest()
 
 
 EVALUATION_CODE: tuple[str, ...] = (
-    "__init__.py", "config.py", "errors.py", "registry.py",
-    "corpus", "retrieval", "relevance", "gates", "answers", "utilities", "fts",
-)  # fmt: skip
-"""The parts of the package a gate evaluation runs through (widgets, notebooks, the report and
-the routers are not among them, so editing those keeps the cached verdicts)."""
-
-
-def code_digest(parts: Sequence[str] = EVALUATION_CODE) -> str:
-    """A digest of some of the package's source, so a change of code never reuses stale results.
-
-    Args:
-        parts: Module files and subpackage folders, relative to the package root.
-
-    Returns:
-        The sha256 over every ``.py`` file under ``parts``, with its path.
-    """
-    digest = hashlib.sha256()
-    root = Path(__file__).resolve().parent.parent
-    for part in sorted(parts):
-        target = root / part
-        files = sorted(target.rglob("*.py")) if target.is_dir() else [target]
-        for path in files:
-            digest.update(path.relative_to(root).as_posix().encode())
-            digest.update(path.read_bytes() if path.is_file() else b"-")
-    return digest.hexdigest()
+    __name__, *registry.PROVIDERS["gate"], *registry.PROVIDERS["relevance_rule"],
+)
+"""Where a gate evaluation's code starts: this module and the modules that register gates and
+rules. Its cache key covers these and everything they import (:func:`workbench.digests.code_digest`),
+so widgets, notebooks, the report and the routers stay out and editing them keeps the verdicts."""
 
 
 def cached_evaluation_path(settings: Settings, sets: Sequence[str] = SETS,

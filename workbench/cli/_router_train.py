@@ -42,11 +42,16 @@ def _tokens(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _findings(args: argparse.Namespace, settings: Settings) -> int:
-    from workbench.routing._cli import _jsonable, _load_items, build_router, summary_lines
-    from workbench.routing._compare import compare_routers
-    from workbench.routing._findings import ROUTER_NAMES, finding_lines, seed_findings, vocabulary_tokens
+    from workbench.cli._router import _jsonable, _load_items, build_router, summary_lines
     from workbench.routing._transformers import trained_routers
-    from workbench.runs import write_run
+    from workbench.studies import record_run
+    from workbench.studies._findings import (
+        ROUTER_NAMES,
+        finding_lines,
+        seed_findings,
+        vocabulary_tokens,
+    )
+    from workbench.studies._routers import compare_routers
 
     models = Path(args.models) if args.models else settings.paths.models
     trained = {n: f for n, f in trained_routers(models).items() if n in ROUTER_NAMES}
@@ -63,7 +68,7 @@ def _findings(args: argparse.Namespace, settings: Settings) -> int:
     extra = {"routers": list(trained), "split": args.split, "findings": [f.to_dict() for f in findings]}
     summary = {str(name): {k: _jsonable(v) for k, v in row.items()}
                for name, row in comparison.summary.to_dict(orient="index").items()}
-    run = write_run("routers", comparison.items, settings=settings, summary=summary, extra=_jsonable(extra))
+    run = record_run("routers", comparison.items, settings=settings, summary=summary, extra=_jsonable(extra))
     print(f"run record: {run}")
     return 0
 

@@ -16,9 +16,9 @@ from pathlib import Path
 import pandas as pd
 
 from workbench.config import Reranker, Settings
-from workbench.corpus._index import build_index, load_index
 from workbench.corpus._questions import load_questions
 from workbench.corpus._text import Corpus
+from workbench.index._fragment_index import build_index, load_index
 from workbench.retrieval._embedders import make_embedder
 from workbench.retrieval._hybrid import HybridRetriever
 

@@ -10,8 +10,8 @@ from typing import Any
 import pandas as pd
 
 from workbench.config import Settings
-from workbench.runs._diff import diff_runs
 from workbench.runs._records import RunRecordError, scan_runs
+from workbench.studies._diff import diff_runs
 
 
 def _results(args: argparse.Namespace, settings: Settings) -> Path:

@@ -20,7 +20,7 @@ def ensure_index(settings: Settings, *, progress: bool = True) -> str:
         One line saying what was found or built.
     """
     # imported here: the corpus index itself imports this package's dense index
-    from workbench.corpus import build_index, index_is_current, read_manifest
+    from workbench.index import build_index, index_is_current, read_manifest
 
     embedder = make_embedder(settings.embedder.name)
     current, why = index_is_current(settings.paths.index, settings.paths.corpus, embedder.id,

@@ -41,6 +41,7 @@ from workbench.config import Fragmenting
 from workbench.corpus._fragment import fragment_text
 from workbench.corpus._records import Fragment
 from workbench.corpus._text import BinaryFileError, Corpus, CorpusError, NotUtf8Error
+from workbench.digests import corpus_digest, sha256_file
 from workbench.errors import WorkbenchError
 from workbench.retrieval._dense import DenseIndex
 from workbench.retrieval._embedders import Embedder, EmbeddingCache, make_embedder
@@ -84,21 +85,6 @@ class IndexOutError(FragmentIndexError):
 
 def _rebuild_hint(folder: Path) -> str:
     return f"rebuild it with `workbench index build --out {folder}`"
-
-
-def sha256_file(path: Path) -> str:
-    """Hex sha256 of a file's bytes, read in blocks."""
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def corpus_digest(file_digests: dict[str, str]) -> str:
-    """One digest over the sorted ``path sha256`` lines of every indexed file."""
-    lines = "".join(f"{p}\t{d}\n" for p, d in sorted(file_digests.items()))
-    return hashlib.sha256(lines.encode("utf-8")).hexdigest()
 
 
 def manifest_digest(manifest: dict[str, Any]) -> str:
@@ -253,9 +239,7 @@ class FragmentIndex:
     @property
     def digest(self) -> str:
         """A digest of the whole index (its manifest, which covers every artifact)."""
-        return hashlib.sha256(
-            json.dumps(self.manifest, sort_keys=True, ensure_ascii=False).encode("utf-8")
-        ).hexdigest()
+        return _manifest_json_digest(self.manifest)
 
     @property
     def corpus_digest(self) -> str:
@@ -287,6 +271,21 @@ class FragmentIndex:
             raise IndexMismatchError(
                 f"index {self.folder} holds vectors of {self.embedder_id}, but {embedder_id} "
                 f"was asked for; set [embedder].name to match or {_rebuild_hint(self.folder)}")
+
+
+def _manifest_json_digest(manifest: dict[str, Any]) -> str:
+    return hashlib.sha256(
+        json.dumps(manifest, sort_keys=True, ensure_ascii=False).encode("utf-8")
+    ).hexdigest()
+
+
+def index_digest(folder: str | os.PathLike[str]) -> str:
+    """The digest of the index in ``folder`` (:attr:`FragmentIndex.digest`), from its manifest alone.
+
+    Reading the checked manifest is enough: it holds the digest of every artifact, so a run
+    record can name its index without loading the lexical and dense arrays.
+    """
+    return _manifest_json_digest(read_manifest(folder))
 
 
 def source_digest(corpus: Corpus) -> str:

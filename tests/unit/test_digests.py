@@ -1,0 +1,65 @@
+"""The ground floor's digests: files, folders, and the code digest that follows imports."""
+
+from __future__ import annotations
+
+import pytest
+
+from workbench import digests, registry
+from workbench.digests import code_digest, code_modules, folder_digest, sha256_file
+
+
+@pytest.fixture
+def package(tmp_path, monkeypatch):
+    """A throwaway ``workbench`` package the code digest reads instead of the real one."""
+    root = tmp_path / "workbench"
+    (root / "core").mkdir(parents=True)
+    (root / "views").mkdir()
+    (root / "__init__.py").write_text("", encoding="utf-8")
+    (root / "core" / "__init__.py").write_text("", encoding="utf-8")
+    (root / "views" / "__init__.py").write_text("", encoding="utf-8")
+    (root / "core" / "study.py").write_text(
+        "from workbench.core import helper\n\n"
+        "def run():\n    from workbench.core.late import value  # inside a function\n"
+        "    return helper.x + value\n", encoding="utf-8")
+    (root / "core" / "helper.py").write_text("x = 1\n", encoding="utf-8")
+    (root / "core" / "late.py").write_text("value = 2\n", encoding="utf-8")
+    (root / "views" / "chart.py").write_text("from workbench.core import study\n", encoding="utf-8")
+    monkeypatch.setattr(digests, "PACKAGE_ROOT", root)
+    digests._closure.cache_clear()
+    yield root
+    digests._closure.cache_clear()
+
+
+def test_code_digest_follows_imports_at_any_depth_and_nothing_else(package) -> None:
+    roots = ["workbench.core.study"]
+    assert set(code_modules(roots)) == {"workbench", "workbench.core", "workbench.core.study",
+                                       "workbench.core.helper", "workbench.core.late"}
+    before = code_digest(roots)
+    (package / "views" / "chart.py").write_text("# a view that imports the study\n", encoding="utf-8")
+    assert code_digest(roots) == before
+    (package / "core" / "late.py").write_text("value = 3\n", encoding="utf-8")
+    assert code_digest(roots) != before
+
+
+def test_the_gate_evaluation_key_covers_the_registered_rules_but_not_the_views() -> None:
+    from workbench.studies._gates import EVALUATION_CODE
+
+    modules = set(code_modules(EVALUATION_CODE))
+    for provider in (*registry.PROVIDERS["gate"], *registry.PROVIDERS["relevance_rule"]):
+        assert provider in modules
+    assert "workbench.relevance._entities" in modules
+    assert not any(m.startswith(("workbench.widgets", "workbench.report", "workbench.cli"))
+                   for m in modules)
+
+
+def test_folder_digest_sees_added_changed_and_removed_files(tmp_path) -> None:
+    (tmp_path / "a.txt").write_text("a", encoding="utf-8")
+    first = folder_digest(tmp_path)
+    (tmp_path / "b.txt").write_text("b", encoding="utf-8")
+    second = folder_digest(tmp_path)
+    (tmp_path / "b.txt").write_text("c", encoding="utf-8")
+    third = folder_digest(tmp_path)
+    (tmp_path / "b.txt").unlink()
+    assert len({first, second, third}) == 3 and folder_digest(tmp_path) == first
+    assert sha256_file(tmp_path / "a.txt") == (
+        "ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb")

@@ -1,0 +1,140 @@
+"""Studies: the orchestration every face calls, each a typed function over the floors below.
+
+A study runs questions, routers or forgeries through the pipeline's parts and returns a typed
+result; the command line, the demo, the lab, the report, the widgets and the notebooks only call
+these functions and format what they return, so a loop over questions, a pairing of two runs or a
+cache key exists once.
+
+- gate evaluation of labelled question sets, cached by content digests (``evaluate_sets_cached``),
+  and its re-slicing without retrieval (``run_order``, ``rule_ablation``, ``threshold_sweep``,
+  ``calibrate_gates``);
+- router comparisons and the three router findings of the system under study;
+- the negative control (spoiled answers against the invariant checker) and leakage;
+- the dense-encoder recall table and the cross-encoder's training.
+"""
+
+from workbench.studies._analysis import (
+    ANSWERED,
+    calibrate_gates,
+    fire_overlaps,
+    firing_line,
+    first_firing,
+    flipped_questions,
+    gate_attribution,
+    headline,
+    outcome_correctness,
+    report_lines,
+    rule_ablation,
+    rule_report,
+    run_order,
+    run_rules,
+    threshold_sweep,
+    would_fire_matrix,
+)
+from workbench.studies._diff import (
+    DIFF_KINDS,
+    FLIP_COLUMNS,
+    DiffKind,
+    RunDiff,
+    Verdicts,
+    diff_runs,
+)
+from workbench.studies._embedders import (
+    recall_table,
+)
+from workbench.studies._findings import (
+    Finding,
+    finding_lines,
+    findings_frame,
+    seed_findings,
+    vocabulary_tokens,
+)
+from workbench.studies._from_quotes import (
+    answers_from_gate_rows,
+    quote_answer,
+)
+from workbench.studies._gates import (
+    evaluate_sets,
+    evaluate_sets_cached,
+    result_row,
+)
+from workbench.studies._leakage import (
+    LeakageReport,
+    leakage,
+)
+from workbench.studies._negative import (
+    NegativeControlReport,
+    build_forgeries,
+    catch_rates,
+    check_forgeries,
+    run_negative_control,
+)
+from workbench.studies._records import model_ids, record_run, standard_digests
+from workbench.studies._reranker import (
+    RerankerTrainingError,
+    TrainingConfig,
+    TrainingReport,
+    build_pairs,
+    train_reranker,
+)
+from workbench.studies._routers import (
+    FAILURE_CLASSES,
+    RouterComparison,
+    compare_routers,
+    disagreements,
+)
+
+__all__ = [
+    "ANSWERED",
+    "DIFF_KINDS",
+    "DiffKind",
+    "FAILURE_CLASSES",
+    "FLIP_COLUMNS",
+    "Finding",
+    "LeakageReport",
+    "NegativeControlReport",
+    "RerankerTrainingError",
+    "RouterComparison",
+    "RunDiff",
+    "TrainingConfig",
+    "TrainingReport",
+    "Verdicts",
+    "answers_from_gate_rows",
+    "build_forgeries",
+    "build_pairs",
+    "calibrate_gates",
+    "catch_rates",
+    "check_forgeries",
+    "compare_routers",
+    "diff_runs",
+    "disagreements",
+    "evaluate_sets",
+    "evaluate_sets_cached",
+    "finding_lines",
+    "findings_frame",
+    "fire_overlaps",
+    "firing_line",
+    "first_firing",
+    "flipped_questions",
+    "gate_attribution",
+    "headline",
+    "leakage",
+    "model_ids",
+    "outcome_correctness",
+    "quote_answer",
+    "recall_table",
+    "record_run",
+    "report_lines",
+    "result_row",
+    "rule_ablation",
+    "rule_report",
+    "run_negative_control",
+    "run_order",
+    "run_rules",
+    "seed_findings",
+    "standard_digests",
+    "threshold_sweep",
+    "train_reranker",
+    "vocabulary_tokens",
+    "would_fire_matrix",
+]
