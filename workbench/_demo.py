@@ -28,7 +28,7 @@ from workbench.corpus import Corpus
 from workbench.digests import folder_digest
 from workbench.errors import WorkbenchError
 from workbench.index import audit_drift, ensure_index, load_index, read_manifest
-from workbench.studies import answers_from_gate_rows, leakage, record_run
+from workbench.studies import answers_frame, leakage, record_run
 
 if TYPE_CHECKING:
     from workbench.studies import RouterComparison
@@ -153,7 +153,9 @@ def _gates_in_mode(settings: Settings) -> None:
           f"{' [cached verdicts]' if cached else ''}:")
     print("\n".join(report_lines(rows, order, settings.gates.relevance_rules)))
     index = load_index(settings.paths.index)
-    answers = answers_from_gate_rows(rows, index)
+    # The answers are the pipeline's own outcomes (answer() ran on every question during the
+    # evaluation); leakage re-checks each mode-A answer against the files as they are now.
+    answers = answers_frame(rows)
     context = CheckContext.from_index(index, Corpus(settings.paths.corpus),
                                       specs_dir=settings.paths.specs,
                                       library_dir=settings.paths.morphisms)

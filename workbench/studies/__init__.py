@@ -49,13 +49,12 @@ from workbench.studies._findings import (
     seed_findings,
     vocabulary_tokens,
 )
-from workbench.studies._from_quotes import (
-    answers_from_gate_rows,
-    quote_answer,
-)
 from workbench.studies._gates import (
+    OUTCOME_COLUMNS,
+    answers_frame,
     evaluate_sets,
     evaluate_sets_cached,
+    outcome_columns,
     result_row,
 )
 from workbench.studies._leakage import (
@@ -93,13 +92,14 @@ __all__ = [
     "Finding",
     "LeakageReport",
     "NegativeControlReport",
+    "OUTCOME_COLUMNS",
     "RerankerTrainingError",
     "RouterComparison",
     "RunDiff",
     "TrainingConfig",
     "TrainingReport",
     "Verdicts",
-    "answers_from_gate_rows",
+    "answers_frame",
     "build_forgeries",
     "build_pairs",
     "calibrate_gates",
@@ -120,8 +120,8 @@ __all__ = [
     "headline",
     "leakage",
     "model_ids",
+    "outcome_columns",
     "outcome_correctness",
-    "quote_answer",
     "recall_table",
     "record_run",
     "report_lines",

@@ -1,8 +1,11 @@
-"""Running the labelled question sets through source two and keeping every verdict.
+"""Running the labelled question sets through the pipeline and keeping every verdict.
 
-One row per question holds the retrieval result, every gate's would-fire flag, every quote
-rule's flag and the numbers — enough to re-attribute the run to any gate order, rule subset or
-threshold without touching retrieval again (see ``_analysis``).
+Each question goes through :func:`workbench.answers.answer`, the pipeline a user runs, with the
+quote source chosen: retrieval, the gates, the evidence and the invariant checker. One row per
+question holds the retrieval result, every gate's would-fire flag, every quote rule's flag and
+the numbers — enough to re-attribute the run to any gate order, rule subset or threshold without
+touching retrieval again (see ``_analysis``) — and the pipeline's outcome (the answer as JSON, or
+the refusal), which is what leakage is counted on.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from workbench import __version__, registry
+from workbench.answers import AnswerResult, CheckContext, answer
 from workbench.config import Settings
 from workbench.corpus._questions import SETS, Question, load_sets
 from workbench.digests import code_digest, sha256_file
@@ -25,6 +29,7 @@ from workbench.gates._codes import GATE_CODES
 from workbench.gates._quote_source import QuoteResult, QuoteSource
 from workbench.index._fragment_index import read_manifest
 from workbench.relevance._rules import QUOTE_RULES
+from workbench.routing import RouterDecision, ScriptedRouter, Source
 
 BATCH = 16
 
@@ -74,19 +79,83 @@ def result_row(question: Question, result: QuoteResult) -> dict:
     return row
 
 
+class _Prefetched:
+    """A quote source whose answers for one batch were computed together.
+
+    Dense queries are encoded in one call; the pipeline then asks one question at a time and
+    gets those very answers.
+    """
+
+    def __init__(self, source: QuoteSource, results: dict[tuple[str, str], QuoteResult]) -> None:
+        self._source = source
+        self._results = results
+        self.index = source.index
+        self.corpus = source.corpus
+
+    def ask(self, question: str, lang: str | None = None) -> QuoteResult:
+        found = self._results.get((question, lang or ""))
+        return found if found is not None else self._source.ask(question, lang)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._source, name)
+
+
+OUTCOME_COLUMNS: dict[str, str] = {
+    "mode": "answer_mode", "code": "answer_code", "source_refusal_code": "answer_source_code",
+    "invariants_passed": "invariants_passed", "failed_invariant": "failed_invariant",
+    "answer_json": "answer_json",
+}
+"""The pipeline's outcome as an evaluation row keeps it: ``AnswerResult.to_row`` key → column."""
+
+
+def outcome_columns(result: AnswerResult) -> dict[str, object]:
+    """The columns one pipeline outcome adds to its question's row."""
+    row = result.to_row()
+    return {column: row[key] for key, column in OUTCOME_COLUMNS.items()}
+
+
+def answers_frame(rows: pd.DataFrame) -> pd.DataFrame:
+    """The answers-run rows of an evaluation: one per question, as the pipeline answered it.
+
+    The columns are those :meth:`AnswerResult.to_row` writes (``mode``, ``code``,
+    ``answer_json``, ...) plus the question's ``id`` and ``set``, so ``workbench audit answers``
+    and :func:`workbench.studies.leakage` read the record like any other answers run.
+    """
+    frame = pd.DataFrame({"id": rows["id"], "set": rows["set"], "question": rows["question"],
+                          "source": "quote"})
+    for key, column in OUTCOME_COLUMNS.items():
+        frame[key] = rows[column].to_numpy()
+    frame["refused"] = frame["answer_json"].fillna("") == ""
+    return frame
+
+
 def evaluate_sets(settings: Settings, *, sets: Sequence[str] = SETS, split: str | None = None,
                   source: QuoteSource | None = None, progress: bool = False) -> pd.DataFrame:
-    """All questions of ``sets`` through source two; one row each (see ``result_row``)."""
+    """All questions of ``sets`` through the pipeline with the quote source; one row each.
+
+    Retrieval runs once per question: a batch of questions is searched together, and the
+    pipeline (:func:`workbench.answers.answer`) is then given those results, so the gate row
+    (:func:`result_row`) and the pipeline's outcome (:func:`outcome_columns`) describe the same
+    search.
+    """
     started = time.perf_counter()
     source = source or QuoteSource(settings)
     questions = load_sets(settings.paths.questions, source.corpus, tuple(sets), split=split)
+    router = ScriptedRouter({q.question: RouterDecision(source=Source.QUOTE) for q in questions})
+    context = CheckContext.from_index(source.index, source.corpus, specs_dir=settings.paths.specs,
+                                      library_dir=settings.paths.morphisms)
     rows: list[dict] = []
     with tqdm(total=len(questions), desc="questions", unit="q", disable=not progress,
               file=sys.stderr) as bar:
         for start in range(0, len(questions), BATCH):
             batch = questions[start:start + BATCH]
             results = source.ask_many([q.question for q in batch], [q.lang for q in batch])
-            rows.extend(result_row(q, r) for q, r in zip(batch, results, strict=True))
+            prefetched = _Prefetched(source, {(q.question, q.lang): r
+                                              for q, r in zip(batch, results, strict=True)})
+            for q, r in zip(batch, results, strict=True):
+                outcome = answer(q.question, router, settings, quote_source=prefetched,  # type: ignore[arg-type]
+                                 context=context, lang=q.lang)
+                rows.append({**result_row(q, r), **outcome_columns(outcome)})
             bar.update(len(batch))
     frame = pd.DataFrame.from_records(rows)
     frame.attrs["seconds"] = time.perf_counter() - started
@@ -145,10 +214,15 @@ def evaluate_sets_cached(settings: Settings, *, sets: Sequence[str] = SETS,
     """
     path = cached_evaluation_path(settings, sets, split)
     if path.is_file():
-        rows = pd.read_parquet(path)
-        rows.attrs["order"] = list(settings.gates.order)
-        rows.attrs["seconds"] = 0.0
-        return rows, True
+        try:
+            rows = pd.read_parquet(path)
+        except (OSError, ValueError):
+            # A cache entry cut short (a killed run, a full disk) is recomputed, never trusted.
+            path.unlink(missing_ok=True)
+        else:
+            rows.attrs["order"] = list(settings.gates.order)
+            rows.attrs["seconds"] = 0.0
+            return rows, True
     rows = evaluate_sets(settings, sets=sets, split=split, progress=progress)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")

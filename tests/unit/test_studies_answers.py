@@ -1,0 +1,120 @@
+"""Gate evaluation runs the user's pipeline: every outcome comes from answer(), once per search."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from workbench.answers import CheckContext
+from workbench.config import Settings
+from workbench.corpus import Corpus
+from workbench.gates import QuoteSource
+from workbench.retrieval import KeywordEmbedder
+from workbench.studies import answers_frame, evaluate_sets, leakage
+from workbench.studies import _gates as gates_study
+
+QUESTIONS = {
+    "in_corpus": [
+        {"id": "ic-1", "question": "Из скольких байтов состоит метка порядка байтов в UTF-8?",
+         "lang": "ru", "split": "dev", "topic": "utf8",
+         "gold": [{"path": "ru/utf8.md", "span": "состоит из трёх байтов EF BB BF"}]},
+        {"id": "ic-2", "question": "How does Base64 pad the output?", "lang": "en",
+         "split": "test", "topic": "base64",
+         "gold": [{"path": "en/base64.md", "span": "pads the output with one or two equals signs"}]},
+    ],
+    "out_of_corpus": [
+        {"id": "oc-1", "question": "Какая ставка НДС в Казахстане?", "lang": "ru", "split": "dev",
+         "topic": "vat", "why": "only Russia's rates are in the corpus"},
+    ],
+}
+
+
+@pytest.fixture
+def settings(small_index, small_corpus: Path, tmp_path: Path) -> Settings:
+    folder = tmp_path / "questions"
+    folder.mkdir()
+    for name, items in QUESTIONS.items():
+        lines = [json.dumps({**item, "set": name}, ensure_ascii=False) for item in items]
+        (folder / f"{name}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    base = Settings()
+    return dataclasses.replace(
+        base, paths=dataclasses.replace(base.paths, corpus=small_corpus, index=small_index.folder,
+                                        questions=folder),
+        gates=dataclasses.replace(base.gates, threshold_bi_encoder=0.2))
+
+
+def _source(settings: Settings, small_index) -> QuoteSource:
+    return QuoteSource(settings, index=small_index, embedder=KeywordEmbedder())
+
+
+def test_every_question_goes_through_answer_once_and_searches_once(settings, small_index,
+                                                                   monkeypatch) -> None:
+    source = _source(settings, small_index)
+    asked: list[str] = []
+    real_answer, real_ask_many = gates_study.answer, source.ask_many
+
+    def spy_answer(question, *args, **kwargs):
+        asked.append(question)
+        return real_answer(question, *args, **kwargs)
+
+    searches: list[int] = []
+
+    def spy_ask_many(questions, *args, **kwargs):
+        searches.append(len(questions))
+        return real_ask_many(questions, *args, **kwargs)
+
+    monkeypatch.setattr(gates_study, "answer", spy_answer)
+    monkeypatch.setattr(source, "ask_many", spy_ask_many)
+    rows = evaluate_sets(settings, sets=("in_corpus", "out_of_corpus"), source=source)
+    assert sorted(asked) == sorted(rows["question"])
+    assert sum(searches) == len(rows)  # the pipeline reused the batch's searches
+
+
+def test_the_answers_run_is_the_pipelines_outcome(settings, small_index) -> None:
+    rows = evaluate_sets(settings, sets=("in_corpus", "out_of_corpus"),
+                         source=_source(settings, small_index))
+    answers = answers_frame(rows)
+    assert list(answers["id"]) == list(rows["id"])
+    for row, out in zip(rows.to_dict(orient="records"), answers.to_dict(orient="records"),
+                        strict=True):
+        if out["mode"] == "A":
+            evidence = json.loads(out["answer_json"])["evidence"][0]
+            assert row["answered"] and evidence["text"] == row["quote"]
+        else:
+            assert out["refused"] and out["answer_json"] == ""
+    assert (answers.loc[answers["set"] == "out_of_corpus", "mode"] != "A").all()
+    context = CheckContext.from_index(small_index, Corpus(settings.paths.corpus))
+    assert leakage(answers, context).leaks == 0
+
+
+def test_a_leaky_outcome_is_counted(settings, small_index) -> None:
+    rows = evaluate_sets(settings, sets=("in_corpus",), source=_source(settings, small_index))
+    answers = answers_frame(rows)
+    answered = answers.index[answers["mode"] == "A"]
+    assert len(answered) > 0
+    forged = answers.copy()
+    payload = json.loads(forged.loc[answered[0], "answer_json"])
+    payload["evidence"][0]["text"] = payload["evidence"][0]["text"] + " (edited)"
+    forged.loc[answered[0], "answer_json"] = json.dumps(payload, ensure_ascii=False)
+    context = CheckContext.from_index(small_index, Corpus(settings.paths.corpus))
+    assert leakage(forged, context).leaks == 1
+
+
+def test_a_cut_cache_entry_is_recomputed_not_trusted(settings, small_index, tmp_path,
+                                                     monkeypatch) -> None:
+    settings = dataclasses.replace(settings, paths=dataclasses.replace(settings.paths,
+                                                                       cache=tmp_path / "cache"))
+    monkeypatch.setattr(gates_study, "QuoteSource",
+                        lambda s: QuoteSource(s, index=small_index, embedder=KeywordEmbedder()))
+    rows, cached = gates_study.evaluate_sets_cached(settings, sets=("in_corpus",))
+    assert not cached
+    path = gates_study.cached_evaluation_path(settings, ("in_corpus",))
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    again, cached = gates_study.evaluate_sets_cached(settings, sets=("in_corpus",))
+    assert not cached
+    pd.testing.assert_frame_equal(again.drop(columns=["verdicts"]), rows.drop(columns=["verdicts"]))
+    assert gates_study.evaluate_sets_cached(settings, sets=("in_corpus",))[1]
