@@ -10,28 +10,23 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import hashlib
 import json
-import os
-import shutil
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from workbench import registry
 from workbench.answers import CheckContext
 from workbench.config import Settings
 from workbench.corpus import Corpus
 from workbench.digests import folder_digest
-from workbench.errors import WorkbenchError
 from workbench.index import audit_drift, ensure_index, load_index, read_manifest
 from workbench.studies import answers_frame, leakage, record_run
 
 if TYPE_CHECKING:
-    from workbench.studies import RouterComparison
+    pass
 
 Step = Callable[[Settings], None]
 
@@ -202,70 +197,10 @@ def _step_negative_control(settings: Settings) -> None:
     print(f"run record: {run.name}")
 
 
-ROUTER_CODE: tuple[str, ...] = ("workbench.studies._routers", "workbench.cli._router",
-                                *registry.PROVIDERS["router"])
-"""Where a router comparison's code starts; its cache key covers these and all they import."""
-
-
-def _router_cache_key(folders: list[Path], tasksets: list[Path], split: str) -> str:
-    """A digest of everything the comparison depends on: models, task sets, split, the code."""
-    from workbench.digests import code_digest, sha256_file
-
-    digest = hashlib.sha256(f"rule;{split};".encode())
-    for folder in folders:
-        digest.update(f"{folder.name}:{folder_digest(folder)};".encode())
-    for path in tasksets:
-        digest.update(f"{path.name}:{sha256_file(path)};".encode())
-    digest.update(code_digest(ROUTER_CODE).encode())
-    return digest.hexdigest()
-
-
-def _compare_routers_cached(settings: Settings, folders: list[Path], tasksets: list[Path],
-                            split: str) -> tuple[RouterComparison, bool, list[Path]]:
-    """The comparison of ``rule`` with every folder, reused from ``.cache/routers/`` when current.
-
-    Returns the comparison, whether it came from the cache, and the folders it holds: a folder
-    whose model cannot be loaded (e.g. caught half-written by a training run) is reported and
-    left out rather than stopping the demo.
-    """
-    from workbench.cli._router import build_router
-    from workbench.routing import load_tasks
-    from workbench.studies import RouterComparison, compare_routers
-
-    cache = Path(settings.paths.cache) / "routers" / _router_cache_key(folders, tasksets, split)
-    if (cache / "items.parquet").is_file() and (cache / "summary.json").is_file():
-        items = pd.read_parquet(cache / "items.parquet")
-        summary = pd.DataFrame.from_dict(
-            json.loads((cache / "summary.json").read_text(encoding="utf-8")), orient="index")
-        return RouterComparison(items=items, summary=summary), True, folders
-    tasks = [item for path in tasksets for item in load_tasks(path) if item.split == split]
-    routers = {"rule": build_router("rule")}
-    loaded = []
-    for folder in folders:
-        try:
-            routers[folder.name] = build_router(f"transformers:{folder}")
-        except WorkbenchError as exc:
-            print(f"  skipped {folder.name}: {exc}")
-            continue
-        loaded.append(folder)
-    if loaded != folders:
-        cache = cache.with_name(_router_cache_key(loaded, tasksets, split))
-    comparison = compare_routers(routers, tasks)
-    staging = cache.with_name(cache.name + ".partial")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
-    comparison.items.to_parquet(staging / "items.parquet", index=False)
-    (staging / "summary.json").write_text(comparison.summary.to_json(orient="index"),
-                                          encoding="utf-8")
-    shutil.rmtree(cache, ignore_errors=True)
-    os.replace(staging, cache)
-    return comparison, False, loaded
-
-
 def _step_routers(settings: Settings) -> None:
-    from workbench.cli._router import DEFAULT_TASKSETS, summary_lines
+    from workbench.cli._router import summary_lines
     from workbench.routing import trained_routers
-    from workbench.studies._routers import compare_pair
+    from workbench.studies import finding_lines, study_routers
 
     folders = list(trained_routers(settings.paths.models).values())
     if not folders:
@@ -274,42 +209,28 @@ def _step_routers(settings: Settings) -> None:
               "models/routers/base.toml` (10–20 min on 2 cores). The rule baseline runs alone.")
     else:
         print(f"trained routers: {', '.join(f.name for f in folders)}", flush=True)
-    tasksets = [Path(settings.paths.questions) / name for name in DEFAULT_TASKSETS]
-    split = "test"
-    comparison, cached, folders = _compare_routers_cached(settings, folders, tasksets, split)
+    study = study_routers(settings, folders, progress=lambda line: print(f"  {line}"))
+    comparison = study.comparison
     items = int(comparison.summary["items"].iloc[0]) if len(comparison.summary) else 0
-    print(f"{len(comparison.summary)} router(s) on {items} {split}-split items of "
-          f"{' + '.join(p.name for p in tasksets)}{' [cached comparison]' if cached else ''}:")
+    print(f"{len(comparison.summary)} router(s) on {items} {study.split}-split items of "
+          f"{' + '.join(p.name for p in study.tasksets)}"
+          f"{' [cached comparison]' if study.cached else ''}:")
     print("\n".join(summary_lines(comparison)))
-    tests = []
-    for folder in folders:
-        b, c, statistic, p_value = compare_pair(comparison, "rule", folder.name)
-        tests.append({"router_a": "rule", "router_b": folder.name, "b": b, "c": c,
-                      "statistic": statistic, "p_value": p_value})
-        print(f"McNemar rule vs {folder.name}: b={b} (only rule right), c={c} "
-              f"(only {folder.name} right), exact p={p_value:.4g}")
-    findings = _router_findings(comparison, folders, tasksets, split)
+    for test in study.tests:
+        print(f"McNemar {test.router_a} vs {test.router_b}: b={test.b} (only {test.router_a} "
+              f"right), c={test.c} (only {test.router_b} right), exact p={test.p_value:.4g}")
+    print("\n".join(finding_lines(list(study.findings))))
+    tests = [t.to_dict() for t in study.tests]
     summary = json.loads(comparison.summary.to_json(orient="index"))
     run = record_run("routers", comparison.items, settings=settings, summary=summary,
-                    extra={"routers": ["rule", *(f.name for f in folders)], "split": split,
-                           "tasksets": [p.name for p in tasksets],
-                           "mcnemar": tests[0] if tests else None, "mcnemar_all": tests,
-                           "findings": findings, "cached": cached},
-                    models={f"router:{f.name}": {"path": str(f), "digest": folder_digest(f)}
-                            for f in folders})
+                     extra={"routers": study.routers, "split": study.split,
+                            "tasksets": [p.name for p in study.tasksets],
+                            "mcnemar": tests[0] if tests else None, "mcnemar_all": tests,
+                            "findings": [f.to_dict() for f in study.findings],
+                            "cached": study.cached},
+                     models={f"router:{f.name}": {"path": str(f), "digest": folder_digest(f)}
+                             for f in study.folders})
     print(f"run record: {run.name}")
-
-
-def _router_findings(comparison: RouterComparison, folders: list[Path], tasksets: list[Path],
-                     split: str) -> list[dict[str, Any]]:
-    """The seed's three router findings on the demo's comparison, printed and returned for the record."""
-    from workbench.routing import load_tasks
-    from workbench.studies._findings import finding_lines, seed_findings, vocabulary_tokens
-
-    items = [item for path in tasksets for item in load_tasks(path) if item.split == split]
-    findings = seed_findings(comparison, vocabulary_tokens({f.name: f for f in folders}, items))
-    print("\n".join(finding_lines(findings)))
-    return [f.to_dict() for f in findings]
 
 
 def _step_report(settings: Settings) -> None:

@@ -8,8 +8,8 @@ with app.setup:
 
     from workbench.lab import setup
     from workbench.routing import rule_router, transformers_router
-    from workbench.stats import mcnemar
     from workbench.studies import (
+        compare_pair,
         compare_routers,
         disagreements,
         findings_frame,
@@ -86,8 +86,7 @@ def _(comparison, routers):
     names = list(routers)
     mo.stop(len(names) < 2, mo.md("A paired test needs two routers."))
     first, second = names[0], names[1]
-    correct = comparison.items.pivot(index="id", columns="router", values="correct")
-    only_first, only_second, _statistic, p_value = mcnemar(correct[first], correct[second])
+    only_first, only_second, _statistic, p_value = compare_pair(comparison, first, second)
     mo.vstack([
         mo.md(f"### McNemar, {first} vs {second}\n\nOnly {first} right on **{only_first}** items, "
               f"only {second} right on **{only_second}**; exact two-sided p = **{p_value:.3g}**. "

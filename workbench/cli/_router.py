@@ -9,12 +9,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from workbench.config import Settings, project_root
+from workbench.config import Settings
 from workbench.errors import WorkbenchError
-from workbench.registry import UnknownNameError, build, names
-from workbench.routing import _replay  # noqa: F401  (registers the replay router)
+from workbench.registry import names
+from workbench.routing import RouterSpecError, build_router
 from workbench.routing._score import DEFAULT_TASKSETS, TaskItem, load_tasks
-from workbench.routing._transformers import TRAINING_RECORD, trained_routers
+from workbench.routing._transformers import TRAINING_RECORD
 from workbench.studies import record_run
 from workbench.studies._routers import (
     RouterComparison,
@@ -32,10 +32,6 @@ TABLE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("output_tokens_per_request", "out-tok"), ("latency_p50_ms", "p50 ms"),
 )
 """Summary figure -> column heading of the printed table."""
-
-
-class RouterSpecError(WorkbenchError, ValueError):
-    """A router name on the command line that the registry cannot build."""
 
 
 class TaskSetError(WorkbenchError, ValueError):
@@ -57,33 +53,6 @@ def _load_items(settings: Settings, tasksets: Sequence[str] | None, split: str |
         raise TaskSetError(f"no task items in {', '.join(map(str, paths))}"
                            f"{' for split ' + split if split else ''}")
     return items
-
-
-def build_router(spec: str, items: Sequence[TaskItem] = (), models: Path | None = None) -> Any:
-    """Build a router from ``NAME`` or ``NAME:PATH`` (e.g. ``rule``, ``replay:runs/qwen.jsonl``).
-
-    A bare name that no router is registered under but that names a finished router folder of
-    ``models`` (the project's ``models/`` by default; see :func:`trained_routers`), such as
-    ``base``, is read as ``transformers:<that folder>``.
-    """
-    name, _, value = spec.partition(":")
-    if not value and name not in names("router"):
-        trained = trained_routers(models if models is not None else project_root() / "models")
-        if name in trained:
-            name, value = "transformers", str(trained[name])
-    params: dict[str, Any] = {}
-    if value:
-        params["path"] = value
-    if name == "replay":
-        if not value:
-            raise RouterSpecError("the replay router needs a file: replay:PATH")
-        params["items"] = list(items)
-    try:
-        return build("router", name, **params)
-    except UnknownNameError as exc:
-        raise RouterSpecError(str(exc)) from None
-    except TypeError as exc:
-        raise RouterSpecError(f"router {spec!r}: {exc}") from None
 
 
 def _cell(value: Any) -> str:

@@ -21,7 +21,7 @@ from workbench import plots as figures
 from workbench.errors import WorkbenchError
 from workbench.report._html import esc, figure, number, page, percent, table
 from workbench.runs import RunRecord, latest_run, latest_runs, runs_df
-from workbench.stats import mcnemar
+from workbench.studies import compare_pair, paired_outcomes
 from workbench.studies._findings import STATES
 
 REPORT_NAME = "report.html"
@@ -275,13 +275,10 @@ def routers_section(results_dir: Path) -> Section:
                       f"task sets {tasksets}" if tasksets else ""),
               table(shown)]
     if len(names) >= 2:
-        rows = record.rows
-        first = rows[rows["router"] == names[0]][["id", "correct"]]
         tests = []
         for other in names[1:]:
-            paired = first.merge(rows[rows["router"] == other][["id", "correct"]], on="id",
-                                 suffixes=("_a", "_b"))
-            result = mcnemar(list(paired["correct_a"]), list(paired["correct_b"]))
+            paired = paired_outcomes(record.rows, names[0], other)
+            result = compare_pair(record.rows, names[0], other)
             tests.append({"router A": names[0], "router B": other, "paired items": len(paired),
                           "b (only A right)": result.b, "c (only B right)": result.c,
                           "exact p": result.p_value})

@@ -8,6 +8,7 @@ router reads decisions made elsewhere, and the rule router is the keyword/patter
 seeded training lines for the routers trained here.
 """
 
+from workbench.routing._build import RouterSpecError, build_router
 from workbench.routing._dataset import (
     DatasetBuildError,
     TrainingData,
@@ -55,6 +56,8 @@ from workbench.routing._transformers import (
 )
 
 __all__ = [
+    "RouterSpecError",
+    "build_router",
     "DEFAULT_TASKSETS",
     "ERROR_TYPES",
     "PARSE_FAILURE_CODE",

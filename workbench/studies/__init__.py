@@ -76,15 +76,24 @@ from workbench.studies._reranker import (
     build_pairs,
     train_reranker,
 )
+from workbench.studies._router_study import (
+    BASELINE,
+    PairedTest,
+    RouterStudy,
+    study_routers,
+)
 from workbench.studies._routers import (
     FAILURE_CLASSES,
     RouterComparison,
+    compare_pair,
     compare_routers,
     disagreements,
+    paired_outcomes,
 )
 
 __all__ = [
     "ANSWERED",
+    "BASELINE",
     "DIFF_KINDS",
     "DiffKind",
     "FAILURE_CLASSES",
@@ -93,8 +102,10 @@ __all__ = [
     "LeakageReport",
     "NegativeControlReport",
     "OUTCOME_COLUMNS",
+    "PairedTest",
     "RerankerTrainingError",
     "RouterComparison",
+    "RouterStudy",
     "RunDiff",
     "TrainingConfig",
     "TrainingReport",
@@ -105,6 +116,7 @@ __all__ = [
     "calibrate_gates",
     "catch_rates",
     "check_forgeries",
+    "compare_pair",
     "compare_routers",
     "diff_runs",
     "disagreements",
@@ -122,6 +134,7 @@ __all__ = [
     "model_ids",
     "outcome_columns",
     "outcome_correctness",
+    "paired_outcomes",
     "recall_table",
     "record_run",
     "report_lines",
@@ -133,6 +146,7 @@ __all__ = [
     "run_rules",
     "seed_findings",
     "standard_digests",
+    "study_routers",
     "threshold_sweep",
     "train_reranker",
     "vocabulary_tokens",

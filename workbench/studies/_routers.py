@@ -26,7 +26,7 @@ import pandas as pd
 
 from workbench.routing._records import Router, RouterDecision
 from workbench.routing._score import ERROR_TYPES, TaskItem, evaluate_router, summarise
-from workbench.stats import _exact_two_sided, mcnemar  # noqa: F401 (kept importable from here)
+from workbench.stats import McNemarResult, mcnemar
 
 FAILURE_CLASSES: dict[str, str] = {
     error: ("verified_wrong_answer" if error == "wrong_argument_value" else "visible")
@@ -146,12 +146,18 @@ def compare_routers(routers: Mapping[str, Router | ItemRouter],
     return RouterComparison(items=table, summary=pd.DataFrame.from_dict(summary, orient="index"))
 
 
-def paired_outcomes(comparison: RouterComparison, a: str, b: str) -> pd.DataFrame:
-    """Items both routers saw, with columns ``correct_a``/``correct_b`` and each error, by id."""
-    rows = comparison.items
-    keep = ["id", "lang", "split", "kind", "question", "correct", "error"]
+def paired_outcomes(comparison: RouterComparison | pd.DataFrame, a: str, b: str) -> pd.DataFrame:
+    """Items both routers saw, with columns ``correct_a``/``correct_b`` and each error, by id.
+
+    This is the one place where two routers' outcomes are paired: every McNemar test in the
+    workbench (the CLI, the demo, the report, the router panel, the notebooks) reads its pairs
+    here, through :func:`compare_pair`. ``comparison`` may also be a router run's rows.
+    """
+    rows = comparison.items if isinstance(comparison, RouterComparison) else comparison
+    keep = [c for c in ("id", "lang", "split", "kind", "question", "correct", "error")
+            if c in rows.columns]
     left = rows[rows["router"] == a][keep]
-    right = rows[rows["router"] == b][["id", "correct", "error"]]
+    right = rows[rows["router"] == b][[c for c in ("id", "correct", "error") if c in rows.columns]]
     if left.empty and a not in set(rows["router"]):
         raise KeyError(f"router {a!r} is not in the comparison")
     if right.empty and b not in set(rows["router"]):
@@ -159,13 +165,13 @@ def paired_outcomes(comparison: RouterComparison, a: str, b: str) -> pd.DataFram
     return left.merge(right, on="id", suffixes=("_a", "_b"))
 
 
-def disagreements(comparison: RouterComparison, a: str, b: str) -> pd.DataFrame:
+def disagreements(comparison: RouterComparison | pd.DataFrame, a: str, b: str) -> pd.DataFrame:
     """The items where exactly one of routers ``a`` and ``b`` is right (the discordant pairs)."""
     paired = paired_outcomes(comparison, a, b)
     return paired[paired["correct_a"] != paired["correct_b"]].reset_index(drop=True)
 
 
-def compare_pair(comparison: RouterComparison, a: str, b: str) -> tuple[int, int, int, float]:
-    """:func:`mcnemar` on the items routers ``a`` and ``b`` share."""
+def compare_pair(comparison: RouterComparison | pd.DataFrame, a: str, b: str) -> McNemarResult:
+    """:func:`mcnemar` on the items routers ``a`` and ``b`` share (see :func:`paired_outcomes`)."""
     paired = paired_outcomes(comparison, a, b)
     return mcnemar(list(paired["correct_a"]), list(paired["correct_b"]))

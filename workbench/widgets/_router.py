@@ -15,8 +15,7 @@ from typing import Any
 import pandas as pd
 import traitlets
 
-from workbench.stats import mcnemar
-from workbench.studies import RouterComparison, disagreements
+from workbench.studies import RouterComparison, compare_pair, disagreements
 from workbench.studies._routers import summary_figures
 from workbench.widgets._assets import COMMON_CSS, esm
 from workbench.widgets._base import StateWidget, WidgetError, cached, jsonable, records
@@ -78,9 +77,8 @@ def _router_figures(part: pd.DataFrame, name: str) -> tuple[dict[str, Any], dict
 def _pair(part: pd.DataFrame, a: str, b: str) -> dict[str, Any]:
     """Routers ``a`` and ``b`` item by item: their disagreements and the exact McNemar test."""
     both = part[part["router"].isin([a, b])]
-    found = disagreements(RouterComparison(items=both, summary=pd.DataFrame()), a, b)
-    # McNemar counts only discordant pairs, so the disagreements alone give b, c and p
-    b_count, c_count, statistic, p_value = mcnemar(list(found["correct_a"]), list(found["correct_b"]))
+    found = disagreements(both, a, b)
+    b_count, c_count, statistic, p_value = compare_pair(both, a, b)
     ids_a = set(both.loc[both["router"] == a, "id"])
     paired = len(ids_a & set(both.loc[both["router"] == b, "id"]))
     tokens = {(r, i): int(p + o) for r, i, p, o in zip(

@@ -1,0 +1,166 @@
+"""The router study: the rule baseline against every trained router, paired, with the findings.
+
+One function, :func:`study_routers`, runs every router over the same task items, pairs each
+trained router with the baseline on those items (McNemar, :func:`compare_pair`), and measures the
+three router findings of the system under study. The comparison is cached under
+``.cache/routers/`` by the digests of everything it depends on (the model folders, the task
+sets, the split and the code the routers run through), so a second run costs nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from workbench import registry
+from workbench.config import Settings
+from workbench.digests import code_digest, folder_digest, sha256_file
+from workbench.errors import WorkbenchError
+from workbench.routing import DEFAULT_TASKSETS, build_router, load_tasks
+from workbench.studies._findings import Finding, seed_findings, vocabulary_tokens
+from workbench.studies._routers import RouterComparison, compare_pair, compare_routers
+
+BASELINE = "rule"
+"""The router every trained one is paired with."""
+
+ROUTER_CODE: tuple[str, ...] = (__name__, *registry.PROVIDERS["router"])
+"""Where a router study's code starts; its cache key covers these and all they import."""
+
+
+@dataclass(frozen=True)
+class PairedTest:
+    """McNemar on the items two routers share: ``b`` only A right, ``c`` only B right."""
+
+    router_a: str
+    """The baseline."""
+    router_b: str
+    """The router compared with it."""
+    b: int
+    """Items only ``router_a`` got right."""
+    c: int
+    """Items only ``router_b`` got right."""
+    statistic: int
+    """The smaller discordant count (the exact test's statistic)."""
+    p_value: float
+    """The exact two-sided p-value."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form for run records."""
+        return {"router_a": self.router_a, "router_b": self.router_b, "b": self.b, "c": self.c,
+                "statistic": self.statistic, "p_value": self.p_value}
+
+
+@dataclass(frozen=True)
+class RouterStudy:
+    """What :func:`study_routers` found."""
+
+    comparison: RouterComparison
+    """Per-item rows and a summary per router."""
+    folders: tuple[Path, ...]
+    """The trained routers' folders that took part."""
+    tasksets: tuple[Path, ...]
+    """The task sets the items came from."""
+    split: str
+    """The split of the items."""
+    tests: tuple[PairedTest, ...]
+    """The baseline against each trained router."""
+    findings: tuple[Finding, ...]
+    """The three router findings, measured on this comparison."""
+    cached: bool
+    """Whether the comparison came from the cache."""
+    skipped: dict[str, str] = field(default_factory=dict)
+    """Folders whose model could not be loaded, with the reason (left out, not fatal)."""
+
+    @property
+    def routers(self) -> list[str]:
+        """The routers compared, the baseline first."""
+        return [BASELINE, *(f.name for f in self.folders)]
+
+
+def _cache_key(folders: Sequence[Path], tasksets: Sequence[Path], split: str) -> str:
+    digest = hashlib.sha256(f"{BASELINE};{split};".encode())
+    for folder in folders:
+        digest.update(f"{folder.name}:{folder_digest(folder)};".encode())
+    for path in tasksets:
+        digest.update(f"{path.name}:{sha256_file(path)};".encode())
+    digest.update(code_digest(ROUTER_CODE).encode())
+    return digest.hexdigest()
+
+
+def _read_cache(cache: Path) -> RouterComparison | None:
+    try:
+        items = pd.read_parquet(cache / "items.parquet")
+        summary = pd.DataFrame.from_dict(
+            json.loads((cache / "summary.json").read_text(encoding="utf-8")), orient="index")
+    except (OSError, ValueError):
+        return None  # absent, or cut short by a killed run: computed again
+    return RouterComparison(items=items, summary=summary)
+
+
+def _write_cache(cache: Path, comparison: RouterComparison) -> None:
+    staging = cache.with_name(cache.name + ".partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    comparison.items.to_parquet(staging / "items.parquet", index=False)
+    (staging / "summary.json").write_text(comparison.summary.to_json(orient="index"),
+                                          encoding="utf-8")
+    shutil.rmtree(cache, ignore_errors=True)
+    os.replace(staging, cache)
+
+
+def study_routers(settings: Settings, folders: Sequence[Path], *,
+                  tasksets: Sequence[Path] | None = None, split: str = "test",
+                  progress: Callable[[str], None] | None = None) -> RouterStudy:
+    """The baseline against every router folder on the same items, paired, with the findings.
+
+    Args:
+        settings: Paths (task sets under ``[paths].questions``, the cache).
+        folders: Trained router folders (see :func:`workbench.routing.trained_routers`).
+        tasksets: Task-set files (default: the bundled router tasks and red team).
+        split: The split whose items are scored.
+        progress: Called with a line of text for each router skipped.
+
+    Returns:
+        A :class:`RouterStudy`. A folder whose model cannot be loaded (e.g. caught half-written
+        by a training run) is left out and named in ``skipped``.
+    """
+    paths = tuple(tasksets) if tasksets is not None else tuple(
+        Path(settings.paths.questions) / name for name in DEFAULT_TASKSETS)
+    folders = tuple(folders)
+    root = Path(settings.paths.cache) / "routers"
+    comparison = _read_cache(root / _cache_key(folders, paths, split))
+    cached = comparison is not None
+    skipped: dict[str, str] = {}
+    items = [item for path in paths for item in load_tasks(path) if item.split == split]
+    if comparison is None:
+        routers = {BASELINE: build_router(BASELINE)}
+        loaded = []
+        for folder in folders:
+            try:
+                routers[folder.name] = build_router(f"transformers:{folder}")
+            except WorkbenchError as exc:
+                skipped[folder.name] = str(exc)
+                if progress is not None:
+                    progress(f"skipped {folder.name}: {exc}")
+                continue
+            loaded.append(folder)
+        folders = tuple(loaded)
+        comparison = compare_routers(routers, items)
+        _write_cache(root / _cache_key(folders, paths, split), comparison)
+    tests = tuple(PairedTest(BASELINE, f.name, *compare_pair(comparison, BASELINE, f.name))
+                  for f in folders)
+    findings = tuple(seed_findings(comparison, vocabulary_tokens({f.name: f for f in folders},
+                                                                  items)))
+    return RouterStudy(comparison=comparison, folders=folders, tasksets=paths, split=split,
+                       tests=tests, findings=findings, cached=cached, skipped=skipped)
+
+
+__all__ = ["BASELINE", "ROUTER_CODE", "PairedTest", "RouterStudy", "study_routers"]
