@@ -151,9 +151,7 @@ def _gates_in_mode(settings: Settings) -> None:
     # The answers are the pipeline's own outcomes (answer() ran on every question during the
     # evaluation); leakage re-checks each mode-A answer against the files as they are now.
     answers = answers_frame(rows)
-    context = CheckContext.from_index(index, Corpus(settings.paths.corpus),
-                                      specs_dir=settings.paths.specs,
-                                      library_dir=settings.paths.morphisms)
+    context = CheckContext.for_index(index, Corpus(settings.paths.corpus), settings)
     report = leakage(answers, context)
     # Keep each answer's verdict in the record, so the report and `runs diff` read it per set.
     leaked = dict(zip(report.leaked_rows, report.reasons, strict=True))

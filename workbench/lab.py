@@ -107,9 +107,7 @@ class Lab:
         from workbench.answers import CheckContext
 
         source = self.quote_source
-        return CheckContext.from_index(source.index, source.corpus,
-                                       specs_dir=self.settings.paths.specs,
-                                       library_dir=self.settings.paths.morphisms)
+        return CheckContext.for_index(source.index, source.corpus, self.settings)
 
     def ask(self, question: str, router: Router | None = None, **options: Any) -> AnswerResult:
         """:func:`workbench.answers.answer` with the lab's quote source and checker context.

@@ -68,8 +68,7 @@ def _(drift, scratch):
 @app.cell
 def _(scratch):
     answer = lab.ask("What does UTF-8 do with a byte-order mark?").answer
-    edited = CheckContext.from_index(index, Corpus(scratch), specs_dir=lab.settings.paths.specs,
-                                     library_dir=lab.settings.paths.morphisms)
+    edited = CheckContext.for_index(index, Corpus(scratch), lab.settings)
     _failure = check_answer(answer, edited).first_failure
     mo.md(f"The answer *{answer.text[:80]}…* against the shipped course: "
           f"**{check_answer(answer, lab.context).passed}**; against the edited copy: "

@@ -184,3 +184,21 @@ def test_describe_shows_mode_evidence_and_report(router, settings, source) -> No
     moved = answer("md6 of abc", router, settings, quote_source=source, allow_mode_b=True,
                    generator=FakeGenerator()).describe()
     assert "mode B (advisory" in moved and "UNKNOWN_UTILITY" in moved
+
+
+def test_the_spec_route_runs_the_fts_gate_once(router, settings, source, monkeypatch) -> None:
+    # once at the source, and once more in the invariant checker, which trusts nothing the
+    # source did; the source used to run it a second time to evaluate the inputs
+    import workbench.fts._api as fts_api
+
+    calls = []
+    real = fts_api.check_text
+
+    def counting(*args, **kwargs):
+        calls.append(kwargs.get("path"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(fts_api, "check_text", counting)
+    result = answer("VAT on 100000 rub", router, settings, quote_source=source)
+    assert result.mode == "A" and result.answer.evidence[0].conclusion
+    assert len(calls) == 2

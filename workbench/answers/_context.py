@@ -50,6 +50,16 @@ class CheckContext:
                    specs_dir=specs_dir, library_dir=library_dir)
 
     @classmethod
+    def for_index(cls, index: FragmentIndex, corpus: Corpus, settings: Settings) -> CheckContext:
+        """The context that checks answers quoted from ``index`` against ``corpus`` now.
+
+        Specifications and the morphism library come from the settings' paths. Every face and
+        study that checks answers of a quote source builds its context here.
+        """
+        return cls.from_index(index, corpus, specs_dir=settings.paths.specs,
+                              library_dir=settings.paths.morphisms)
+
+    @classmethod
     def from_settings(cls, settings: Settings, index: FragmentIndex | None = None) -> CheckContext:
         """A context from the settings' paths; without a built index no quote can resolve."""
         paths = settings.paths

@@ -38,7 +38,7 @@ from workbench.answers._invariants import (
 from workbench.config import Settings, load_settings
 from workbench.corpus import Anchor, detect_lang
 from workbench.errors import WorkbenchError
-from workbench.fts import FtsError, check_spec, evaluate_spec
+from workbench.fts import FtsError, check_spec, conclude
 from workbench.gates import QuoteResult, QuoteSource, Trace
 from workbench.refusal import Refusal
 from workbench.routing import Router, RouterDecision, Source
@@ -204,14 +204,12 @@ def _from_spec(decision: RouterDecision, lang: str, context: CheckContext, state
         state.steps.append(f"spec {spec_id}: {verdict.code}")
         return verdict.refusal or Refusal(code=str(verdict.code), area=area)
     try:
-        conclusion = evaluate_spec(path, inputs, context.library_dir)
+        conclusion = conclude(verdict, inputs)  # the gate ran once, above
     except (FtsError, ValueError) as exc:
         state.steps.append(f"spec {spec_id}: inputs refused")
         return Refusal(code=str(AnswerCode.BAD_SPEC_INPUT), area=area,
                        numbers={"spec": spec_id, "inputs": sorted(inputs)},
                        text=f"The inputs given do not fit specification {spec_id}: {exc}")
-    if not hasattr(conclusion, "value"):  # the gate refused between the two calls
-        return conclusion.refusal or Refusal(code=str(conclusion.code), area=area)
     state.steps.append(f"spec {spec_id}: concludes {conclusion.value}")
     return SpecEvidence(spec_id=spec_id, conclusion=conclusion.value,
                         certificate_digest=conclusion.certificate_digest or "", inputs=inputs,
@@ -298,9 +296,7 @@ def _run(question: str, router: Router, settings: Settings, *, allow_mode_b: boo
     state.steps.append(f"route: {decision.source}")
     if context is None:
         if quote_source is not None:
-            context = CheckContext.from_index(quote_source.index, quote_source.corpus,
-                                              specs_dir=settings.paths.specs,
-                                              library_dir=settings.paths.morphisms)
+            context = CheckContext.for_index(quote_source.index, quote_source.corpus, settings)
         else:
             context = CheckContext.from_settings(settings)
     produced: Evidence | Refusal

@@ -123,9 +123,7 @@ def _ask(args: argparse.Namespace, settings: Settings) -> int:
     source = QuoteSource(settings)
     # Without a trained router every question goes to the quote source.
     router = ScriptedRouter({q: RouterDecision(source=Source.QUOTE) for q in questions})
-    context = CheckContext.from_index(source.index, source.corpus,
-                                      specs_dir=settings.paths.specs,
-                                      library_dir=settings.paths.morphisms)
+    context = CheckContext.for_index(source.index, source.corpus, settings)
     for question in questions:
         result = answer(question, router, settings, quote_source=source, context=context)
         if args.json:

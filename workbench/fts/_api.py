@@ -160,8 +160,21 @@ def evaluate_spec(path: str | Path, inputs: Mapping[str, str],
     verdict = check_spec(path, library_dir)
     if not verdict.passed:
         return verdict
+    return conclude(verdict, inputs)
+
+
+def conclude(verdict: SpecVerdict, inputs: Mapping[str, str]) -> Conclusion:
+    """The conclusion of a specification that passed the gate, for ``inputs`` (text values).
+
+    The gate is not run again: a caller that already holds the passing verdict (the answer
+    pipeline, which also needs its certificate) evaluates it here.
+
+    Raises:
+        FtsError: The verdict did not pass, or an input is unknown, missing or out of its type.
+    """
     spec = verdict.gate.spec
-    assert spec is not None  # noqa: S101 - a passed verdict has a parsed spec
+    if not verdict.passed or spec is None:
+        raise FtsError(f"specification refused ({verdict.code}); there is nothing to conclude")
     enums = {t.name: t.members for t in spec.types}
     declared = {i.name: i.type_name for i in spec.inputs}
     unknown = sorted(set(inputs) - set(declared))

@@ -142,8 +142,7 @@ def evaluate_sets(settings: Settings, *, sets: Sequence[str] = SETS, split: str 
     source = source or QuoteSource(settings)
     questions = load_sets(settings.paths.questions, source.corpus, tuple(sets), split=split)
     router = ScriptedRouter({q.question: RouterDecision(source=Source.QUOTE) for q in questions})
-    context = CheckContext.from_index(source.index, source.corpus, specs_dir=settings.paths.specs,
-                                      library_dir=settings.paths.morphisms)
+    context = CheckContext.for_index(source.index, source.corpus, settings)
     rows: list[dict] = []
     with tqdm(total=len(questions), desc="questions", unit="q", disable=not progress,
               file=sys.stderr) as bar:
