@@ -13,7 +13,7 @@ import pytest
 
 from workbench import cli
 from workbench.answers import AnswerCode, answer
-from workbench.cli._gates import QuestionFileError, _read_questions
+from workbench.cli._answers import QuestionFileError, _read_questions
 from workbench.config import Settings, load_settings
 from workbench.display import inert
 from workbench.refusal import falsehood_words

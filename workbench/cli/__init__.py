@@ -9,12 +9,14 @@ collects them, loads the settings and turns typed errors into one readable line.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from workbench import __version__
-from workbench.config import load_settings
+from workbench.config import Settings, load_settings
 from workbench.display import inert
 from workbench.errors import WorkbenchError
 
@@ -46,6 +48,19 @@ def verb_group(subparsers: argparse._SubParsersAction, name: str,
         _GROUPS[key] = parser.add_subparsers(dest=f"{name}_command", metavar="VERB",
                                              required=True)
     return _GROUPS[key]
+
+
+def settings_for(args: argparse.Namespace, settings: Settings) -> Settings:
+    """The settings with a verb's ``--index``, ``--corpus`` and ``--mode`` applied."""
+    paths = settings.paths
+    if getattr(args, "index", None):
+        paths = dataclasses.replace(paths, index=Path(args.index).resolve())
+    if getattr(args, "corpus", None):
+        paths = dataclasses.replace(paths, corpus=Path(args.corpus).resolve())
+    reranker = settings.reranker
+    if getattr(args, "mode", None):
+        reranker = dataclasses.replace(reranker, mode=args.mode)
+    return dataclasses.replace(settings, paths=paths, reranker=reranker)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,20 +1,134 @@
-"""``workbench negative-control`` and ``workbench audit answers RUN``."""
+"""``workbench ask``, ``workbench negative-control`` and ``workbench audit answers RUN``.
+
+``ask`` runs :func:`workbench.answers.answer`, the pipeline every face shares: route, source,
+evidence, invariant checker.
+"""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import sys
 from pathlib import Path
 
 import pandas as pd
 
+from workbench.answers import AnswerResult, CheckContext, answer
 from workbench.answers._evidence import Answer, EvidenceFormatError, Mode
-from workbench.answers._invariants import CheckContext, check_answer
-from workbench.cli import verb_group
+from workbench.answers._invariants import check_answer
+from workbench.cli import settings_for, verb_group
 from workbench.config import Settings
+from workbench.display import inert
+from workbench.errors import WorkbenchError
+from workbench.gates import QuoteSource
+from workbench.retrieval import RERANK_MODES
+from workbench.routing import RouterDecision, ScriptedRouter, Source
 from workbench.runs import RunRecordError, load_run
 from workbench.studies._leakage import leakage
 from workbench.studies._negative import DEFAULT_PER_KIND, DEFAULT_SEED, run_negative_control
+
+
+def _answer_json(result: AnswerResult) -> dict:
+    """One JSON line for ``ask --json``: the decision, the code, the numbers, the evidence."""
+    trace = result.trace
+    refusal = result.refusal
+    gates = trace.gates
+    report = trace.report
+    answer = result.answer
+    return {
+        "question": result.question,
+        "decision": "answer" if answer is not None else "refusal",
+        "mode": result.mode or None,
+        "code": refusal.code if refusal else None,
+        "text": refusal.text if refusal else (answer.text if answer is not None else ""),
+        "area": refusal.area if refusal else None,
+        "numbers": dict(refusal.numbers) if refusal else {},
+        "rerank_mode": gates.mode if gates is not None else None,
+        "evidence": [e.to_dict() for e in answer.evidence] if answer is not None else [],
+        "invariants": report.to_frame().to_dict(orient="records") if report is not None else [],
+        "verdicts": [v.to_dict() for v in gates.verdicts] if gates is not None else [],
+    }
+
+
+class QuestionFileError(WorkbenchError):
+    """A question file of ``ask --file`` that cannot be read; the message names file and line."""
+
+
+def _question_of(line: str, where: str) -> str:
+    """The question of one line: the line itself, or the ``question`` of a JSON object."""
+    if not line.lstrip().startswith("{"):
+        return line.strip()
+    try:
+        item = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise QuestionFileError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})"
+                                ) from None
+    if not isinstance(item, dict) or "question" not in item:
+        raise QuestionFileError(f"{where}: a JSON line needs a \"question\" field")
+    question = item["question"]
+    if not isinstance(question, str):
+        # str() would ask null as the text "None" and a number as its digits
+        shown = json.dumps(question, ensure_ascii=False)[:40]
+        raise QuestionFileError(f"{where}: \"question\" must be a string, got {shown}")
+    return question
+
+
+def _read_questions(path: Path) -> list[str]:
+    """One question a line, or JSONL objects with a ``question`` field; blank lines skipped.
+
+    Raises:
+        QuestionFileError: The file is missing or unreadable, a line is not UTF-8, not valid
+            JSON, has no ``question``, or its ``question`` is not a string.
+    """
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise QuestionFileError(f"{path}: no such question file") from None
+    except OSError as exc:
+        raise QuestionFileError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    questions = []
+    # split on bytes first, so a decoding error can be reported with its line
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        try:
+            line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+        except UnicodeDecodeError as exc:
+            raise QuestionFileError(f"{path}:{number}: not UTF-8 text (byte "
+                                    f"0x{raw[exc.start]:02x} at column {exc.start + 1})") from None
+        if line.strip():
+            questions.append(_question_of(line, f"{path}:{number}"))
+    return questions
+
+
+def _ask(args: argparse.Namespace, settings: Settings) -> int:
+    settings = settings_for(args, settings)
+    questions = list(args.question or [])
+    if args.file:
+        questions.extend(_read_questions(Path(args.file)))
+    if not questions:
+        print("workbench ask: give a question or --file", file=sys.stderr)
+        return 2
+    source = QuoteSource(settings)
+    # Without a trained router every question goes to the quote source.
+    router = ScriptedRouter({q: RouterDecision(source=Source.QUOTE) for q in questions})
+    context = CheckContext.for_index(source.index, source.corpus, settings)
+    for question in questions:
+        result = answer(question, router, settings, quote_source=source, context=context)
+        if args.json:
+            print(json.dumps(_answer_json(result), ensure_ascii=False, default=str), flush=True)
+            continue
+        # The question, the quote and the refusal text come from a user or a corpus file: every
+        # control character is shown as an escape, and the question keeps to its one line.
+        if result.refusal is not None:
+            print(inert(f"REFUSAL {result.refusal.code}"))
+        gates = result.trace.gates
+        shown = dataclasses.replace(result, question=inert(result.question))
+        print(inert(shown.describe(), keep="\n\t"))
+        if gates is not None:
+            marks = " ".join(f"{v.gate}:{'pass' if v.passed else 'FIRE'}" for v in gates.verdicts)
+            print(inert(f"gates ({gates.mode}): {marks}"))
+        print()
+    return 0
 
 
 def _negative_control(args: argparse.Namespace, settings: Settings) -> int:
@@ -75,7 +189,19 @@ def _audit_answers(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def add_commands(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    """Add ``negative-control`` and ``audit answers``."""
+    """Add ``ask``, ``negative-control`` and ``audit answers``."""
+    ask = subparsers.add_parser("ask", help="answer from the corpus with a quote, or refuse",
+                                parents=[common])
+    ask.add_argument("question", nargs="*", help="the question(s)")
+    ask.add_argument("--file", metavar="FILE",
+                     help="one question a line, or JSONL with a 'question' field")
+    ask.add_argument("--json", action="store_true", help="one JSON object a line")
+    ask.add_argument("--index", metavar="DIR", help="an index built by `workbench index build`")
+    ask.add_argument("--corpus", metavar="DIR", help="the corpus that index was built from")
+    ask.add_argument("--mode", choices=list(RERANK_MODES),
+                     help="rerank mode (default: [reranker].mode)")
+    ask.set_defaults(handler=_ask)
+
     negative = subparsers.add_parser(
         "negative-control", parents=[common],
         help="spoil genuine answers in many ways and count how many the invariant checker catches")
