@@ -35,7 +35,7 @@ setup: $(STAMP) ## create .venv and install the package (idempotent)
 demo: $(STAMP) ## the main job: index the course, audit drift, run the catalogs and specs
 	$(BIN)/workbench demo
 
-test: $(STAMP) browser-deps ## every test tier (unit, integration, notebooks, browser)
+test: $(STAMP) browser-deps lint ## the linters and the floors' contracts, then every test tier
 	$(BIN)/python -m pytest tests -q
 	$(NOTEBOOK_ENV) $(NBVAL)
 
@@ -76,9 +76,10 @@ marimo: $(STAMP) ## the marimo notebooks in marimo's editor
 bench: $(STAMP) ## benchmarks with ratios against naive baselines
 	$(BIN)/python bench/run_all.py
 
-lint: $(STAMP) ## ruff and mypy
+lint: $(STAMP) ## ruff, mypy and the floors as import contracts (lint-imports)
 	$(BIN)/ruff check workbench tests bench
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 clean: ## remove caches and generated results (keeps .venv)
 	rm -rf .cache results/*/ .pytest_cache .hypothesis
