@@ -13,7 +13,7 @@ with app.setup:
         compare_routers,
         disagreements,
         findings_frame,
-        seed_findings,
+        router_findings,
         vocabulary_tokens,
     )
     from workbench.widgets import RouterComparisonPanel
@@ -100,13 +100,13 @@ def _(comparison, routers):
 
 @app.cell
 def _(comparison, trained):
-    # the seed's three claims as checks on this comparison (`workbench router findings` on the CLI)
+    # the three claims of the system under study as checks on this comparison (`workbench router findings` on the CLI)
     tokens = vocabulary_tokens(trained, lab.tasks())
     mo.vstack([
-        mo.md("### The seed's three findings, measured here\n\nEach claim is checked on the routers "
+        mo.md("### The three findings of the system under study, measured here\n\nEach claim is checked on the routers "
               "compared above, with its numbers and a paired test; a router that is not in the "
               "comparison leaves its finding unmeasured."),
-        mo.ui.table(findings_frame(seed_findings(comparison, tokens))[
+        mo.ui.table(findings_frame(router_findings(comparison, tokens))[
             ["router", "against", "holds", "verdict"]], selection=None),
     ])
     return

@@ -10,8 +10,8 @@ from workbench.studies._findings import (
     NEAR,
     findings_frame,
     refusal_share_finding,
+    router_findings,
     router_key,
-    seed_findings,
     small_model_finding,
     vocabulary_finding,
 )
@@ -83,7 +83,7 @@ def test_vocabulary_needs_savings_and_opposite_moves() -> None:
 
 
 def test_missing_routers_are_reported_not_invented() -> None:
-    findings = seed_findings(_comparison(base=(4, 10)))
+    findings = router_findings(_comparison(base=(4, 10)))
     assert [f.holds for f in findings] == [None, None, None]
     assert all("not measured" in f.verdict for f in findings)
     frame = findings_frame(findings)
@@ -106,7 +106,7 @@ def test_a_comparison_without_red_team_items_leaves_the_refusal_findings_unmeasu
     routers = {"transformers:m/base": _router(4, 10), "transformers:m/base-small": _router(2, 10),
                "transformers:m/base-no-refusals": _router(4, 0)}
     utility_only = compare_routers(routers, ITEMS[:4])
-    findings = seed_findings(utility_only)
+    findings = router_findings(utility_only)
     assert findings[1].holds is None and findings[2].holds is None
     assert "no red-team item" in findings[1].verdict
 
@@ -116,7 +116,7 @@ def test_lines_and_records_say_the_state_in_words(tmp_path) -> None:
 
     from workbench.studies import finding_lines, vocabulary_tokens
 
-    findings = seed_findings(_comparison(base=(4, 10), base_no_refusals=(4, 0)))
+    findings = router_findings(_comparison(base=(4, 10), base_no_refusals=(4, 0)))
     lines = finding_lines(findings)
     assert lines[0].startswith("finding 1 (not measured)") and lines[1].startswith("finding 2 (holds)")
     record = json.loads(json.dumps([f.to_dict() for f in findings]))

@@ -48,7 +48,7 @@ def _findings(args: argparse.Namespace, settings: Settings) -> int:
     from workbench.studies._findings import (
         ROUTER_NAMES,
         finding_lines,
-        seed_findings,
+        router_findings,
         vocabulary_tokens,
     )
     from workbench.studies._routers import compare_routers
@@ -63,7 +63,7 @@ def _findings(args: argparse.Namespace, settings: Settings) -> int:
     comparison = compare_routers(routers, items)
     print(f"{len(routers)} trained router(s) on {len(items)} items, split {args.split}:")
     print("\n".join(summary_lines(comparison)))
-    findings = seed_findings(comparison, vocabulary_tokens(trained, items))
+    findings = router_findings(comparison, vocabulary_tokens(trained, items))
     print("\n".join(finding_lines(findings)))
     extra = {"routers": list(trained), "split": args.split, "findings": [f.to_dict() for f in findings]}
     summary = {str(name): {k: _jsonable(v) for k, v in row.items()}

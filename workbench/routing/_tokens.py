@@ -1,6 +1,6 @@
 """How many tokens the same text costs under different router tokenizers.
 
-The seed reports that a vocabulary expanded for Russian makes Russian requests cheaper. This is
+The system under study reports that a vocabulary expanded for Russian makes Russian requests cheaper. This is
 measured here, not assumed: the same texts (the task set's questions by language, the category
 index a two-stage prompt shows, the gold decisions a router writes) are tokenised by each
 tokenizer, and every tokenizer is compared with the first one named.

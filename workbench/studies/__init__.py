@@ -15,7 +15,10 @@ cache key exists once.
 
 from workbench.studies._analysis import (
     ANSWERED,
+    UnknownRuleError,
     calibrate_gates,
+    evaluated_gates,
+    evaluated_rules,
     fire_overlaps,
     firing_line,
     first_firing,
@@ -46,7 +49,7 @@ from workbench.studies._findings import (
     Finding,
     finding_lines,
     findings_frame,
-    seed_findings,
+    router_findings,
     vocabulary_tokens,
 )
 from workbench.studies._gates import (
@@ -68,7 +71,7 @@ from workbench.studies._negative import (
     check_forgeries,
     run_negative_control,
 )
-from workbench.studies._records import model_ids, record_run, standard_digests
+from workbench.studies._records import STAGED_KINDS, model_ids, record_run, standard_digests
 from workbench.studies._reranker import (
     RerankerTrainingError,
     TrainingConfig,
@@ -107,8 +110,10 @@ __all__ = [
     "RouterComparison",
     "RouterStudy",
     "RunDiff",
+    "STAGED_KINDS",
     "TrainingConfig",
     "TrainingReport",
+    "UnknownRuleError",
     "Verdicts",
     "answers_frame",
     "build_forgeries",
@@ -122,6 +127,8 @@ __all__ = [
     "disagreements",
     "evaluate_sets",
     "evaluate_sets_cached",
+    "evaluated_gates",
+    "evaluated_rules",
     "finding_lines",
     "findings_frame",
     "fire_overlaps",
@@ -144,7 +151,7 @@ __all__ = [
     "run_negative_control",
     "run_order",
     "run_rules",
-    "seed_findings",
+    "router_findings",
     "standard_digests",
     "study_routers",
     "threshold_sweep",

@@ -1,6 +1,6 @@
-"""The seed's three router findings, measured on the routers trained here.
+"""The three router findings of the system under study, measured on the routers trained here.
 
-The seed reports three things about its router. Each becomes a check on a
+The system under study reports three things about its router. Each becomes a check on a
 :class:`~workbench.studies._routers.RouterComparison` (and, for the first, a
 :func:`~workbench.routing._tokens.token_table`), with its numbers and a verdict that says whether
 it held here:
@@ -42,7 +42,7 @@ STATES: dict[bool | None, str] = {True: "holds", False: "does not hold", None: "
 
 @dataclass(frozen=True)
 class Finding:
-    """One of the seed's claims with what the workbench measured."""
+    """One of the studied system's claims with what the workbench measured."""
 
     claim: str
     """The claim, in one sentence."""
@@ -181,7 +181,7 @@ def small_model_finding(comparison: RouterComparison) -> Finding:
     return Finding(claim, routers, holds, verdict, numbers)
 
 
-def seed_findings(comparison: RouterComparison, tokens: pd.DataFrame | None = None) -> list[Finding]:
+def router_findings(comparison: RouterComparison, tokens: pd.DataFrame | None = None) -> list[Finding]:
     """The three findings measured on one comparison of the trained routers.
 
     Args:
@@ -191,7 +191,7 @@ def seed_findings(comparison: RouterComparison, tokens: pd.DataFrame | None = No
             ``base`` and ``ru-vocab``, for the token half of the first finding.
 
     Returns:
-        The three :class:`Finding` records, in the seed's order.
+        The three :class:`Finding` records, in the order the system under study gives them.
     """
     return [vocabulary_finding(comparison, tokens), refusal_share_finding(comparison),
             small_model_finding(comparison)]

@@ -25,7 +25,7 @@ from workbench.config import Settings
 from workbench.digests import code_digest, folder_digest, sha256_file
 from workbench.errors import WorkbenchError
 from workbench.routing import DEFAULT_TASKSETS, build_router, load_tasks
-from workbench.studies._findings import Finding, seed_findings, vocabulary_tokens
+from workbench.studies._findings import Finding, router_findings, vocabulary_tokens
 from workbench.studies._routers import RouterComparison, compare_pair, compare_routers
 
 BASELINE = "rule"
@@ -157,7 +157,7 @@ def study_routers(settings: Settings, folders: Sequence[Path], *,
         _write_cache(root / _cache_key(folders, paths, split), comparison)
     tests = tuple(PairedTest(BASELINE, f.name, *compare_pair(comparison, BASELINE, f.name))
                   for f in folders)
-    findings = tuple(seed_findings(comparison, vocabulary_tokens({f.name: f for f in folders},
+    findings = tuple(router_findings(comparison, vocabulary_tokens({f.name: f for f in folders},
                                                                   items)))
     return RouterStudy(comparison=comparison, folders=folders, tasksets=paths, split=split,
                        tests=tests, findings=findings, cached=cached, skipped=skipped)

@@ -2,7 +2,7 @@
 
 Scoring is :func:`~workbench.routing._score.evaluate_router` and
 :func:`~workbench.routing._score.summarise`; this module only runs them per router, adds token
-counts and latency, and splits the errors into the two classes the seed separates:
+counts and latency, and splits the errors into the two classes the system under study separates:
 
 - a *visible* failure: the wrong source or utility, a refusal where an answer was due, a missing
   or unexpected argument, an unparseable output -- something a check or a reader notices;
