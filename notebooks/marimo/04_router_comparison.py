@@ -100,12 +100,13 @@ def _(comparison, routers):
 
 @app.cell
 def _(comparison, trained):
-    # the three claims of the system under study as checks on this comparison (`workbench router findings` on the CLI)
+    # the studied system's three claims, checked on this comparison (`workbench router findings`)
     tokens = vocabulary_tokens(trained, lab.tasks())
     mo.vstack([
-        mo.md("### The three findings of the system under study, measured here\n\nEach claim is checked on the routers "
-              "compared above, with its numbers and a paired test; a router that is not in the "
-              "comparison leaves its finding unmeasured."),
+        mo.md("### The three findings of the system under study, measured here\n\n"
+              "Each claim is checked on the routers compared above, with its numbers and a "
+              "paired test; a router that is not in the comparison leaves its finding "
+              "unmeasured."),
         mo.ui.table(findings_frame(router_findings(comparison, tokens))[
             ["router", "against", "holds", "verdict"]], selection=None),
     ])

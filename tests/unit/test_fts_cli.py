@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from workbench.cli import _spec as _cli
 from workbench.config import load_settings
 from workbench.errors import WorkbenchError
-from workbench.cli import _spec as _cli
 
 ROOT = Path(__file__).resolve().parents[2]
 LIB = ROOT / "corpus" / "morphisms"

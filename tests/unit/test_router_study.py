@@ -8,8 +8,8 @@ from pathlib import Path
 import pandas as pd
 
 from workbench.config import load_settings
-from workbench.studies import compare_pair, paired_outcomes, study_routers
 from workbench.studies import _router_study as study_module
+from workbench.studies import compare_pair, paired_outcomes, study_routers
 
 
 def _settings(tmp_path: Path):

@@ -14,8 +14,8 @@ from workbench.config import Settings
 from workbench.corpus import Corpus
 from workbench.gates import QuoteSource
 from workbench.retrieval import KeywordEmbedder
-from workbench.studies import answers_frame, evaluate_sets, leakage
 from workbench.studies import _gates as gates_study
+from workbench.studies import answers_frame, evaluate_sets, leakage
 
 QUESTIONS = {
     "in_corpus": [
