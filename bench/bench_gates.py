@@ -24,7 +24,7 @@ from make_scale_corpus import build as build_scale_corpus
 from workbench.config import Settings
 from workbench.corpus import Corpus
 from workbench.corpus._questions import Question
-from workbench.gates import DEFAULT_ORDER, QuoteSource
+from workbench.gates import QuoteSource, default_order
 from workbench.index import build_index, load_index
 from workbench.retrieval import KeywordEmbedder, make_embedder
 from workbench.studies import gate_attribution, result_row
@@ -61,7 +61,7 @@ def main() -> None:
 
         frame = pd.DataFrame.from_records(rows)
         naive_total = float(np.sum(latencies))
-        orders = list(itertools.permutations(DEFAULT_ORDER))
+        orders = list(itertools.permutations(default_order()))
         started = time.perf_counter()
         for order in orders:
             gate_attribution(frame, order)

@@ -8,13 +8,15 @@ threshold name must not silently fall back to a default.
 Values are checked when the settings load (and on every :meth:`Settings.with_overrides`): a
 number out of its range or not finite (TOML accepts ``nan`` and ``inf``), and a name that no
 gate, relevance rule, fusion, rerank mode or embedder answers to, are a :class:`ConfigError`
-naming the key and the known names. An unknown rule name would otherwise switch that protection
+naming the key and the known names; so is a ``[gates] rule_params`` entry that names no quote
+rule, or a parameter its rule does not take. An unknown rule name would otherwise switch that protection
 off in silence, and a ``nan`` threshold lets every question through.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import math
 import os
 import tomllib
@@ -106,12 +108,23 @@ class Retrieval:
     """Fused candidates handed to the reranker (at least ``top_k``); a cross-encoder reads each."""
 
 
+def registered_gate_order() -> tuple[str, ...]:
+    """Every gate that declares a refusal code, in registration order: the default firing order.
+
+    Read from the registry when settings are made, so a gate registered in a test or a notebook
+    joins the default order (the settings check asks every such gate to be in the order).
+    """
+    registry.load("gate")
+    return tuple(registry.metadata_of("gate", "code"))
+
+
 @dataclass(frozen=True)
 class Gates:
     """The refusal gates of the quote source: their firing order and thresholds."""
 
-    order: tuple[str, ...] = ("gate0", "threshold", "disagreement", "relevance", "verbatim")
-    """Firing order; every gate is evaluated, the first refusing one in this order is the code."""
+    order: tuple[str, ...] = field(default_factory=registered_gate_order)
+    """Firing order; every gate is evaluated, the first refusing one in this order is the code.
+    Default: every registered gate, in registration order."""
     min_lexical_coverage: float = 0.5
     """Gate 0: share of the question's content terms that must occur in the candidates."""
     threshold_cross_encoder: float = 0.5873
@@ -124,6 +137,10 @@ class Gates:
     """Disagreement gate: top candidates from different files closer than this disagree."""
     relevance_rules: tuple[str, ...] = ("entities",)
     """Relevance rules switched on by default."""
+    rule_params: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """Keyword parameters of quote relevance rules, by rule name, e.g.
+    ``rule_params = { "term-coverage" = { min_share = 0.6 } }``; each rule is built with its own
+    (a rule not named keeps its defaults). Names and parameter names are checked on load."""
 
     def threshold_for(self, mode: str) -> float:
         """The score threshold of a rerank mode.
@@ -193,6 +210,8 @@ def _to_plain(obj: Any) -> Any:
         return str(obj)
     if isinstance(obj, tuple):
         return [_to_plain(v) for v in obj]
+    if isinstance(obj, Mapping):
+        return {str(k): _to_plain(v) for k, v in obj.items()}
     return obj
 
 
@@ -203,6 +222,12 @@ def _coerce(name: str, value: Any, default: Any, annotation: str) -> Any:
         if not isinstance(value, str):
             raise ConfigError(f"{name}: expected a path string, got {value!r}")
         return Path(value)
+    if "Mapping" in annotation:
+        if not isinstance(value, Mapping) or not all(
+                isinstance(k, str) and isinstance(v, Mapping) for k, v in value.items()):
+            raise ConfigError(f"{name}: expected a table of tables (name = {{ key = value }}), "
+                              f"got {value!r}")
+        return {str(k): dict(v) for k, v in value.items()}
     if "tuple" in annotation:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ConfigError(f"{name}: expected a list of strings, got {value!r}")
@@ -319,15 +344,46 @@ def _unknown_names(key: str, kind: str, given: tuple[str, ...] | list[str],
     return problems
 
 
+def _rule_param_problems(table: Mapping[str, Mapping[str, Any]], rules: list[str]) -> list[str]:
+    """Each ``gates.rule_params`` entry must name a quote rule and parameters its factory takes.
+
+    A value must also have its default's type (a number for a number) and be finite: a typo'd
+    parameter would otherwise be dropped by nobody and a ``nan`` share would fire on nothing.
+    """
+    problems = _unknown_names("gates.rule_params", "relevance rule", list(table), rules)
+    for name, params in table.items():
+        if name not in rules:
+            continue
+        signature = inspect.signature(registry.lookup("relevance_rule", name).obj)
+        accepted = {p.name: p for p in signature.parameters.values()
+                    if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+        takes_any = any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values())
+        for key, value in params.items():
+            where = f"gates.rule_params.{name}.{key}"
+            if key not in accepted and not takes_any:
+                problems.append(f"{where}: the rule {name!r} has no parameter {key!r}; its "
+                                f"parameters: {', '.join(accepted) or '(none)'}")
+                continue
+            default = accepted[key].default if key in accepted else inspect.Parameter.empty
+            if isinstance(value, float) and not math.isfinite(value):
+                problems.append(f"{where} = {value}: expected a finite number")
+            elif (isinstance(default, int | float) and not isinstance(default, bool)
+                  and (not isinstance(value, int | float) or isinstance(value, bool))):
+                problems.append(f"{where} = {value!r}: expected a number")
+            elif isinstance(default, str | bool) and type(value) is not type(default):
+                problems.append(f"{where} = {value!r}: expected a {type(default).__name__}")
+    return problems
+
+
 def _name_problems(settings: Settings) -> list[str]:
     """Names checked against what the registry and the name tables hold, loaded on demand."""
     registry.load("gate")
     registry.load("relevance_rule")
     # A gate that owns a refusal code is one of the quote source's gates; every one of them is
     # evaluated for every question so that any order can be re-attributed from the cache.
-    gates = [e.name for e in registry.entries("gate") if "code" in e.metadata]
-    rules = [e.name for e in registry.entries("relevance_rule")
-             if e.metadata.get("applies_to") == "quote"]
+    gates = list(registry.metadata_of("gate", "code"))
+    rules = [name for name, applies_to in registry.metadata_of("relevance_rule", "applies_to").items()
+             if applies_to == "quote"]
     order = settings.gates.order
     problems = _unknown_names("gates.order", "gate", order, gates)
     left_out = [name for name in gates if name not in order]
@@ -336,6 +392,7 @@ def _name_problems(settings: Settings) -> list[str]:
                         f"gate ({', '.join(gates)}) once, in firing order")
     problems += _unknown_names("gates.relevance_rules", "relevance rule",
                                settings.gates.relevance_rules, rules)
+    problems += _rule_param_problems(settings.gates.rule_params, rules)
     problems += _unknown_names("retrieval.fusion", "fusion", [settings.retrieval.fusion],
                                registry.table_names("fusion"))
     problems += _unknown_names("reranker.mode", "rerank mode", [settings.reranker.mode],

@@ -23,8 +23,25 @@ GATE_COLORS: dict[str, str] = {
     "verbatim": "#1b7f83",
     "answered": "#8c959f",
 }
-"""One colour per gate (and for answered questions), the same in every figure and widget."""
+"""The colours of the built-in gates (and of answered questions), the same in every view."""
 _FALLBACK_COLOURS = ("#4c78a8", "#72b7b2", "#b279a2", "#f58518", "#9d755d", "#bab0ac")
+
+
+def gate_colors(gates: Sequence[str]) -> dict[str, str]:
+    """A colour for each of ``gates`` and for ``answered``.
+
+    A built-in gate keeps its colour of :data:`GATE_COLORS`; any other gate (one a researcher
+    registered) takes the fallback colours in turn, so the same order always colours the same.
+    """
+    colours = {"answered": GATE_COLORS["answered"]}
+    others = 0
+    for gate in gates:
+        if gate in GATE_COLORS:
+            colours[gate] = GATE_COLORS[gate]
+        else:
+            colours[gate] = _FALLBACK_COLOURS[others % len(_FALLBACK_COLOURS)]
+            others += 1
+    return colours
 _RIGHT, _WRONG = "#54a24b", "#e45756"
 _SOURCE_COLOURS = {"quote": "#4c78a8", "utility": "#f58518", "spec": "#b279a2"}
 
@@ -48,8 +65,8 @@ def gate_firing_figure(attribution: pd.DataFrame, order: Sequence[str], title: s
     table = attribution.drop(index="all", errors="ignore")
     sets = [str(s) for s in table.index][::-1]  # the first set on top
     fig = go.Figure()
-    segments = [(gate, table[gate], GATE_COLORS.get(gate, _FALLBACK_COLOURS[i % len(_FALLBACK_COLOURS)]))
-                for i, gate in enumerate(order)]
+    colours = gate_colors(order)
+    segments = [(gate, table[gate], colours[gate]) for gate in order]
     segments.append((ANSWERED_CORRECT, table["answered_correct"], _RIGHT))
     segments.append((ANSWERED_WRONG, table["false_answers"], _WRONG))
     for name, values, colour in segments:

@@ -16,6 +16,7 @@ caller (the settings check) needs the full list, never at import time.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import weakref
 from collections.abc import Callable, Iterator, Mapping
@@ -158,6 +159,50 @@ def entries(kind: Kind) -> Iterator[RegistryEntry]:
         yield _ENTRIES[kind][name]
 
 
+def registered(kind: Kind) -> list[RegistryEntry]:
+    """Every entry of ``kind`` in the order it was registered.
+
+    The order of registration is the order of the providers' source: the built-in gates register
+    in their default firing order, the invariants in their checking order, and a name registered
+    later (by a test or a notebook) comes after them.
+    """
+    _check_kind(kind)
+    return list(_ENTRIES[kind].values())
+
+
+def metadata_of(kind: Kind, key: str) -> dict[str, Any]:
+    """Name → the ``key`` metadata of every entry of ``kind`` that declares it, in registration order.
+
+    Read at call time, so a name registered after the providers were imported is included: the
+    gate codes are ``metadata_of("gate", "code")``, the rule kinds
+    ``metadata_of("relevance_rule", "applies_to")``.
+    """
+    return {e.name: e.metadata[key] for e in registered(kind) if key in e.metadata}
+
+
+def unregister(kind: Kind, name: str) -> RegistryEntry:
+    """Remove the entry registered under ``name`` and return it (tests and notebooks undo with it).
+
+    Raises:
+        UnknownNameError: No stage of ``kind`` is registered under ``name``.
+    """
+    entry = lookup(kind, name)
+    del _ENTRIES[kind][name]
+    return entry
+
+
+@contextlib.contextmanager
+def restoring() -> Iterator[None]:
+    """Put every kind's entries back as they were when the block began, whatever it registered."""
+    saved = {kind: dict(held) for kind, held in _ENTRIES.items()}
+    try:
+        yield
+    finally:
+        for kind, held in saved.items():
+            _ENTRIES[kind].clear()
+            _ENTRIES[kind].update(held)
+
+
 def load(kind: Kind) -> None:
     """Import the modules that register the built-in names of ``kind`` (once; cheap after)."""
     _check_kind(kind)
@@ -208,11 +253,15 @@ __all__ = [
     "invariant",
     "load",
     "lookup",
+    "metadata_of",
     "names",
     "register",
+    "registered",
     "registry_info",
     "relevance_rule",
+    "restoring",
     "router",
     "table_names",
+    "unregister",
     "utility",
 ]

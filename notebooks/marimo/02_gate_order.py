@@ -6,7 +6,7 @@ app = marimo.App(width="medium")
 with app.setup:
     import marimo as mo
 
-    from workbench.gates import DEFAULT_ORDER, UnknownGateError, check_order
+    from workbench.gates import UnknownGateError, check_order, default_order
     from workbench.lab import setup
     from workbench.studies import (
         fire_overlaps,
@@ -66,7 +66,7 @@ def _():
 @app.cell
 def _():
     positions = mo.ui.array(
-        [mo.ui.dropdown(options=list(DEFAULT_ORDER), value=gate, label=f"{i + 1}.")
+        [mo.ui.dropdown(options=list(default_order()), value=gate, label=f"{i + 1}.")
          for i, gate in enumerate(("relevance", "gate0", "threshold", "disagreement", "verbatim"))],
         label="firing order")
     positions.hstack(justify="start")

@@ -7,7 +7,7 @@ with app.setup:
     import marimo as mo
 
     from workbench.lab import setup
-    from workbench.relevance import QUOTE_RULES
+    from workbench.relevance import quote_rules
     from workbench.studies import flipped_questions, gate_attribution, rule_ablation, rule_report
     from workbench.widgets import RuleAblationPanel
 
@@ -41,14 +41,14 @@ def _():
 
 @app.cell
 def _():
-    rules = mo.ui.multiselect(options=list(QUOTE_RULES), value=list(lab.settings.gates.relevance_rules),
+    rules = mo.ui.multiselect(options=list(quote_rules()), value=list(lab.settings.gates.relevance_rules),
                               label="rules switched on")
     return (rules,)
 
 
 @app.cell
 def _():
-    against = mo.ui.multiselect(options=list(QUOTE_RULES), value=[], label="compared with")
+    against = mo.ui.multiselect(options=list(quote_rules()), value=[], label="compared with")
     split = mo.ui.dropdown(options=["dev", "test"], value="dev", label="split")
     return against, split
 

@@ -16,7 +16,7 @@ from workbench.answers import Answer, CheckContext, Mode, QuoteEvidence, Utility
 from workbench.config import load_settings
 from workbench.corpus import Anchor, Corpus
 from workbench.fts import check_spec
-from workbench.gates import DEFAULT_ORDER
+from workbench.gates import default_order
 from workbench.index import audit_drift
 from workbench.routing import RouterDecision, RuleRouter, ScriptedRouter, TaskItem
 from workbench.studies import compare_routers
@@ -45,7 +45,7 @@ def _gate_run() -> pd.DataFrame:
         row = {"id": f"q{i}", "set": set_name, "lang": "ru", "split": "dev",
                "question": f"Вопрос номер {i}", "top_path": "a.md", "n_hits": 10,
                "top_score": 0.9, "top_is_gold": True}
-        row.update({f"wf_{g}": g in fires for g in DEFAULT_ORDER})
+        row.update({f"wf_{g}": g in fires for g in default_order()})
         row.update({f"rule_{r}": r in rules for r in ("entities", "lang-match", "term-coverage")})
         records.append(row)
     return pd.DataFrame(records)

@@ -11,13 +11,14 @@ import pytest
 
 from workbench.config import Settings, load_settings
 from workbench.gates import (
-    DEFAULT_ORDER,
-    GATE_CODES,
     QuoteSource,
     UnknownGateError,
     check_order,
+    default_order,
     extract_quote,
+    gate_codes,
     refusal_from_verdict,
+    refusal_templates,
 )
 from workbench.refusal import falsehood_words
 from workbench.retrieval import KeywordEmbedder
@@ -75,7 +76,7 @@ def test_unrelated_question_stops_at_gate0(source: QuoteSource) -> None:
 
 def test_every_gate_is_evaluated_after_a_refusal(source: QuoteSource) -> None:
     result = source.ask("Who painted the ceiling of the Sistine Chapel?")
-    assert [v.gate for v in result.trace.verdicts] == list(DEFAULT_ORDER)
+    assert [v.gate for v in result.trace.verdicts] == list(default_order())
     assert len(result.trace.would_fire) == 5
     assert all(v.numbers for v in result.trace.verdicts)
 
@@ -132,12 +133,12 @@ NUMBERS = {
 }
 
 
-@pytest.mark.parametrize("code", [c.value for c in GATE_CODES.values()])
+@pytest.mark.parametrize("code", list(gate_codes().values()))
 @pytest.mark.parametrize("lang", ["ru", "en"])
 def test_refusal_text_has_code_area_numbers_and_no_falsehood(code: str, lang: str) -> None:
     from workbench.gates import GateVerdict, search_area
 
-    gate = next(g for g, c in GATE_CODES.items() if c.value == code)
+    gate = next(g for g, c in gate_codes().items() if c == code)
     verdict = GateVerdict(gate=gate, passed=False, code=code, numbers=NUMBERS)
     area = search_area("course", 42, 598, lang)
     refusal = refusal_from_verdict(verdict, area, lang)
@@ -163,7 +164,7 @@ def _synthetic_rows(n: int = 500, seed: int = 0) -> pd.DataFrame:
         "question": "q", "top_path": "a.md", "n_hits": 10,
         "top_score": rng.random(n), "top_is_gold": rng.random(n) < 0.8,
     })
-    for gate in GATE_CODES:
+    for gate in default_order():
         frame[f"wf_{gate}"] = rng.random(n) < 0.3
     for rule in ("entities", "lang-match", "term-coverage"):
         frame[f"rule_{rule}"] = rng.random(n) < 0.2
@@ -173,10 +174,10 @@ def _synthetic_rows(n: int = 500, seed: int = 0) -> pd.DataFrame:
 
 def test_attribution_counts_add_up_and_follow_the_order() -> None:
     rows = _synthetic_rows()
-    a = gate_attribution(rows, DEFAULT_ORDER)
-    b = gate_attribution(rows, tuple(reversed(DEFAULT_ORDER)))
+    a = gate_attribution(rows, default_order())
+    b = gate_attribution(rows, tuple(reversed(default_order())))
     for table in (a, b):
-        assert (table[list(DEFAULT_ORDER)].sum(axis=1) + table["answered"] == table["n"]).all()
+        assert (table[list(default_order())].sum(axis=1) + table["answered"] == table["n"]).all()
     assert (a["answered"] == b["answered"]).all()  # the order moves blame, not outcomes
     assert a.loc["all", "gate0"] != b.loc["all", "gate0"]
     expected_gate0 = int(rows["wf_gate0"].sum())
@@ -188,10 +189,10 @@ def test_every_order_reslices_the_same_cached_rows() -> None:
     import itertools
 
     rows = _synthetic_rows(500)[["id", "set", "n_hits", "top_score", "top_is_gold",
-                                 *[f"wf_{g}" for g in GATE_CODES],
+                                 *[f"wf_{g}" for g in default_order()],
                                  *[f"rule_{r}" for r in ("entities", "lang-match", "term-coverage")]]]
     answered = None
-    for order in itertools.permutations(DEFAULT_ORDER):
+    for order in itertools.permutations(default_order()):
         table = gate_attribution(rows, order)
         assert (table[list(order)].sum(axis=1) + table["answered"] == table["n"]).all()
         answered = table["answered"] if answered is None else answered
@@ -224,7 +225,7 @@ def test_threshold_sweep_is_monotone() -> None:
 def test_would_fire_matrix_and_overlaps() -> None:
     rows = _synthetic_rows()
     matrix = would_fire_matrix(rows)
-    assert list(matrix.columns) == ["set", *GATE_CODES]
+    assert list(matrix.columns) == ["set", *default_order()]
     overlaps = fire_overlaps(matrix)
     assert overlaps.loc["gate0", "gate0"] == rows["wf_gate0"].sum()
     assert (overlaps.to_numpy() == overlaps.to_numpy().T).all()
@@ -232,7 +233,7 @@ def test_would_fire_matrix_and_overlaps() -> None:
 
 def test_project_settings_order_is_the_default() -> None:
     settings = load_settings()
-    assert settings.gates.order == DEFAULT_ORDER
+    assert settings.gates.order == default_order()
 
 
 def test_words_echoed_from_the_question_are_screened() -> None:
@@ -265,19 +266,18 @@ def test_headline_shares() -> None:
 
     rows = _synthetic_rows()
     rows["split"] = "test"
-    shares = headline(rows, "test", DEFAULT_ORDER)
+    shares = headline(rows, "test", default_order())
     assert set(shares) == {"in_corpus answered_correct", "out_of_corpus refused",
                            "relevance_traps refused"}
-    outcome = first_firing(rows, DEFAULT_ORDER)
+    outcome = first_firing(rows, default_order())
     ooc = (rows["set"] == "out_of_corpus").to_numpy()
     assert shares["out_of_corpus refused"] == pytest.approx((outcome[ooc] != "answered").mean())
 
 
 def test_every_code_has_a_template_in_both_languages() -> None:
-    from workbench.gates._refusal import TEMPLATES
-
-    assert set(TEMPLATES) == {c.value for c in GATE_CODES.values()}
-    assert all(set(t) == {"ru", "en"} for t in TEMPLATES.values())
+    templates = refusal_templates()
+    assert set(templates) == set(gate_codes().values())
+    assert all(set(t) == {"ru", "en"} for t in templates.values())
 
 
 def test_document_title_scopes_its_paragraphs(tmp_path: Path, make_corpus) -> None:

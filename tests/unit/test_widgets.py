@@ -17,7 +17,7 @@ from router_items import ITEMS, SHA
 
 from workbench.config import Settings
 from workbench.corpus._questions import GoldSpan, Question
-from workbench.gates import DEFAULT_ORDER, QuoteSource
+from workbench.gates import QuoteSource, default_order
 from workbench.index import audit_drift
 from workbench.retrieval import KeywordEmbedder
 from workbench.routing import RouterDecision, RuleRouter, ScriptedRouter
@@ -46,7 +46,7 @@ def _row(qid: str, set_name: str, fires: tuple[str, ...] = (), rules: tuple[str,
     row = {"id": qid, "set": set_name, "lang": "ru", "split": split, "question": f"question {qid}",
            "top_path": "a.md", "n_hits": 10, "top_score": 0.9, "top_is_gold": gold,
            "gate0_coverage": 1.0, "top2_gap": 0.5, "top2_same_file": True}
-    for gate in DEFAULT_ORDER:
+    for gate in default_order():
         row[f"wf_{gate}"] = gate in fires
     for rule in RULES:
         row[f"rule_{rule}"] = rule in rules
@@ -67,7 +67,7 @@ def run() -> tuple[pd.DataFrame, bool]:
         _row("q6", "in_corpus", rules=("term-coverage",)),           # a correct answer it breaks
         _row("q7", "in_corpus", fires=("verbatim",), split="test"),
     ])
-    rows.attrs["order"] = list(DEFAULT_ORDER)
+    rows.attrs["order"] = list(default_order())
     return rows, True
 
 
@@ -83,7 +83,7 @@ def _first(state: dict, set_name: str) -> dict:
 
 def test_moving_a_gate_changes_which_gate_is_credited_first(run) -> None:
     widget = GateOrderExplorer(run)
-    assert widget.order == list(DEFAULT_ORDER)
+    assert widget.order == list(default_order())
     assert _first(widget.state, "in_corpus")["gate0"] == 1
     assert _first(widget.state, "in_corpus")["threshold"] == 0
     widget.order = ["threshold", "gate0", "disagreement", "relevance", "verbatim"]  # the ↑ button
@@ -139,7 +139,7 @@ def test_a_bad_input_from_the_front_end_keeps_the_last_state(run) -> None:
     before = widget.state
     widget.order = ["gate0", "gate0", "threshold", "relevance", "verbatim"]
     assert "twice" in widget.error and widget.state == before
-    widget.order = list(DEFAULT_ORDER)
+    widget.order = list(default_order())
     assert widget.error == ""
 
 
@@ -175,7 +175,7 @@ def test_a_real_keyword_run_reslices_without_retrieval(small_index, small_corpus
     total = _all(widget.state)
     assert total["n"] == 3
     assert sum(total[g] for g in widget.state["active_order"]) + total["answered"] == 3
-    widget.order = list(reversed(DEFAULT_ORDER))
+    widget.order = list(reversed(default_order()))
     assert _all(widget.state)["answered"] == total["answered"]
 
 

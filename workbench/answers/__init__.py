@@ -7,7 +7,7 @@ control spoils thousands of genuine answers and publishes the checker's verdict 
 ``forge`` spoils one, the same way.
 """
 
-from workbench.answers._codes import ANSWER_INVARIANTS, INVARIANTS_BY_KIND, AnswerCode, Invariant
+from workbench.answers._codes import AnswerCode, Invariant
 from workbench.answers._context import CheckContext
 from workbench.answers._evidence import (
     Answer,
@@ -37,16 +37,17 @@ from workbench.answers._invariants import (
     InvariantRow,
     check_answer,
     check_evidence,
+    invariant_names,
+    invariants_by_kind,
+    invariants_for,
     refusal_from_report,
 )
 from workbench.answers._pipeline import AnswerResult, AnswerTrace, answer, answer_rows, leaky_answer
 from workbench.refusal import FALSEHOOD_PATTERN, Refusal, falsehood_words, speakable
 
 __all__ = [
-    "ANSWER_INVARIANTS",
     "FALSEHOOD_PATTERN",
     "FORGERS",
-    "INVARIANTS_BY_KIND",
     "KIND_SOURCE",
     "Answer",
     "AnswerCode",
@@ -79,6 +80,9 @@ __all__ = [
     "falsehood_words",
     "forge",
     "forge_many",
+    "invariant_names",
+    "invariants_by_kind",
+    "invariants_for",
     "leaky_answer",
     "refusal_from_report",
     "render_evidence",

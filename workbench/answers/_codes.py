@@ -1,4 +1,4 @@
-"""The closed code sets of the answers layer: the invariants, and the pipeline's own refusals."""
+"""The code sets of the answers layer: the built-in invariants, and the pipeline's own refusals."""
 
 from __future__ import annotations
 
@@ -6,9 +6,12 @@ import enum
 
 
 class Invariant(enum.StrEnum):
-    """What must hold before a mode-A answer leaves; the checker evaluates them in this order.
+    """The built-in invariants: what must hold before a mode-A answer leaves.
 
     The first two concern the answer as a whole, the others one evidence item of a given kind.
+    Which invariants exist, the kind each applies to and the checking order are facts of their
+    registrations (``@invariant(name, applies_to=kind)`` in ``_invariants``); this enum names
+    the built-in ones, and an invariant registered later needs no member here.
     """
 
     EVIDENCE_PRESENT = "evidence_present"
@@ -33,18 +36,6 @@ class Invariant(enum.StrEnum):
     """The independent re-checker re-derives the certificate from the spec and library as now."""
     CONCLUSION_FOLLOWS = "conclusion_follows"
     """Evaluating the certified specification with the inputs gives the stated conclusion."""
-
-
-ANSWER_INVARIANTS: tuple[Invariant, ...] = (Invariant.EVIDENCE_PRESENT, Invariant.TEXT_FROM_EVIDENCE)
-"""The invariants of the answer as a whole."""
-
-INVARIANTS_BY_KIND: dict[str, tuple[Invariant, ...]] = {
-    "quote": (Invariant.QUOTE_FILE_EXISTS, Invariant.QUOTE_AT_ANCHOR, Invariant.QUOTE_IN_INDEX),
-    "utility": (Invariant.UTILITY_IN_CATALOG, Invariant.UTILITY_ARGS_ATTACHED,
-                Invariant.UTILITY_SAME_RESULT),
-    "spec": (Invariant.CERTIFICATE_DIGEST, Invariant.RECHECK_ACCEPTS, Invariant.CONCLUSION_FOLLOWS),
-}
-"""Which invariants apply to an evidence item of each kind, in checking order."""
 
 
 class AnswerCode(enum.StrEnum):

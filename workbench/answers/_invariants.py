@@ -4,8 +4,11 @@ The checker is a plain function, :func:`check_answer`, over an answer and a ``Ch
 (``_context.py``: the corpus as it is now, the index the quotes came from, the specification
 folder and the morphism library; the catalog is the loaded one). It evaluates every applicable
 invariant of every item, even after one failed, so the report shows the whole picture: one row
-for the answer as a whole and one row per evidence item, one column per :class:`Invariant`. Each
-invariant is a small function registered with ``@invariant`` under its name.
+for the answer as a whole and one row per evidence item, one column per registered invariant.
+Each invariant is a small function registered with ``@invariant(name, applies_to=kind)``; the
+registrations are the source of truth: which invariants apply to a row of each kind, and the
+checking order (the order they register in), are read from the registry when a check runs, so
+an invariant registered later is checked like the built-in ones.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from typing import Any
 
 import pandas as pd
 
-from workbench.answers._codes import ANSWER_INVARIANTS, INVARIANTS_BY_KIND, AnswerCode, Invariant
+from workbench import registry
+from workbench.answers._codes import AnswerCode, Invariant
 from workbench.answers._context import CheckContext
 from workbench.answers._evidence import (
     Answer,
@@ -39,6 +43,29 @@ from workbench.refusal import Refusal, falsehood_words
 from workbench.registry import invariant, lookup
 from workbench.utilities import call_utility, canonical_json, check_arguments, load_catalog
 from workbench.utilities import results_equal as _results_equal
+
+
+def invariant_names() -> tuple[str, ...]:
+    """Every registered invariant, in registration order: the checking order."""
+    registry.load("invariant")
+    return tuple(entry.name for entry in registry.registered("invariant"))
+
+
+def invariants_by_kind() -> dict[str, tuple[str, ...]]:
+    """Row kind (``answer``, ``quote``, ``utility``, ``spec``...) → its invariants, in checking order.
+
+    Derived from each registration's ``applies_to``.
+    """
+    registry.load("invariant")
+    by_kind: dict[str, tuple[str, ...]] = {}
+    for name, kind in registry.metadata_of("invariant", "applies_to").items():
+        by_kind[str(kind)] = (*by_kind.get(str(kind), ()), name)
+    return by_kind
+
+
+def invariants_for(kind: str) -> tuple[str, ...]:
+    """The invariants that apply to a row of ``kind``, in checking order (empty if none)."""
+    return invariants_by_kind().get(kind, ())
 
 
 @dataclass(frozen=True)
@@ -67,8 +94,8 @@ class InvariantRow:
     """``answer`` or ``evidence[i]``."""
     kind: str
     """``answer``, ``quote``, ``utility`` or ``spec``."""
-    cells: Mapping[Invariant, Cell]
-    """Every invariant, applicable or not, in :class:`Invariant` order."""
+    cells: Mapping[str, Cell]
+    """Every registered invariant, applicable or not, in checking order."""
 
     @property
     def passed(self) -> bool:
@@ -76,7 +103,7 @@ class InvariantRow:
         return all(c.passed is not False for c in self.cells.values())
 
     @property
-    def first_failure(self) -> tuple[Invariant, str] | None:
+    def first_failure(self) -> tuple[str, str] | None:
         """The first failed invariant and its reason, in checking order."""
         for name, cell in self.cells.items():
             if cell.passed is False:
@@ -99,7 +126,7 @@ class InvariantReport:
         return all(r.passed for r in self.rows)
 
     @property
-    def first_failure(self) -> tuple[str, Invariant, str] | None:
+    def first_failure(self) -> tuple[str, str, str] | None:
         """``(item, invariant, reason)`` of the first failure, row by row."""
         for row in self.rows:
             failure = row.first_failure
@@ -108,22 +135,28 @@ class InvariantReport:
         return None
 
     @property
-    def failed_invariants(self) -> list[Invariant]:
-        """Every invariant that failed on some row, in :class:`Invariant` order, once each."""
+    def failed_invariants(self) -> list[str]:
+        """Every invariant that failed on some row, in checking order, once each."""
         failed = {name for r in self.rows for name, c in r.cells.items() if c.passed is False}
-        return [name for name in Invariant if name in failed]
+        return [name for name in self.invariants if name in failed]
+
+    @property
+    def invariants(self) -> tuple[str, ...]:
+        """The invariants the report's rows hold a cell for, in checking order."""
+        return tuple(self.rows[0].cells) if self.rows else invariant_names()
 
     def to_frame(self) -> pd.DataFrame:
         """One row per item, one column per invariant (``pass``, ``fail: reason`` or empty)."""
+        names = self.invariants
         records = []
         for row in self.rows:
             record: dict[str, Any] = {"item": row.item, "kind": row.kind}
-            for name in Invariant:
-                cell = row.cells[name]
+            for name in names:
+                cell = row.cells.get(name, NOT_APPLICABLE)
                 record[str(name)] = ("" if cell.passed is None else PASS if cell.passed
                                      else f"{FAIL}: {cell.reason}")
             records.append(record)
-        return pd.DataFrame.from_records(records, columns=["item", "kind", *map(str, Invariant)])
+        return pd.DataFrame.from_records(records, columns=["item", "kind", *map(str, names)])
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form."""
@@ -350,9 +383,9 @@ NOT_APPLICABLE = Cell(None)
 
 
 def _row(item: str, kind: str, subject: Any, context: CheckContext,
-         applicable: Sequence[Invariant]) -> InvariantRow:
-    cells: dict[Invariant, Cell] = {}
-    for name in Invariant:
+         applicable: Sequence[str]) -> InvariantRow:
+    cells: dict[str, Cell] = {}
+    for name in invariant_names():
         if name not in applicable:
             cells[name] = NOT_APPLICABLE
             continue
@@ -367,11 +400,12 @@ def _row(item: str, kind: str, subject: Any, context: CheckContext,
 def check_evidence(item: Evidence, context: CheckContext, label: str = "evidence") -> InvariantRow:
     """Every invariant of one evidence item."""
     kind = getattr(item, "kind", "unknown")
-    if kind not in INVARIANTS_BY_KIND:
-        cells = {name: NOT_APPLICABLE for name in Invariant}
+    applicable = invariants_for(kind) if kind != "answer" else ()
+    if not applicable:
+        cells: dict[str, Cell] = {name: NOT_APPLICABLE for name in invariant_names()}
         cells[Invariant.EVIDENCE_PRESENT] = _fail(f"evidence of unknown kind {kind!r}")
         return InvariantRow(label, str(kind), cells)
-    return _row(label, kind, item, context, INVARIANTS_BY_KIND[kind])
+    return _row(label, kind, item, context, applicable)
 
 
 def check_answer(answer: Answer, context: CheckContext) -> InvariantReport:
@@ -381,7 +415,7 @@ def check_answer(answer: Answer, context: CheckContext) -> InvariantReport:
     """
     if answer.mode is not Mode.A:
         return InvariantReport(answer.mode, ())
-    rows = [_row("answer", "answer", answer, context, ANSWER_INVARIANTS)]
+    rows = [_row("answer", "answer", answer, context, invariants_for("answer"))]
     rows += [check_evidence(item, context, f"evidence[{i}]") for i, item in enumerate(answer.evidence)]
     return InvariantReport(answer.mode, tuple(rows))
 

@@ -1,23 +1,38 @@
 """The refusal gates of the quote source: registered pure functions run in a configured order.
 
 Importing this package registers the five built-in gates (``gate0``, ``threshold``,
-``disagreement``, ``relevance``, ``verbatim``) and the quote relevance rules. ``QuoteSource``
-runs questions end to end; ``evaluate_sets`` keeps every verdict of the labelled sets, and the
-analysis functions re-slice such a run without touching retrieval.
+``disagreement``, ``relevance``, ``verbatim``) and the quote relevance rules. Each gate's code
+and refusal templates are facts of its registration: :func:`gate_codes` and
+:func:`default_order` read them from the registry when called, so a gate registered later is
+seen like a built-in one. ``QuoteSource`` runs questions end to end; ``evaluate_sets`` keeps
+every verdict of the labelled sets, and the analysis functions re-slice such a run without
+touching retrieval.
 """
 
-from workbench.gates._builtin import GATE0_POOL, extract_quote, question_terms
-from workbench.gates._codes import DEFAULT_ORDER, GATE_CODES, QuoteGateCode
+from workbench.gates._builtin import GATE0_POOL, GateFn, extract_quote, question_terms, quote_rule_stages
+from workbench.gates._codes import (
+    QuoteGateCode,
+    default_order,
+    gate_codes,
+    gate_templates,
+    gate_verdict,
+)
 from workbench.gates._quote_source import QuoteResult, QuoteSource
 from workbench.gates._records import CandidateSet, GateVerdict, Quote, Trace
-from workbench.gates._refusal import plural_ru, refusal_from_verdict, search_area
-from workbench.gates._runner import UnknownGateError, candidate_set, check_order, run_gates
+from workbench.gates._refusal import plural_ru, refusal_from_verdict, refusal_templates, search_area
+from workbench.gates._runner import (
+    UnknownGateError,
+    candidate_set,
+    check_order,
+    gate_stages,
+    quote_stages,
+    run_gates,
+)
 
 __all__ = [
-    "DEFAULT_ORDER",
     "GATE0_POOL",
-    "GATE_CODES",
     "CandidateSet",
+    "GateFn",
     "GateVerdict",
     "Quote",
     "QuoteGateCode",
@@ -27,10 +42,18 @@ __all__ = [
     "UnknownGateError",
     "candidate_set",
     "check_order",
+    "default_order",
     "extract_quote",
+    "gate_codes",
+    "gate_stages",
+    "gate_templates",
+    "gate_verdict",
     "plural_ru",
     "question_terms",
+    "quote_rule_stages",
+    "quote_stages",
     "refusal_from_verdict",
+    "refusal_templates",
     "run_gates",
     "search_area",
 ]

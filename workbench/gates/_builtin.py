@@ -3,21 +3,27 @@
 A gate is ``(question, candidates, settings) -> GateVerdict``; its thresholds come from
 ``settings.gates``. Every gate is evaluated for every question (see ``_runner``), so each one
 must give a meaningful verdict even when another would have refused first.
+
+Each registration carries the gate's facts: its refusal ``code`` and its refusal ``templates``
+(one per language; ``{head}`` is the closed-domain statement with the search area, the other
+fields are the verdict's numbers). The gate codes, the default order and the refusal texts are
+read from these registrations, so the order of the functions below is the default firing order.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 from workbench.config import Settings
 from workbench.corpus._fragment import sentence_spans
 from workbench.corpus._quote import verify_quote
 from workbench.corpus._records import Fragment
-from workbench.gates._codes import GATE_CODES
+from workbench.gates._codes import QuoteGateCode, gate_verdict
 from workbench.gates._records import CandidateSet, GateVerdict, Quote
 from workbench.registry import build, gate
-from workbench.relevance._rules import QUOTE_RULES
+from workbench.relevance._rules import quote_rules
 from workbench.retrieval._lexical import analyze, content_terms
 
 GateFn = Callable[[str, CandidateSet, Settings], GateVerdict]
@@ -37,12 +43,14 @@ def question_terms(question: str) -> list[str]:
     return [t for t in content_terms(question) if t not in _QUESTION_WORDS]
 
 
-def _verdict(name: str, fires: bool, numbers: dict, detail: str) -> GateVerdict:
-    return GateVerdict(gate=name, passed=not fires, code=GATE_CODES[name].value if fires else None,
-                       numbers=numbers, detail=detail)
-
-
-@gate("gate0", code=GATE_CODES["gate0"].value)
+@gate("gate0", code=QuoteGateCode.GATE0_NO_LEXICAL_SUPPORT, templates={
+    "en": "{head} The {checked} best fragments contain {found} of the {terms} content terms "
+          "of the question (coverage {coverage:.2f}, required {min_coverage:.2f}); not found: "
+          "{missing_terms}.",
+    "ru": "{head} В {checked} лучших фрагментах найдено {found} из {terms} содержательных слов "
+          "вопроса (покрытие {coverage:.2f}, требуется {min_coverage:.2f}); не найдены: "
+          "{missing_terms}.",
+})
 def gate0() -> GateFn:
     """No lexical support: too few content terms of the question occur in the best candidates."""
 
@@ -56,7 +64,7 @@ def gate0() -> GateFn:
         coverage = 1.0 - len(missing) / len(terms) if terms else 0.0
         minimum = settings.gates.min_lexical_coverage
         fires = not pool or not terms or coverage < minimum
-        return _verdict("gate0", fires, {
+        return gate_verdict("gate0", fires, {
             "checked": len(pool), "terms": len(terms), "found": len(terms) - len(missing),
             "coverage": round(coverage, 4), "min_coverage": minimum, "missing_terms": missing,
         }, f"{len(terms) - len(missing)}/{len(terms)} content terms in the best {len(pool)}")
@@ -64,14 +72,19 @@ def gate0() -> GateFn:
     return check
 
 
-@gate("threshold", code=GATE_CODES["threshold"].value)
+@gate("threshold", code=QuoteGateCode.BELOW_THRESHOLD, templates={
+    "en": "{head} {checked} fragments were checked, with a maximum relevance of "
+          "{best_score:.2f}, while the threshold is {threshold:.2f}.",
+    "ru": "{head} Проверено фрагментов: {checked}, максимальная релевантность "
+          "{best_score:.2f} при пороге {threshold:.2f}.",
+})
 def threshold() -> GateFn:
     """The best candidate's score must reach the threshold."""
 
     def check(question: str, candidates: CandidateSet, settings: Settings) -> GateVerdict:
         best = candidates.hits[0].score if candidates.hits else 0.0
         limit = settings.gates.threshold_for(candidates.mode)
-        return _verdict("threshold", best < limit, {
+        return gate_verdict("threshold", best < limit, {
             "checked": len(candidates.hits), "best_score": round(best, 4), "threshold": limit,
             "mode": candidates.mode,
         }, f"best {best:.3f} vs threshold {limit:.3f} ({candidates.mode})")
@@ -79,7 +92,14 @@ def threshold() -> GateFn:
     return check
 
 
-@gate("disagreement", code=GATE_CODES["disagreement"].value)
+@gate("disagreement", code=QuoteGateCode.CANDIDATE_DISAGREEMENT, templates={
+    "en": "No single passage of {area} can be quoted: the two best fragments come from "
+          "different files ({first}, {second}) with relevance {score1:.2f} and {score2:.2f}, "
+          "closer than the margin {margin:.3f}.",
+    "ru": "Источник ({area}) не даёт одного фрагмента для цитаты: два лучших фрагмента из "
+          "разных файлов ({first}, {second}) с релевантностью {score1:.2f} и {score2:.2f} "
+          "ближе друг к другу, чем допуск {margin:.3f}.",
+})
 def disagreement() -> GateFn:
     """The two best candidates come from different files with nearly equal scores.
 
@@ -90,12 +110,13 @@ def disagreement() -> GateFn:
     def check(question: str, candidates: CandidateSet, settings: Settings) -> GateVerdict:
         margin = settings.gates.disagreement_margin
         if len(candidates.hits) < 2:
-            return _verdict("disagreement", False, {"checked": len(candidates.hits),
-                                                    "margin": margin}, "fewer than two candidates")
+            return gate_verdict("disagreement", False, {"checked": len(candidates.hits),
+                                                        "margin": margin},
+                                "fewer than two candidates")
         first, second = candidates.fragments[0], candidates.fragments[1]
         gap = candidates.hits[0].score - candidates.hits[1].score
         fires = first.anchor.path != second.anchor.path and gap < margin
-        return _verdict("disagreement", fires, {
+        return gate_verdict("disagreement", fires, {
             "checked": len(candidates.hits), "first": first.anchor.path,
             "second": second.anchor.path, "gap": round(gap, 4), "margin": margin,
             "scores": [round(candidates.hits[0].score, 4), round(candidates.hits[1].score, 4)],
@@ -104,32 +125,49 @@ def disagreement() -> GateFn:
     return check
 
 
-@gate("relevance", code=GATE_CODES["relevance"].value)
+def quote_rule_stages(settings: Settings) -> dict[str, Callable[..., Any]]:
+    """Every registered quote rule built with its ``[gates] rule_params``, in registration order.
+
+    The relevance gate evaluates all of them (so any subset can be ablated from the cache) and
+    lets the enabled ones decide; :func:`workbench.registry.registry_info` of each says how it
+    was built, which is what a run record lists.
+    """
+    params = settings.gates.rule_params
+    return {name: build("relevance_rule", name, **dict(params.get(name) or {}))
+            for name in quote_rules()}
+
+
+@gate("relevance", code=QuoteGateCode.IRRELEVANT, templates={
+    "en": "{head} The best of the fragments checked ({path}) does not mention {missing} from "
+          "the question (relevance rule: {rules}).",
+    "ru": "{head} Лучший из проверенных фрагментов ({path}) не упоминает {missing} из вопроса "
+          "(правило релевантности: {rules}).",
+})
 def relevance() -> GateFn:
     """The best candidate passes every enabled relevance rule.
 
     A fragment is read together with its document's title, which scopes every paragraph under it
-    (a paragraph of "Russian VAT: rates" need not repeat "Russia"). Every quote rule is evaluated
-    and recorded (``numbers["rules"]``) so that any subset can be
-    ablated later from the cached verdicts; only the enabled ones decide.
+    (a paragraph of "Russian VAT: rates" need not repeat "Russia"). Every registered quote rule
+    is evaluated and recorded (``numbers["rules"]``) so that any subset can be ablated later from
+    the cached verdicts; only the enabled ones decide.
     """
 
     def check(question: str, candidates: CandidateSet, settings: Settings) -> GateVerdict:
         enabled = settings.gates.relevance_rules
         if not candidates.fragments:
-            return _verdict("relevance", True, {"checked": 0, "rules": {}, "missing": {},
-                                                "enabled": list(enabled), "fired": []},
-                            "no candidate to judge")
+            return gate_verdict("relevance", True, {"checked": 0, "rules": {}, "missing": {},
+                                                    "enabled": list(enabled), "fired": []},
+                                "no candidate to judge")
         title = candidates.titles[0] if candidates.titles else ""
         text = f"{title}\n\n{candidates.fragments[0].text}" if title else candidates.fragments[0].text
         fired: dict[str, bool] = {}
         missing: dict[str, list[str]] = {}
-        for name in QUOTE_RULES:
-            verdict = build("relevance_rule", name)(question, text, candidates.lang)
+        for name, rule in quote_rule_stages(settings).items():
+            verdict = rule(question, text, candidates.lang)
             fired[name] = verdict.fired
             missing[name] = list(verdict.missing)
         deciding = [n for n in enabled if fired.get(n)]
-        return _verdict("relevance", bool(deciding), {
+        return gate_verdict("relevance", bool(deciding), {
             "checked": 1, "rules": fired, "missing": missing, "enabled": list(enabled),
             "fired": deciding, "path": candidates.fragments[0].anchor.path,
         }, "fired: " + ", ".join(deciding) if deciding else "no enabled rule fired")
@@ -137,18 +175,23 @@ def relevance() -> GateFn:
     return check
 
 
-@gate("verbatim", code=GATE_CODES["verbatim"].value)
+@gate("verbatim", code=QuoteGateCode.NOT_VERBATIM, templates={
+    "en": "The best passage of {area} could not be confirmed word for word in {path} as the "
+          "file is now (check: {status}); it is not quoted.",
+    "ru": "Лучший фрагмент источника ({area}) не удалось подтвердить дословно в файле {path} "
+          "в его нынешнем виде (проверка: {status}); он не цитируется.",
+})
 def verbatim() -> GateFn:
     """The proposed quote is verbatim in its fragment and in the file as it is now."""
 
     def check(question: str, candidates: CandidateSet, settings: Settings) -> GateVerdict:
         quote = candidates.quote
         if quote is None:
-            return _verdict("verbatim", True, {"checked": 0, "status": "no_quote"},
-                            "no candidate to quote")
+            return gate_verdict("verbatim", True, {"checked": 0, "status": "no_quote"},
+                                "no candidate to quote")
         result = verify_quote(quote.text, quote.fragment, candidates.corpus)
         anchor = quote.fragment.anchor
-        return _verdict("verbatim", not result.ok, {
+        return gate_verdict("verbatim", not result.ok, {
             "checked": 1, "status": result.status.value, "path": anchor.path,
             "start": anchor.start, "end": anchor.end, "in_fragment": result.in_fragment,
             "in_file": result.in_file,

@@ -1,12 +1,27 @@
-"""The refusal codes of the quote source's gates (a closed set), in default firing order."""
+"""The refusal codes of the quote source's gates, read from the registry.
+
+Each gate declares its code where it registers (``@gate("gate0", code=...)``); the name → code
+map and the default firing order are derived from those registrations at call time, so a gate
+registered later (in a test or a notebook) is a gate like the built-in ones. A gate that
+declares a ``code`` is one of the quote source's gates.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
+from typing import Any
+
+from workbench import registry
+from workbench.gates._records import GateVerdict
 
 
 class QuoteGateCode(StrEnum):
-    """Why the quote source refused; each gate owns exactly one code."""
+    """The codes of the built-in gates; each gate owns exactly one code.
+
+    The set is closed for the built-in gates, whose refusal texts and tests name these codes. A
+    gate added by a researcher declares a code string of its own and need not extend it.
+    """
 
     GATE0_NO_LEXICAL_SUPPORT = "GATE0_NO_LEXICAL_SUPPORT"
     """Too few of the question's content terms occur in the best candidates at all."""
@@ -20,13 +35,32 @@ class QuoteGateCode(StrEnum):
     """``verify_quote`` failed: not in the fragment, or not in the file as it is now."""
 
 
-GATE_CODES: dict[str, QuoteGateCode] = {
-    "gate0": QuoteGateCode.GATE0_NO_LEXICAL_SUPPORT,
-    "threshold": QuoteGateCode.BELOW_THRESHOLD,
-    "disagreement": QuoteGateCode.CANDIDATE_DISAGREEMENT,
-    "relevance": QuoteGateCode.IRRELEVANT,
-    "verbatim": QuoteGateCode.NOT_VERBATIM,
-}
-"""Gate name → the code it refuses with."""
+def gate_codes() -> dict[str, str]:
+    """Gate name → the code it refuses with, for every registered gate, in registration order."""
+    registry.load("gate")
+    return {name: str(code) for name, code in registry.metadata_of("gate", "code").items()}
 
-DEFAULT_ORDER: tuple[str, ...] = tuple(GATE_CODES)
+
+def default_order() -> tuple[str, ...]:
+    """Every registered gate in registration order: the built-in ones as their module lists them."""
+    return tuple(gate_codes())
+
+
+def gate_templates(name: str) -> dict[str, str]:
+    """The refusal templates (language → text) the gate ``name`` registered (empty if none)."""
+    registry.load("gate")
+    return dict(registry.lookup("gate", name).metadata.get("templates") or {})
+
+
+def gate_verdict(name: str, fires: bool, numbers: Mapping[str, Any], detail: str) -> GateVerdict:
+    """The verdict of the gate ``name``, carrying its registered code when it fires.
+
+    Args:
+        name: The gate's registered name.
+        fires: True when the gate would refuse.
+        numbers: What it measured (the refusal template reads its fields from these).
+        detail: A sentence for traces.
+    """
+    code = str(registry.lookup("gate", name).metadata["code"]) if fires else None
+    return GateVerdict(gate=name, passed=not fires, code=code, numbers=dict(numbers),
+                       detail=detail)

@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from workbench.gates._codes import gate_codes, gate_templates
 from workbench.gates._records import GateVerdict
 from workbench.refusal import Refusal, speakable
+from workbench.registry import UnknownNameError
 
 
 def plural_ru(n: int, one: str, few: str, many: str) -> str:
@@ -40,66 +42,53 @@ def _list(items: Any, lang: str) -> str:
     return text
 
 
-# One template per code and language; ``{head}`` is the closed-domain statement with the area.
-TEMPLATES: dict[str, dict[str, str]] = {
-    "GATE0_NO_LEXICAL_SUPPORT": {
-        "en": "{head} The {checked} best fragments contain {found} of the {terms} content terms "
-              "of the question (coverage {coverage:.2f}, required {min_coverage:.2f}); not found: "
-              "{missing_terms}.",
-        "ru": "{head} В {checked} лучших фрагментах найдено {found} из {terms} содержательных слов "
-              "вопроса (покрытие {coverage:.2f}, требуется {min_coverage:.2f}); не найдены: "
-              "{missing_terms}.",
-    },
-    "BELOW_THRESHOLD": {
-        "en": "{head} {checked} fragments were checked, with a maximum relevance of "
-              "{best_score:.2f}, while the threshold is {threshold:.2f}.",
-        "ru": "{head} Проверено фрагментов: {checked}, максимальная релевантность "
-              "{best_score:.2f} при пороге {threshold:.2f}.",
-    },
-    "CANDIDATE_DISAGREEMENT": {
-        "en": "No single passage of {area} can be quoted: the two best fragments come from "
-              "different files ({first}, {second}) with relevance {score1:.2f} and {score2:.2f}, "
-              "closer than the margin {margin:.3f}.",
-        "ru": "Источник ({area}) не даёт одного фрагмента для цитаты: два лучших фрагмента из "
-              "разных файлов ({first}, {second}) с релевантностью {score1:.2f} и {score2:.2f} "
-              "ближе друг к другу, чем допуск {margin:.3f}.",
-    },
-    "IRRELEVANT": {
-        "en": "{head} The best of the fragments checked ({path}) does not mention {missing} from "
-              "the question (relevance rule: {rules}).",
-        "ru": "{head} Лучший из проверенных фрагментов ({path}) не упоминает {missing} из вопроса "
-              "(правило релевантности: {rules}).",
-    },
-    "NOT_VERBATIM": {
-        "en": "The best passage of {area} could not be confirmed word for word in {path} as the "
-              "file is now (check: {status}); it is not quoted.",
-        "ru": "Лучший фрагмент источника ({area}) не удалось подтвердить дословно в файле {path} "
-              "в его нынешнем виде (проверка: {status}); он не цитируется.",
-    },
-}
+# The templates themselves are registered with each gate (``@gate(..., templates=...)``);
+# ``{head}`` is the closed-domain statement with the area.
 HEADS = {"en": "This is not present in {area}.", "ru": "Этого нет в источнике: {area}."}
 
 
-def _fields(area: str, n: Mapping[str, Any], lang: str) -> dict[str, Any]:
+class _Fields(dict[str, Any]):
+    """Template fields; one a verdict did not measure reads as a dash rather than failing."""
+
+    def __missing__(self, key: str) -> str:
+        return "—"
+
+
+def _fields(area: str, n: Mapping[str, Any], lang: str) -> _Fields:
     scores = list(n.get("scores") or [0.0, 0.0]) + [0.0, 0.0]
     rules = n.get("fired") or []
     missing = [m for r in rules for m in (n.get("missing", {}).get(r) or [])]
-    fields: dict[str, Any] = {
+    fields = _Fields({
         "checked": 0, "found": 0, "terms": 0, "coverage": 0.0, "min_coverage": 0.0,
         "best_score": 0.0, "threshold": 0.0, "margin": 0.0, "first": "—", "second": "—",
         "path": "—", "status": "—",
-    }
-    fields.update({k: v for k, v in n.items() if k in fields and v is not None})
+    })
+    # every number a gate measured is a field, so a gate's own template can name its own numbers
+    fields.update({k: v for k, v in n.items() if v is not None})
     fields.update(area=area, head=HEADS[lang].format(area=area), score1=scores[0],
                   score2=scores[1], missing_terms=_list(n.get("missing_terms"), lang),
                   missing=_list(missing, lang), rules=_list(rules, lang))
     return fields
 
 
+def refusal_templates() -> dict[str, dict[str, str]]:
+    """Code → language → template, for every registered gate that declared templates."""
+    return {code: gate_templates(name) for name, code in gate_codes().items()
+            if gate_templates(name)}
+
+
 def refusal_from_verdict(verdict: GateVerdict, area: str, lang: str) -> Refusal:
-    """The refusal a firing gate produces, in the question's language."""
+    """The refusal a firing gate produces, in the question's language.
+
+    The text comes from the templates the gate registered; a gate that registered none (or a
+    verdict of a gate no longer registered, read back from a record) says its code.
+    """
     code = verdict.code or "UNKNOWN"
     lang = "ru" if lang == "ru" else "en"
-    template = TEMPLATES.get(code, {}).get(lang, "{head} " + code)
-    text = template.format(**_fields(area, verdict.numbers, lang))
+    try:
+        templates = gate_templates(verdict.gate)
+    except UnknownNameError:
+        templates = {}
+    template = templates.get(lang, "{head} " + code)
+    text = template.format_map(_fields(area, verdict.numbers, lang))
     return Refusal(code=code, area=area, numbers=dict(verdict.numbers), text=text)

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from workbench.config import Settings
 from workbench.corpus._text import Corpus
 from workbench.errors import WorkbenchError
-from workbench.gates._builtin import extract_quote
-from workbench.gates._codes import GATE_CODES
+from workbench.gates._builtin import GateFn, extract_quote, quote_rule_stages
+from workbench.gates._codes import gate_codes
 from workbench.gates._records import CandidateSet, Trace
 from workbench.gates._refusal import search_area
 from workbench.index._fragment_index import FragmentIndex
-from workbench.registry import build
+from workbench.registry import build, registry_info
 from workbench.retrieval._hybrid import Candidates
 
 
@@ -20,12 +21,19 @@ class UnknownGateError(WorkbenchError):
     """A gate order names a gate that does not exist."""
 
 
-def check_order(order: Sequence[str]) -> tuple[str, ...]:
-    """Validate a gate order: known names, each at most once."""
-    unknown = [g for g in order if g not in GATE_CODES]
+def check_order(order: Sequence[str], known: Sequence[str] | None = None) -> tuple[str, ...]:
+    """Validate a gate order: known names, each at most once.
+
+    Args:
+        order: Gate names in firing order.
+        known: The gates the order may name (default: every registered gate; a re-slice of a
+            run passes the gates the run evaluated).
+    """
+    known = tuple(known) if known is not None else tuple(gate_codes())
+    unknown = [g for g in order if g not in known]
     if unknown:
         raise UnknownGateError(f"unknown gate(s) {', '.join(unknown)}; known: "
-                               f"{', '.join(GATE_CODES)}")
+                               f"{', '.join(known)}")
     if len(set(order)) != len(order):
         raise UnknownGateError(f"gate order {list(order)} names a gate twice")
     return tuple(order)
@@ -44,11 +52,38 @@ def candidate_set(candidates: Candidates, index: FragmentIndex, corpus: Corpus, 
                         area=area, mode=candidates.mode)
 
 
+def gate_stages(settings: Settings) -> dict[str, GateFn]:
+    """Every gate of ``settings.gates.order`` built through the registry, in firing order."""
+    return {name: build("gate", name) for name in check_order(settings.gates.order)}
+
+
+def quote_stages(settings: Settings) -> list[dict[str, Any]]:
+    """How the quote source's stages are built under ``settings``: what a run record lists.
+
+    One entry per gate in firing order, then one per quote relevance rule (every one is
+    evaluated, for ablation; ``enabled`` says whether it decides), each the stage's
+    :meth:`workbench.registry.RegistryInfo.to_dict` (kind, name, parameters) taken from the very
+    objects the runner builds.
+    """
+    enabled = set(settings.gates.relevance_rules)
+    stages: list[dict[str, Any]] = []
+    built: list[tuple[Callable[..., Any], dict[str, Any]]] = [
+        *((fn, {"position": i}) for i, fn in enumerate(gate_stages(settings).values())),
+        *((fn, {"enabled": name in enabled})
+          for name, fn in quote_rule_stages(settings).items()),
+    ]
+    for fn, extra in built:
+        info = registry_info(fn)
+        if info is not None:
+            stages.append({**info.to_dict(), **extra})
+    return stages
+
+
 def run_gates(candidates: CandidateSet, settings: Settings) -> Trace:
     """Evaluate every gate of ``settings.gates.order`` (even after one refuses)."""
-    order = check_order(settings.gates.order)
-    verdicts = tuple(build("gate", name)(candidates.question, candidates, settings)
-                     for name in order)
+    gates = gate_stages(settings)
+    order = tuple(gates)
+    verdicts = tuple(check(candidates.question, candidates, settings) for check in gates.values())
     return Trace(question=candidates.question, hits=candidates.hits, verdicts=verdicts,
                  would_fire=tuple(not v.passed for v in verdicts), order=order,
                  mode=candidates.mode)

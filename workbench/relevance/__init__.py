@@ -2,7 +2,8 @@
 
 The quote rules (``entities``, ``lang-match``, ``term-coverage``) judge a fragment; the
 circumstance rule judges a utility call's argument bindings. All are registered with
-``@relevance_rule`` and switched on or off by settings, so every subset can be ablated.
+``@relevance_rule`` and switched on or off by settings, so every subset can be ablated;
+:func:`quote_rules` lists the quote rules from the registry.
 """
 
 from workbench.relevance._circumstance import (
@@ -15,10 +16,9 @@ from workbench.relevance._circumstance import (
     question_literals,
 )
 from workbench.relevance._entities import Entity, RuleVerdict, extract_entities, missing_entities
-from workbench.relevance._rules import QUOTE_RULES, QuoteRule, entities, lang_match, term_coverage
+from workbench.relevance._rules import QuoteRule, entities, lang_match, quote_rules, term_coverage
 
 __all__ = [
-    "QUOTE_RULES",
     "CircumstanceRule",
     "CircumstanceVerdict",
     "Entity",
@@ -33,5 +33,6 @@ __all__ = [
     "lang_match",
     "missing_entities",
     "question_literals",
+    "quote_rules",
     "term_coverage",
 ]

@@ -10,12 +10,18 @@ RuleVerdict``. None of them asks a model anything; they compare strings.
 * ``term-coverage`` — at least ``min_share`` of the question's distinct content terms (the
   lexical analyzer's stems) must occur in the fragment itself, not only somewhere among the
   candidates (which is what gate 0 asks).
+
+A rule registered with ``applies_to="quote"`` is a quote rule: :func:`quote_rules` reads them
+from the registry when called, so the relevance gate evaluates a rule registered later (in a
+test or a notebook) like these. Its factory's keyword parameters are set by the settings'
+``[gates] rule_params`` table.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from workbench import registry
 from workbench.corpus._fragment import detect_lang
 from workbench.registry import relevance_rule
 from workbench.relevance._entities import RuleVerdict, missing_entities
@@ -69,4 +75,8 @@ def term_coverage(min_share: float = 0.5) -> QuoteRule:
     return rule
 
 
-QUOTE_RULES: tuple[str, ...] = ("entities", "lang-match", "term-coverage")
+def quote_rules() -> tuple[str, ...]:
+    """Every registered quote relevance rule, in registration order (the ablation order)."""
+    registry.load("relevance_rule")
+    kinds = registry.metadata_of("relevance_rule", "applies_to")
+    return tuple(name for name, applies_to in kinds.items() if applies_to == "quote")

@@ -154,6 +154,24 @@ def _scope(record: RunRecord) -> str:
     return "; ".join(parts)
 
 
+def _stages(record: RunRecord) -> str:
+    """The stages the run's manifest lists: gates in order, rules with parameters and state."""
+    stages = record.manifest.get("stages") or []
+    if not stages:
+        return ""
+
+    def name(stage: dict) -> str:
+        params = stage.get("params") or {}
+        shown = ", ".join(f"{k}={v}" for k, v in params.items())
+        return esc(str(stage.get("name"))) + (f" ({esc(shown)})" if shown else "")
+
+    gates = [name(s) for s in stages if s.get("kind") == "gate"]
+    rules = [name(s) + ("" if s.get("enabled") else " [off]") for s in stages
+             if s.get("kind") == "relevance_rule"]
+    return (f"<p>Stages built: gates {' > '.join(gates) or '—'}; relevance rules "
+            f"{', '.join(rules) or '—'}.</p>")
+
+
 def gates_section(results_dir: Path) -> Section:
     """First-firing gate per question set, per rerank mode, with the test-split shares."""
     from workbench.studies import gate_attribution, headline, run_order
@@ -171,6 +189,7 @@ def gates_section(results_dir: Path) -> Section:
         attribution = gate_attribution(record)
         blocks.append(f"<h3>Rerank mode: {esc(mode or 'unknown')}</h3>")
         blocks.append(_source(record, f"order {' > '.join(order)}", _scope(record)))
+        blocks.append(_stages(record))
         view = attribution.rename(columns={"answered_correct": "answered, correct",
                                            "false_answers": "answered, wrong"})
         blocks.append(table(view, {c: _int for c in view.columns}, index=True))

@@ -2,7 +2,10 @@
 
 Everything here reads the rows written by ``evaluate_sets`` (a DataFrame or a run record) and
 never touches retrieval: a new gate order, rule subset or threshold is a few vectorised passes
-over boolean columns.
+over boolean columns. A run says itself which gates and rules it evaluated: one ``wf_<gate>``
+column per gate and one ``rule_<rule>`` column per quote rule (:func:`evaluated_gates`,
+:func:`evaluated_rules`), so a gate or rule registered after these functions were written is
+re-sliced like the built-in ones.
 
 Correctness is judged row by row, deterministically: an answerable question (``in_corpus``) is
 answered correctly when the quoted fragment overlaps a gold span; any answer to an
@@ -19,11 +22,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from workbench.gates._codes import GATE_CODES
+from workbench.config import Gates
+from workbench.errors import WorkbenchError
 from workbench.gates._runner import check_order
-from workbench.relevance._rules import QUOTE_RULES
 
 ANSWERED = "answered"
+
+
+class UnknownRuleError(WorkbenchError):
+    """A rule subset names a relevance rule the run holds no flag for."""
 
 
 def _rows(run: Any) -> pd.DataFrame:
@@ -33,21 +40,35 @@ def _rows(run: Any) -> pd.DataFrame:
     return rows
 
 
+def evaluated_gates(run: Any) -> tuple[str, ...]:
+    """The gates the run evaluated: its ``wf_<gate>`` columns, in column order."""
+    return tuple(c[len("wf_"):] for c in _rows(run).columns if c.startswith("wf_"))
+
+
+def evaluated_rules(run: Any) -> tuple[str, ...]:
+    """The quote relevance rules the run evaluated: its ``rule_<rule>`` columns, in column order."""
+    return tuple(c[len("rule_"):] for c in _rows(run).columns if c.startswith("rule_"))
+
+
 def run_order(run: Any, order: Sequence[str] | None = None) -> tuple[str, ...]:
-    """The gate order to use: ``order`` checked, else the run's recorded order, else the default."""
+    """The gate order to use: ``order`` checked, else the run's recorded order, else its columns.
+
+    An order may name only gates the run evaluated (the error lists them).
+    """
+    gates = evaluated_gates(run)
     if order is not None:
-        return check_order(order)
+        return check_order(order, gates)
     manifest = getattr(run, "manifest", {}) or {}
     stored = manifest.get("order") or _rows(run).attrs.get("order")
-    return tuple(stored) if stored else tuple(GATE_CODES)
+    return check_order(stored, gates) if stored else gates
 
 
 def run_rules(run: Any) -> tuple[str, ...]:
-    """The relevance rules the run was evaluated with (``("entities",)`` when it does not say)."""
+    """The relevance rules the run was evaluated with (the settings' default when it does not say)."""
     manifest = getattr(run, "manifest", {}) or {}
     settings = manifest.get("settings") or {}
     rules = (settings.get("gates") or {}).get("relevance_rules")
-    return tuple(rules) if rules is not None else ("entities",)
+    return tuple(rules) if rules is not None else Gates().relevance_rules
 
 
 def fire_columns(rows: pd.DataFrame, rules: Sequence[str] | None = None,
@@ -55,22 +76,31 @@ def fire_columns(rows: pd.DataFrame, rules: Sequence[str] | None = None,
                  margin: float | None = None) -> dict[str, np.ndarray]:
     """Would-fire flags per gate; rules, threshold, gate 0's coverage or the margin replaced if given.
 
-    Replacements are recomputed from the cached numbers of each row (scores, coverage, the gap
-    between the two best candidates), never from retrieval.
+    One entry per gate the rows evaluated. Replacements are recomputed from the cached numbers of
+    each row (scores, coverage, the gap between the two best candidates), never from retrieval;
+    each belongs to one built-in gate and applies when the run evaluated that gate.
+
+    Raises:
+        UnknownRuleError: ``rules`` names a rule the rows hold no ``rule_<name>`` flag for.
     """
-    fire = {g: rows[f"wf_{g}"].to_numpy(dtype=bool) for g in GATE_CODES}
+    fire = {g: rows[f"wf_{g}"].to_numpy(dtype=bool) for g in evaluated_gates(rows)}
     no_hits = rows["n_hits"].to_numpy() == 0
-    if min_coverage is not None:
+    if min_coverage is not None and "gate0" in fire:
         fire["gate0"] = no_hits | (rows["gate0_coverage"].to_numpy(dtype=float) < min_coverage)
-    if margin is not None:
+    if margin is not None and "disagreement" in fire:
         gap = rows["top2_gap"].astype(float).fillna(np.inf).to_numpy()
         fire["disagreement"] = ~rows["top2_same_file"].to_numpy(dtype=bool) & (gap < margin)
-    if rules is not None:
+    if rules is not None and "relevance" in fire:
+        known = evaluated_rules(rows)
+        unknown = [r for r in rules if r not in known]
+        if unknown:
+            raise UnknownRuleError(f"the run holds no flag for relevance rule(s) "
+                                   f"{', '.join(unknown)}; it evaluated: {', '.join(known)}")
         relevance = no_hits.copy()
         for rule in rules:
             relevance |= rows[f"rule_{rule}"].to_numpy(dtype=bool)
         fire["relevance"] = relevance
-    if threshold is not None:
+    if threshold is not None and "threshold" in fire:
         fire["threshold"] = rows["top_score"].to_numpy(dtype=float) < threshold
     return fire
 
@@ -140,7 +170,7 @@ def would_fire_matrix(run: Any) -> pd.DataFrame:
     """Which questions each gate alone would refuse: one boolean column per gate, by id."""
     rows = _rows(run)
     fire = fire_columns(rows, rules=run_rules(run))
-    frame = pd.DataFrame({gate: fire[gate] for gate in GATE_CODES})
+    frame = pd.DataFrame({gate: fire[gate] for gate in evaluated_gates(rows)})
     frame.insert(0, "set", rows["set"].to_numpy())
     frame.index = pd.Index(rows["id"].to_numpy(), name="id")
     return frame
@@ -154,13 +184,15 @@ def fire_overlaps(matrix: pd.DataFrame, set_name: str | None = None) -> pd.DataF
     return pd.DataFrame(values.T @ values, index=gates, columns=gates)
 
 
-def rule_ablation(run: Any, rules: Sequence[str] = QUOTE_RULES, split: str | None = None,
+def rule_ablation(run: Any, rules: Sequence[str] | None = None, split: str | None = None,
                   order: Sequence[str] | None = None) -> pd.DataFrame:
     """Every subset of ``rules``: false answers eliminated and correct answers broken.
 
-    Both are counted against the run with no relevance rule at all, question by question.
+    ``rules`` defaults to every rule the run evaluated (its ``rule_<name>`` columns). Both are
+    counted against the run with no relevance rule at all, question by question.
     """
     rows = _rows(run)
+    rules = tuple(rules) if rules is not None else evaluated_rules(run)
     if split is not None:
         rows = rows[rows["split"] == split]
     order = run_order(run, order)
@@ -270,7 +302,7 @@ def _flip_counts(rows: pd.DataFrame, order: Sequence[str], before: Sequence[str]
 
 
 def rule_report(run: Any, split: str = "dev", enabled: Sequence[str] | None = None) -> list[str]:
-    """One line per quote rule: its effect alone and on top of the other enabled rules.
+    """One line per quote rule the run evaluated: its effect alone and on top of the others.
 
     A rule earns its place when, added to the others, it eliminates more false answers than it
     breaks correct ones; a rule that eliminates nothing is pure risk on unseen data.
@@ -280,7 +312,7 @@ def rule_report(run: Any, split: str = "dev", enabled: Sequence[str] | None = No
     order = run_order(run, None)
     enabled = tuple(enabled) if enabled is not None else run_rules(run)
     lines = []
-    for rule in QUOTE_RULES:
+    for rule in evaluated_rules(rows):
         alone = _flip_counts(rows, order, (), (rule,))
         others = tuple(r for r in enabled if r != rule)
         eliminated, broken = _flip_counts(rows, order, others, (*others, rule))

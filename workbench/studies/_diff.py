@@ -65,13 +65,16 @@ def _gate_verdicts(record: RunRecord) -> Verdicts:
     """The question was handled correctly under the run's own gate order.
 
     An answerable question is handled correctly when it was answered from a gold fragment; any
-    other question when it was refused (the rule of ``workbench.gates``' analysis).
+    other question when it was refused (the rule of ``workbench.gates``' analysis). The gates
+    are those the record evaluated, read from its own ``wf_<gate>`` columns.
     """
     from workbench.studies import ANSWERED, first_firing, outcome_correctness, run_order
 
-    rows = _need(record, "id", "set", "top_is_gold", "n_hits",
-                 *(f"wf_{g}" for g in ("gate0", "threshold", "disagreement", "relevance",
-                                       "verbatim")))
+    # the record names the gates it evaluated (its wf_<gate> columns); it needs at least one
+    rows = _need(record, "id", "set", "top_is_gold", "n_hits")
+    if not any(c.startswith("wf_") for c in rows.columns):
+        raise RunRecordError(f"{record.run_id} (gates) holds no wf_<gate> column: it names no "
+                             f"gate whose verdicts could be compared")
     outcome = first_firing(rows, run_order(record, None))
     correct_answer, _ = outcome_correctness(rows, outcome)
     refused_unanswerable = (outcome != ANSWERED) & (rows["set"] != "in_corpus").to_numpy()

@@ -25,10 +25,9 @@ from workbench.answers import AnswerResult, CheckContext, answer
 from workbench.config import Settings
 from workbench.corpus._questions import SETS, Question, load_sets
 from workbench.digests import code_digest, sha256_file
-from workbench.gates._codes import GATE_CODES
 from workbench.gates._quote_source import QuoteResult, QuoteSource
 from workbench.index._fragment_index import read_manifest
-from workbench.relevance._rules import QUOTE_RULES
+from workbench.relevance._rules import quote_rules
 from workbench.routing import RouterDecision, ScriptedRouter, Source
 
 BATCH = 16
@@ -72,9 +71,11 @@ def result_row(question: Question, result: QuoteResult) -> dict:
         "top_is_gold": gold_rank == 1,
         "verdicts": json.dumps([v.to_dict() for v in result.trace.verdicts], ensure_ascii=False),
     }
-    for gate in GATE_CODES:
-        row[f"wf_{gate}"] = bool(by_gate[gate].passed is False) if gate in by_gate else False
-    for rule in QUOTE_RULES:
+    # The row names what was evaluated: one would-fire flag per gate of the trace (in its order)
+    # and one flag per registered quote rule, so a gate or rule registered later gets its column.
+    for verdict in result.trace.verdicts:
+        row[f"wf_{verdict.gate}"] = not verdict.passed
+    for rule in quote_rules():
         row[f"rule_{rule}"] = bool(rules.get(rule, False))
     return row
 

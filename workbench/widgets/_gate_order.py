@@ -14,10 +14,11 @@ import pandas as pd
 import plotly.graph_objects as go
 import traitlets
 
-from workbench.gates import GATE_CODES, check_order
-from workbench.plots import GATE_COLORS, gate_firing_figure
+from workbench.gates import gate_codes
+from workbench.plots import GATE_COLORS, gate_colors, gate_firing_figure
 from workbench.studies import (
     ANSWERED,
+    evaluated_gates,
     fire_overlaps,
     gate_attribution,
     run_order,
@@ -40,9 +41,10 @@ OUTCOME_COLUMNS = (ANSWERED, "answered_correct", "false_answers")
 
 
 def full_order(run: Any, order: Sequence[str] | None) -> tuple[str, ...]:
-    """``order`` (default: the run's own) validated, with every unnamed gate appended."""
-    named = check_order(order) if order is not None else run_order(as_gate_run(run), None)
-    return (*named, *(g for g in GATE_CODES if g not in named))
+    """``order`` (default: the run's own) validated, then every other gate the run evaluated."""
+    run = as_gate_run(run)
+    named = run_order(run, order)
+    return (*named, *(g for g in evaluated_gates(run) if g not in named))
 
 
 def gate_order_state(run: Any, order: Sequence[str] | None = None,
@@ -70,8 +72,8 @@ def _state(run: Any, order: Sequence[str] | None, enabled: Sequence[str] | None,
            overlap_set: str | None, cache: dict[Hashable, Any] | None) -> dict[str, Any]:
     rows = gate_rows(run)
     full = full_order(run, order)
-    named = set(check_order(order)) if order is not None else set(full)
-    wanted = set(check_order(enabled)) if enabled is not None else named
+    named = set(run_order(run, order)) if order is not None else set(full)
+    wanted = set(run_order(run, enabled)) if enabled is not None else named
     active = tuple(g for g in full if g in wanted)
     attribution = cached(cache, ("attribution", active), lambda: gate_attribution(run, active))
     sets = [s for s in attribution.index if s != "all"]
@@ -83,12 +85,14 @@ def _state(run: Any, order: Sequence[str] | None, enabled: Sequence[str] | None,
     # rows and columns in the current firing order, so the view reads like the list beside it
     overlaps = overlaps.loc[list(full), list(full)]
     table = attribution.reset_index()
+    codes = gate_codes()
     return jsonable({
         "n": len(rows),
         "order": list(full),
         "active_order": list(active),
-        "codes": {g: str(code) for g, code in GATE_CODES.items()},
-        "colors": GATE_COLORS,
+        # a record read back after its gate was unregistered still shows, without a code
+        "codes": {g: codes.get(g, "") for g in full},
+        "colors": gate_colors(full),
         "sets": sets,
         "columns": ["set", "n", *active, *OUTCOME_COLUMNS],
         "attribution": records(table, ["set", "n", *active, *OUTCOME_COLUMNS]),
@@ -227,7 +231,7 @@ class GateOrderExplorer(StateWidget):
                  enabled: Sequence[str] | None = None, **kwargs: Any) -> None:
         self._run = slim_gate_run(run)
         full = full_order(self._run, order)
-        on = list(check_order(enabled)) if enabled is not None else list(full)
+        on = list(run_order(self._run, enabled)) if enabled is not None else list(full)
         super().__init__(order=list(full), enabled=[g for g in full if g in on], **kwargs)
 
     def _compute(self) -> dict[str, Any]:

@@ -17,7 +17,6 @@ from workbench.answers import (
     AnswerResult,
     CheckContext,
     EvidenceFormatError,
-    Invariant,
     QuoteEvidence,
     SpecEvidence,
     UtilityEvidence,
@@ -131,7 +130,7 @@ def invariant_state(answer: Answer | AnswerResult | Mapping[str, Any], context: 
         else:
             detail = _spec_detail(item)
         items.append({"index": i, "label": f"evidence[{i}]", "kind": item.kind, "detail": detail})
-    shown = [str(name) for name in Invariant
+    shown = [str(name) for name in report.invariants
              if any(row.cells[name].passed is not None for row in report.rows)]
     return jsonable({
         "mode": str(answer.mode),

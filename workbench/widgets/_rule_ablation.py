@@ -13,7 +13,7 @@ from typing import Any
 import traitlets
 
 from workbench.registry import entries
-from workbench.relevance import QUOTE_RULES
+from workbench.relevance import quote_rules
 from workbench.studies import flipped_questions, rule_ablation, run_order, run_rules
 from workbench.widgets._assets import COMMON_CSS, esm
 from workbench.widgets._base import (
@@ -41,8 +41,8 @@ def rule_catalog(run: Any) -> list[dict[str, Any]]:
     """
     rows = gate_rows(run)
     registered = {e.name: e.metadata for e in entries("relevance_rule")}
-    names = [*(r for r in QUOTE_RULES if r in registered), *(r for r in registered
-                                                             if r not in QUOTE_RULES)]
+    quote = quote_rules()
+    names = [*quote, *(r for r in registered if r not in quote)]
     out = []
     for name in names:
         meta = registered[name]
