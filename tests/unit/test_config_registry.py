@@ -58,6 +58,13 @@ def test_overrides() -> None:
         Settings().with_overrides(gates={"nope": 1})
 
 
+@pytest.fixture(autouse=True)
+def _restored():
+    """What a test here registers leaves with it: a later test lists every registered name."""
+    with registry.restoring():
+        yield
+
+
 def test_registry_build_records_parameters() -> None:
     @registry.gate("test-gate-xyz", description="a gate for this test")
     def factory(threshold: float = 0.5):

@@ -132,21 +132,20 @@ def test_good_settings_still_load(tmp_path: Path) -> None:
     assert check_settings(Settings()) == Settings()
 
 
-def test_known_names_follow_the_registry(monkeypatch) -> None:
+def test_known_names_follow_the_registry() -> None:
     """A quote rule registered later is accepted by name: the list is not kept by hand."""
-    registry.load("relevance_rule")
-    # a private copy of the rule table, so the rule registered here leaves with the test
-    monkeypatch.setitem(registry._ENTRIES, "relevance_rule",
-                        dict(registry._ENTRIES["relevance_rule"]))
+    with registry.restoring():  # the rule registered here leaves with the test
 
-    @registry.relevance_rule("test-rule-later", applies_to="quote")
-    def later():  # pragma: no cover - never built
-        return None
+        @registry.relevance_rule("test-rule-later", applies_to="quote")
+        def later():  # pragma: no cover - never built
+            return None
 
-    settings = Settings().with_overrides(gates={"relevance_rules": ["entities", "test-rule-later"]})
-    assert settings.gates.relevance_rules == ("entities", "test-rule-later")
-    with pytest.raises(ConfigError, match="test-rule-later"):
-        Settings().with_overrides(gates={"relevance_rules": ["nope"]})
+        settings = Settings().with_overrides(
+            gates={"relevance_rules": ["entities", "test-rule-later"]})
+        assert settings.gates.relevance_rules == ("entities", "test-rule-later")
+        with pytest.raises(ConfigError, match="test-rule-later"):
+            Settings().with_overrides(gates={"relevance_rules": ["nope"]})
+    assert "test-rule-later" not in registry.names("relevance_rule")
 
 
 def test_rule_params_load_and_reach_the_manifest(tmp_path: Path) -> None:

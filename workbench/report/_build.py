@@ -168,7 +168,7 @@ def _stages(record: RunRecord) -> str:
     gates = [name(s) for s in stages if s.get("kind") == "gate"]
     rules = [name(s) + ("" if s.get("enabled") else " [off]") for s in stages
              if s.get("kind") == "relevance_rule"]
-    return (f"<p>Stages built: gates {' > '.join(gates) or '—'}; relevance rules "
+    return (f"<p>Stages built: gates {' &gt; '.join(gates) or '—'}; relevance rules "
             f"{', '.join(rules) or '—'}.</p>")
 
 
