@@ -320,3 +320,15 @@ def test_evaluation_cache_key_follows_its_inputs(small_index, small_corpus: Path
     assert evaluation_key(settings, ["in_corpus"], None) != key
     assert evaluation_key(settings, ["in_corpus"], "dev") != evaluation_key(
         settings, ["in_corpus"], None)
+
+
+def test_a_reslice_names_only_what_the_run_evaluated() -> None:
+    from workbench.studies import UnknownRuleError, evaluated_gates, evaluated_rules, run_order
+
+    rows = _synthetic_rows().drop(columns=["wf_verbatim", "rule_lang-match"])
+    assert evaluated_gates(rows) == tuple(g for g in default_order() if g != "verbatim")
+    assert evaluated_rules(rows) == ("entities", "term-coverage")
+    with pytest.raises(UnknownGateError, match="known: gate0, threshold, disagreement, relevance$"):
+        run_order(rows, ["verbatim", "gate0"])
+    with pytest.raises(UnknownRuleError, match="lang-match; it evaluated: entities, term-coverage"):
+        rule_ablation(rows, rules=["entities", "lang-match"])

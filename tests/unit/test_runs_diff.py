@@ -250,3 +250,11 @@ def test_cli_runs_list_and_diff(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert cli.main(["runs", "diff", a.name, b.name, "--where", "oops",
                      "--config", str(config)]) == 2
     assert "COLUMN=VALUE" in capsys.readouterr().err
+
+
+def test_a_gate_run_without_would_fire_columns_is_refused(tmp_path: Path) -> None:
+    rows = pd.DataFrame({"id": ["q1"], "set": ["in_corpus"], "top_is_gold": [True], "n_hits": [3]})
+    a = write_run("gates", rows, results_dir=tmp_path)
+    b = write_run("gates", rows, results_dir=tmp_path)
+    with pytest.raises(RunRecordError, match="holds no wf_<gate> column"):
+        diff_runs(a, b)
