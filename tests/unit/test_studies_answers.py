@@ -118,3 +118,18 @@ def test_a_cut_cache_entry_is_recomputed_not_trusted(settings, small_index, tmp_
     assert not cached
     pd.testing.assert_frame_equal(again.drop(columns=["verdicts"]), rows.drop(columns=["verdicts"]))
     assert gates_study.evaluate_sets_cached(settings, sets=("in_corpus",))[1]
+
+
+def test_a_stage_registered_outside_the_package_changes_the_evaluation_key(settings) -> None:
+    from workbench import registry
+    from workbench.studies._gates import evaluation_key
+
+    before = evaluation_key(settings, ["in_corpus"], None)
+    with registry.restoring():
+
+        @registry.relevance_rule("always-quiet", applies_to="quote")
+        def always_quiet():  # noqa: ANN202 - a rule factory as a researcher would write it
+            return lambda question, text, lang: None
+
+        assert evaluation_key(settings, ["in_corpus"], None) != before
+    assert evaluation_key(settings, ["in_corpus"], None) == before

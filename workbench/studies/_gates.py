@@ -11,6 +11,7 @@ the refusal), which is what leakage is counted on.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import sys
 import time
@@ -187,6 +188,31 @@ def evaluation_key(settings: Settings, sets: Sequence[str], split: str | None) -
                 digest.update(f"{item.name}:{sha256_file(item)}".encode())
     digest.update(f"{__version__}:{split}:{','.join(sets)}".encode())
     digest.update(code_digest(EVALUATION_CODE).encode())
+    digest.update(registered_stages_digest().encode())
+    return digest.hexdigest()
+
+
+def registered_stages_digest() -> str:
+    """A digest of every gate and relevance rule registered now, wherever its code lives.
+
+    A stage registered from a researcher's own module or a notebook is outside the package's
+    import graph, so its name and source are digested here: registering, removing or editing
+    one never reuses rows evaluated without it.
+    """
+    digest = hashlib.sha256()
+    for kind in ("gate", "relevance_rule"):
+        registry.load(kind)  # the built-in ones count whatever the caller happened to import
+        for entry in registry.registered(kind):
+            module = getattr(entry.obj, "__module__", "") or ""
+            digest.update(f"{kind}:{entry.name}:{module}:{entry.metadata!r};".encode())
+            if module.startswith("workbench.") or module == "workbench":
+                digest.update(code_digest([module]).encode())
+                continue
+            try:
+                digest.update(inspect.getsource(entry.obj).encode())
+            except (OSError, TypeError):  # defined interactively: its bytecode stands for it
+                code = getattr(entry.obj, "__code__", None)
+                digest.update(code.co_code if code is not None else repr(entry.obj).encode())
     return digest.hexdigest()
 
 
