@@ -65,3 +65,19 @@ def small_index(small_corpus: Path, tmp_path: Path):
 def make_corpus():
     """``make_corpus(root, files)`` writes a corpus of one's own (see ``write_corpus``)."""
     return write_corpus
+
+
+def write_keyword_config(tmp_path: Path, corpus: Path) -> Path:
+    """A settings file for ``corpus`` with the exact keyword embedder, everything else under ``tmp_path``."""
+    config = tmp_path / "wb.toml"
+    config.write_text(
+        f'[paths]\ncorpus = "{corpus}"\nindex = "{tmp_path / "idx"}"\n'
+        f'results = "{tmp_path / "results"}"\ncache = "{tmp_path / "cache"}"\n'
+        '[embedder]\nname = "keyword"\n', encoding="utf-8")
+    return config
+
+
+@pytest.fixture
+def keyword_config():
+    """``keyword_config(tmp_path, corpus)`` writes a keyword-embedder settings file (see above)."""
+    return write_keyword_config

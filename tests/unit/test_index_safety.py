@@ -52,15 +52,6 @@ def snapshot(root: Path) -> dict[str, tuple[str, bytes | str | None]]:
     return tree
 
 
-def write_config(tmp_path: Path, corpus: Path) -> Path:
-    config = tmp_path / "wb.toml"
-    config.write_text(
-        f'[paths]\ncorpus = "{corpus}"\nindex = "{tmp_path / "idx"}"\n'
-        f'results = "{tmp_path / "results"}"\ncache = "{tmp_path / "cache"}"\n'
-        '[embedder]\nname = "keyword"\n', encoding="utf-8")
-    return config
-
-
 def keyword_build(corpus: Path, out: Path, tmp_path: Path) -> None:
     build_index(corpus, out, embedder="keyword", cache_root=tmp_path / "cache")
 
@@ -170,8 +161,8 @@ OUT_REFUSALS: list[tuple[str, Setup]] = [
 @pytest.mark.parametrize(("fragment", "setup"), OUT_REFUSALS,
                          ids=[setup.__name__.strip("_") for _, setup in OUT_REFUSALS])
 def test_cli_build_refuses_and_touches_nothing(fragment: str, setup: Setup, small_corpus: Path,
-                                               tmp_path: Path, capsys) -> None:
-    config = write_config(tmp_path, small_corpus)
+                                               tmp_path: Path, keyword_config, capsys) -> None:
+    config = keyword_config(tmp_path, small_corpus)
     corpus, out = setup(tmp_path, small_corpus)
     before = snapshot(tmp_path)
     capsys.readouterr()
@@ -192,11 +183,11 @@ def test_build_refuses_before_any_write(small_corpus: Path, tmp_path: Path) -> N
     assert snapshot(tmp_path) == before
 
 
-def test_ensure_index_is_protected_too(small_corpus: Path, tmp_path: Path) -> None:
+def test_ensure_index_is_protected_too(small_corpus: Path, tmp_path: Path, keyword_config) -> None:
     from workbench.config import load_settings
     from workbench.index import ensure_index
 
-    settings = load_settings(write_config(tmp_path, small_corpus))
+    settings = load_settings(keyword_config(tmp_path, small_corpus))
     (tmp_path / "idx").mkdir()
     (tmp_path / "idx" / "thesis.md").write_text("years of work", encoding="utf-8")
     before = snapshot(tmp_path)

@@ -40,17 +40,8 @@ def test_incomplete_run_is_refused(tmp_path: Path) -> None:
         load_run(tmp_path / "r")
 
 
-def _config(tmp_path: Path, corpus: Path) -> Path:
-    config = tmp_path / "wb.toml"
-    config.write_text(
-        f'[paths]\ncorpus = "{corpus}"\nindex = "{tmp_path / "idx"}"\n'
-        f'results = "{tmp_path / "results"}"\ncache = "{tmp_path / "cache"}"\n'
-        '[embedder]\nname = "keyword"\n', encoding="utf-8")
-    return config
-
-
-def test_cli_index_and_audit(small_corpus: Path, tmp_path: Path, capsys) -> None:
-    config = str(_config(tmp_path, small_corpus))
+def test_cli_index_and_audit(small_corpus: Path, tmp_path: Path, keyword_config, capsys) -> None:
+    config = str(keyword_config(tmp_path, small_corpus))
     assert cli.main(["index", "build", "--config", config, "--quiet"]) == 0
     assert "fragments from 3 files" in capsys.readouterr().out
     assert cli.main(["index", "info", "--config", config, "--verify"]) == 0
@@ -63,11 +54,11 @@ def test_cli_index_and_audit(small_corpus: Path, tmp_path: Path, capsys) -> None
     assert list(runs["kind"]) == ["drift"]
 
 
-def test_cli_index_at_any_folder(small_corpus: Path, tmp_path: Path, capsys) -> None:
+def test_cli_index_at_any_folder(small_corpus: Path, tmp_path: Path, keyword_config, capsys) -> None:
     out_dir = tmp_path / "elsewhere"
     code = cli.main(["index", "build", "--corpus", str(small_corpus), "--out", str(out_dir),
                      "--embedder", "keyword", "--quiet", "--config",
-                     str(_config(tmp_path, small_corpus))])
+                     str(keyword_config(tmp_path, small_corpus))])
     assert code == 0 and (out_dir / "manifest.json").is_file()
     assert cli.main(["audit", "drift", "--index", str(out_dir), "--no-record"]) == 0
     out = capsys.readouterr().out
