@@ -24,9 +24,8 @@ from workbench.routing import (
     TaskItem,
 )
 from workbench.runs import load_run
-from workbench.stats import mcnemar
+from workbench.stats import _exact_two_sided, mcnemar
 from workbench.studies import FAILURE_CLASSES, compare_routers, disagreements
-from workbench.studies._routers import _exact_two_sided
 
 
 def _refuse() -> dict:
@@ -235,7 +234,7 @@ def test_catalog_name_of_router_specs() -> None:
 
 
 def test_a_trained_folder_name_builds_a_transformers_router(tmp_path: Path, monkeypatch) -> None:
-    from workbench.cli import _router as routing_cli
+    from workbench.routing import _build as routing_cli
 
     built = {}
 

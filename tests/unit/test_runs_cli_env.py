@@ -91,3 +91,13 @@ def test_environment_yml_matches_pyproject() -> None:
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert "pip install --quiet torch==2.13.0" in makefile
     assert makefile.index("torch==2.13.0") < makefile.index("-e '.[dev]'")
+
+
+def test_each_parser_gets_its_own_verb_groups() -> None:
+    import gc
+
+    for _ in range(20):  # freed parsers' ids are reused; a group must never carry over
+        parser = cli.build_parser()
+        assert parser.parse_args(["audit", "drift"]).audit_command == "drift"
+        del parser
+        gc.collect()

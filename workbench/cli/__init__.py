@@ -36,18 +36,20 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
-_GROUPS: dict[tuple[int, str], argparse._SubParsersAction] = {}
-
-
 def verb_group(subparsers: argparse._SubParsersAction, name: str,
                common: argparse.ArgumentParser, help: str) -> argparse._SubParsersAction:
-    """The sub-verbs of ``workbench NAME``, shared by every module that adds one (e.g. ``eval``)."""
-    key = (id(subparsers), name)
-    if key not in _GROUPS:
+    """The sub-verbs of ``workbench NAME``, shared by every module that adds one (e.g. ``eval``).
+
+    The groups are kept on the parser's own subparsers action: a table keyed by ``id()`` would
+    hand a new parser the group of an old one whose id was reused after it was freed.
+    """
+    groups: dict[str, argparse._SubParsersAction] = subparsers.__dict__.setdefault(
+        "_workbench_groups", {})
+    if name not in groups:
         parser = subparsers.add_parser(name, help=help, parents=[common])
-        _GROUPS[key] = parser.add_subparsers(dest=f"{name}_command", metavar="VERB",
+        groups[name] = parser.add_subparsers(dest=f"{name}_command", metavar="VERB",
                                              required=True)
-    return _GROUPS[key]
+    return groups[name]
 
 
 def settings_for(args: argparse.Namespace, settings: Settings) -> Settings:
