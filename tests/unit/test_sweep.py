@@ -188,3 +188,17 @@ def test_a_worker_killed_mid_task_costs_a_retry_not_a_record(settings: Settings,
                          is_cached=never_cached, results_dir=tmp_path / "again").table
     pd.testing.assert_series_equal(table["hasans_correct"], expected["hasans_correct"])
     assert len(runs_df(tmp_path / "results", kind="sweep-cell")) == 4
+
+
+def test_the_report_draws_the_latest_sweep(settings: Settings, tmp_path: Path) -> None:
+    from workbench.report import build_report, report_sections
+
+    grid = parse_grid({"sweep": {"threshold_points": 4},
+                       "grid": {"reranker.mode": ["bi-encoder", "none"],
+                                "retrieval.top_k": [10, 7]}})
+    run_sweep(settings, grid, Executor(), evaluate=synthetic_rows, is_cached=never_cached,
+              results_dir=tmp_path / "results")
+    section = {s.key: s for s in report_sections(tmp_path / "results")}["sweep"]
+    assert not section.missing
+    assert "fig-sweep" in section.body and "retrieval broke for top_k 7" in section.body
+    assert "fig-sweep" in build_report(tmp_path / "results").read_text(encoding="utf-8")
