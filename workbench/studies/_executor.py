@@ -147,8 +147,11 @@ def dask_encoder(client: Any, embedder: str, model_id: str, retries: int = 1) ->
                                         f"of {len(batches[i].texts)}")
                 out[i] = np.asarray(vectors, dtype=np.float32)
                 on_progress(len(batches[i].texts))
-        finally:
-            client.cancel(futures)  # an interrupted build leaves nothing running for it
+        except BaseException:
+            # an interrupted build leaves nothing running for it; a finished one cancels
+            # nothing, so the same batches can be asked for again at once
+            client.cancel([f for f in futures if not f.done()])
+            raise
         return [v for v in out if v is not None]
 
     return encode
