@@ -21,10 +21,9 @@ import tempfile
 import time
 from pathlib import Path
 
+import make_scale_corpus
 import numpy as np
 from _common import ROOT, peak_mb, print_table, timed
-
-import make_scale_corpus
 
 SCALE_50K = ROOT / "bench" / "scale_corpus_50k"
 
