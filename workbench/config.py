@@ -170,6 +170,20 @@ class Answers:
 
 
 @dataclass(frozen=True)
+class Executor:
+    """Where parallel work runs: one process (the default), a local Dask cluster or a running one."""
+
+    workers: int = 0
+    """Worker processes of a local Dask cluster; 0 runs everything in this process."""
+    scheduler: str = ""
+    """Address of a running Dask scheduler (``tcp://host:8786``); wins over ``workers``."""
+    connect_timeout: float = 10.0
+    """Seconds to wait for the scheduler before the run stops with an error."""
+    retries: int = 1
+    """Times a task is tried again after its worker died or it raised."""
+
+
+@dataclass(frozen=True)
 class Settings:
     """Everything a run depends on; saved resolved in every run record."""
 
@@ -181,6 +195,7 @@ class Settings:
     gates: Gates = field(default_factory=Gates)
     generator: Generator = field(default_factory=Generator)
     answers: Answers = field(default_factory=Answers)
+    executor: Executor = field(default_factory=Executor)
     source: Path | None = None
     """The file these settings were read from (``None`` for built-in defaults)."""
 
@@ -300,6 +315,9 @@ _BOUNDS: dict[str, tuple[float | None, float | None]] = {
     "gates.disagreement_margin": (0.0, None),
     "generator.max_new_tokens": (1, None),
     "answers.max_question_chars": (1, None),
+    "executor.workers": (0, None),
+    "executor.connect_timeout": (0.1, None),
+    "executor.retries": (0, None),
 }
 
 
@@ -478,6 +496,7 @@ __all__ = [
     "Answers",
     "ConfigError",
     "Embedder",
+    "Executor",
     "Fragmenting",
     "Gates",
     "Generator",

@@ -139,3 +139,27 @@ def drift_figure(counts: dict[str, int], title: str) -> go.Figure:
     fig.update_yaxes(title_text="fragments", range=[0, top * 1.15 + 1])
     fig.update_xaxes(title_text="status against the files now")
     return _layout(fig, title, 300)
+
+
+def sweep_curve_figure(table: pd.DataFrame, curve_by: str, title: str) -> go.Figure:
+    """Lines: must-refuse questions refused (x) against answerable ones answered from gold (y).
+
+    One line per value of ``curve_by`` (e.g. the rerank mode), one point per cell, in threshold
+    order; a point up and to the right is better on both.
+    """
+    fig = go.Figure()
+    done = table[table["status"] == "ok"]
+    for name, cells in done.groupby(curve_by, sort=False):
+        cells = cells.sort_values("gates.threshold") if "gates.threshold" in cells else cells
+        hover = (cells["gates.threshold"].map(lambda t: f"threshold {t:.4g}")
+                 if "gates.threshold" in cells else cells["cell"].astype(str))
+        fig.add_trace(go.Scatter(
+            x=cells["noans_refused_share"], y=cells["hasans_correct_share"], mode="lines+markers",
+            name=str(name), text=hover,
+            hovertemplate="%{text}<br>NoAns refused %{x:.1%}<br>HasAns correct %{y:.1%}"
+                          "<extra></extra>"))
+    fig.update_xaxes(title_text="must-refuse questions refused (NoAns)", range=[0, 1.02],
+                     tickformat=".0%")
+    fig.update_yaxes(title_text="answerable questions answered from gold (HasAns)",
+                     range=[0, 1.02], tickformat=".0%")
+    return _layout(fig, title, 420)

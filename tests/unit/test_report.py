@@ -90,6 +90,12 @@ def write_all(root: Path, leaks: int = 0) -> dict[str, Path]:
             "caught": [True, True, False, True, True],
             "invariant": ["quote_verbatim", "quote_verbatim", "", "utility_known", "utility_known"]}),
             results_dir=root, summary={"genuine": 7, "genuine_passed": 7}),
+        "sweep": write_run("sweep", pd.DataFrame({
+            "cell": [0, 1, 2], "status": ["ok", "ok", "failed"], "error": ["", "", "boom"],
+            "reranker.mode": ["none", "none", "bi-encoder"], "gates.threshold": [0.1, 0.2, None],
+            "hasans_correct_share": [0.8, 0.6, None], "noans_refused_share": [0.3, 0.7, None]}),
+            results_dir=root, summary={"cells": 3, "failed": 1}, extra={"sweep": "t", "grid": {
+                "reranker.mode": ["none", "bi-encoder"]}}),
     }
     return runs
 
@@ -99,7 +105,7 @@ def test_every_section_from_its_run(tmp_path: Path) -> None:
     path = build_report(tmp_path)
     assert path == tmp_path / REPORT_NAME
     page = plain(path.read_text(encoding="utf-8"))
-    for key in ("leakage", "gates", "ablation", "routers", "drift", "fts", "negative"):
+    for key in ("leakage", "gates", "ablation", "routers", "drift", "fts", "negative", "sweep"):
         assert f'<section id="{key}">' in page
     for folder in runs.values():
         assert folder.name in page  # each section names the run it came from
@@ -113,6 +119,7 @@ def test_every_section_from_its_run(tmp_path: Path) -> None:
     assert "<b>4 of 5</b> forgeries caught" in page and "80.0%" in page
     assert "genuine answers passing: <b>7 of 7</b>" in page
     assert "Specifications: 1 of 2 certified" in page and "E_PREMISE" in page
+    assert "<b>3</b> cells, 1 failed" in page and "boom" in page
     assert "<td>entities</td><td>yes</td>" in page  # the rule set in use is marked
 
 
@@ -133,13 +140,13 @@ def test_missing_runs_are_said_not_invented(tmp_path: Path) -> None:
               results_dir=tmp_path)
     sections = {s.key: s for s in report_sections(tmp_path)}
     assert not sections["drift"].missing
-    for key in ("leakage", "gates", "ablation", "routers", "fts", "negative"):
+    for key in ("leakage", "gates", "ablation", "routers", "fts", "negative", "sweep"):
         assert sections[key].missing and "run record yet" in sections[key].body
     page = build_report(tmp_path).read_text(encoding="utf-8")
     assert "No <b>routers</b> run record yet" in page
     assert "Leakage: no answers run yet" in page and "Every fragment is at its anchor" in page
     empty = build_report(tmp_path / "none").read_text(encoding="utf-8")
-    assert empty.count("run record yet") == 7  # every section, drift included
+    assert empty.count("run record yet") == 8  # every section, drift included
 
 
 def test_a_leak_turns_the_banner_red(tmp_path: Path) -> None:

@@ -33,6 +33,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "workbench.cli._router_train",
     "workbench.cli._runs",
     "workbench.cli._report",
+    "workbench.cli._sweep",
 )
 
 

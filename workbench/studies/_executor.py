@@ -1,0 +1,210 @@
+"""Dask as the executor of parallel work: this process, a local cluster or a running one.
+
+With no executor settings (``[executor] workers = 0`` and no ``scheduler``) everything runs in
+this process, as it always did. ``workers = N`` starts a ``distributed.LocalCluster`` of N
+single-threaded worker processes for the length of one run; ``scheduler = "tcp://host:8786"``
+joins a cluster someone started (its workers must have this workbench installed, with the same
+models). No pool of the workbench's own: Dask schedules, retries a task whose worker died and
+reports progress.
+
+Dense encoding goes out as content-addressed batches (:class:`workbench.retrieval.TextBatch`):
+a batch's task key is its texts' digests and the model id, so a batch is named by what it holds.
+Workers return vectors; the embedding cache on the client takes them in before the index is
+built from it, exactly as a one-process build does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from workbench.config import Executor, Settings
+from workbench.errors import WorkbenchError
+from workbench.index import BuildReport, build_index
+from workbench.retrieval import BatchEncoder, TextBatch, make_embedder
+
+
+class ExecutorError(WorkbenchError):
+    """The executor could not be set up or a worker answered with something unexpected."""
+
+
+class SchedulerUnreachableError(ExecutorError):
+    """No Dask scheduler answered at the address within the connect timeout."""
+
+
+def executor_settings(settings: Settings, workers: int | None = None,
+                      scheduler: str | None = None) -> Executor:
+    """The ``[executor]`` settings with a run's ``--workers`` / ``--scheduler`` put over them.
+
+    Raises:
+        ExecutorError: Both were given, or ``workers`` is negative.
+    """
+    if workers is not None and scheduler:
+        raise ExecutorError("give --workers N (a local cluster) or --scheduler ADDRESS "
+                            "(a running one), not both")
+    if workers is not None and workers < 0:
+        raise ExecutorError(f"--workers {workers}: expected 0 (this process) or more")
+    chosen = settings.executor
+    if scheduler:
+        return replace(chosen, scheduler=scheduler, workers=0)
+    if workers is not None:
+        return replace(chosen, workers=workers, scheduler="")
+    return chosen
+
+
+def is_local(executor: Executor) -> bool:
+    """Whether the settings ask for no cluster at all: everything in this process."""
+    return not executor.scheduler and executor.workers == 0
+
+
+@contextmanager
+def dask_client(executor: Executor) -> Iterator[Any]:
+    """A ``distributed.Client`` for the settings, closed (with its local cluster) on exit.
+
+    Yields ``None`` when the settings ask for no cluster.
+
+    Raises:
+        SchedulerUnreachableError: ``scheduler`` did not answer within ``connect_timeout``.
+    """
+    if is_local(executor):
+        yield None
+        return
+    from distributed import Client, LocalCluster
+
+    cluster = None
+    if executor.scheduler:
+        try:
+            client = Client(executor.scheduler, timeout=executor.connect_timeout,
+                            set_as_default=False)
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise SchedulerUnreachableError(
+                f"no Dask scheduler answered at {executor.scheduler} within "
+                f"{executor.connect_timeout:g} s ({type(exc).__name__}); start one with "
+                "`dask scheduler` and `dask worker ADDRESS`, or use --workers N for a local "
+                "cluster") from None
+    else:
+        # one thread per worker: the encoders are NumPy code that a second thread would only
+        # slow down, and worker processes (not threads) keep a crash to one task
+        cluster = LocalCluster(n_workers=executor.workers, threads_per_worker=1, processes=True,
+                               dashboard_address=":0", silence_logs=logging.ERROR)
+        client = Client(cluster, set_as_default=False)
+    try:
+        yield client
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def encode_batch(embedder: str, texts: list[str]) -> tuple[str, np.ndarray]:
+    """Run on a worker: the model's id and the passage vectors of ``texts``.
+
+    The model loads once per worker process (:func:`workbench.retrieval.make_embedder` keeps it);
+    the id comes back so the client can refuse vectors of another model.
+    """
+    model = make_embedder(embedder)
+    return model.id, model.encode_passages(texts)
+
+
+def batch_key(model_id: str, batch: TextBatch) -> str:
+    """The Dask key of one encoding task: the model and the batch's contents, nothing else."""
+    model = hashlib.sha256(model_id.encode()).hexdigest()[:12]
+    return f"encode-{model}-{batch.digest[:40]}"
+
+
+def dask_encoder(client: Any, embedder: str, model_id: str, retries: int = 1) -> BatchEncoder:
+    """A :data:`workbench.retrieval.BatchEncoder` that sends each batch to the cluster.
+
+    Batches are submitted together; progress is reported as each one finishes, in whatever
+    order; vectors are returned in the batches' order.
+    """
+    from distributed import as_completed
+
+    def encode(batches: Sequence[TextBatch], on_progress: Callable[[int], None]
+               ) -> list[np.ndarray]:
+        futures = [client.submit(encode_batch, embedder, list(b.texts),
+                                 key=batch_key(model_id, b), retries=retries)
+                   for b in batches]
+        where = {f.key: i for i, f in enumerate(futures)}
+        out: list[np.ndarray | None] = [None] * len(batches)
+        try:
+            for future in as_completed(futures, loop=client.loop):
+                got_id, vectors = future.result()
+                i = where[future.key]
+                if got_id != model_id:
+                    raise ExecutorError(f"a worker encoded with {got_id}, this build uses "
+                                        f"{model_id}; install the same model on every worker")
+                if len(vectors) != len(batches[i].texts):
+                    raise ExecutorError(f"a worker returned {len(vectors)} vectors for a batch "
+                                        f"of {len(batches[i].texts)}")
+                out[i] = np.asarray(vectors, dtype=np.float32)
+                on_progress(len(batches[i].texts))
+        except BaseException:
+            # an interrupted build leaves nothing running for it; a finished one cancels
+            # nothing, so the same batches can be asked for again at once
+            client.cancel([f for f in futures if not f.done()])
+            raise
+        return [v for v in out if v is not None]
+
+    return encode
+
+
+@dataclass(frozen=True)
+class DistributedBuild:
+    """What :func:`build_index_on` did: the build and where it ran."""
+
+    report: BuildReport
+    """The index build's own report."""
+    executor: str
+    """``this process``, ``local cluster of N workers`` or the scheduler's address."""
+
+    def summary(self) -> str:
+        """One line for the terminal."""
+        return f"{self.report.summary()} [{self.executor}]"
+
+
+def describe(executor: Executor) -> str:
+    """Where work runs, in words."""
+    if executor.scheduler:
+        return f"scheduler {executor.scheduler}"
+    if executor.workers:
+        return f"local cluster of {executor.workers} worker(s)"
+    return "this process"
+
+
+def build_index_on(settings: Settings, executor: Executor, *,
+                   corpus: str | os.PathLike[str] | None = None,
+                   out: str | os.PathLike[str] | None = None, embedder: str | None = None,
+                   cache_root: str | os.PathLike[str] | None = None,
+                   progress: bool = False) -> DistributedBuild:
+    """Build the fragment index, with dense encoding on the executor the settings name.
+
+    The index is the one :func:`workbench.index.build_index` writes in one process, bit for
+    bit: the same batches are encoded by the same model, the vectors go through the same
+    embedding cache, and the new folder replaces the old one only once complete.
+
+    Raises:
+        SchedulerUnreachableError: The scheduler did not answer in time.
+        ExecutorError: A worker used another model.
+    """
+    name = embedder or settings.embedder.name
+    corpus_dir = Path(corpus) if corpus is not None else settings.paths.corpus
+    out_dir = Path(out) if out is not None else settings.paths.index
+    cache = Path(cache_root) if cache_root is not None else settings.paths.cache
+    with dask_client(executor) as client:
+        encoder = None
+        if client is not None:
+            model_id = make_embedder(name).id
+            encoder = dask_encoder(client, name, model_id, retries=executor.retries)
+        report = build_index(corpus_dir, out_dir, embedder=name, fragmenting=settings.fragmenting,
+                             cache_root=cache, progress=progress, encode_batches=encoder,
+                             batch_size=settings.embedder.batch_size)
+    return DistributedBuild(report=report, executor=describe(executor))
