@@ -23,7 +23,14 @@ from workbench.config import Settings
 from workbench.corpus import Corpus
 from workbench.digests import folder_digest
 from workbench.index import audit_drift, ensure_index, load_index, read_manifest
-from workbench.studies import answers_frame, leakage, record_run
+from workbench.studies import (
+    DEFINITION,
+    answers_frame,
+    gold_spans,
+    leakage,
+    record_run,
+    selection_errors,
+)
 
 if TYPE_CHECKING:
     pass
@@ -162,11 +169,18 @@ def _gates_in_mode(settings: Settings) -> None:
     counts = ", ".join(f"{name} {c['leaks']}/{c['mode_a']}" for name, c in per_set.items())
     print(f"leakage: {report.leaks} of {report.mode_a} mode-A answers lack verifiable evidence "
           f"({counts}; every invariant re-checked against the files now)")
+    # Leakage is closed by construction; what remains is the verified answer from the wrong place.
+    selection = selection_errors(rows, gold=gold_spans(settings.paths.questions, settings.paths.corpus),
+                                 leaks=report.leaks, answered=report.mode_a)
+    print("\n".join(selection.lines()))
+    print(f"  ({DEFINITION} `workbench report` opens each wrong answer's trace.)")
     digests = {"index": index.digest, "corpus_at_index": index.corpus_digest}
     extra = {"order": list(order), "mode": settings.reranker.mode, "split": None,
              "sets": sorted(set(rows["set"]))}
     gates_run = record_run("gates", rows, settings=settings, digests=digests, extra=extra,
-                          summary={"leakage": report.leaks, "answered": report.mode_a})
+                          summary={"leakage": report.leaks, "answered": report.mode_a,
+                                   "answered_wrong": selection.answered_wrong,
+                                   "targets": [c.to_dict() for c in selection.targets]})
     answers_run = record_run("answers", answers, settings=settings, digests=digests, extra=extra,
                             summary={"leakage": report.leaks, "mode_a": report.mode_a,
                                      "per_set": per_set})

@@ -21,7 +21,15 @@ from workbench import plots as figures
 from workbench.errors import WorkbenchError
 from workbench.report._html import esc, figure, number, page, percent, table
 from workbench.runs import RunRecord, latest_run, latest_runs, runs_df
-from workbench.studies import compare_pair, paired_outcomes
+from workbench.studies import (
+    DEFINITION,
+    STRICT_DEFINITION,
+    SelectionReport,
+    compare_pair,
+    gold_for_run,
+    paired_outcomes,
+    selection_errors,
+)
 from workbench.studies._findings import STATES
 
 REPORT_NAME = "report.html"
@@ -141,6 +149,79 @@ def leakage_banner(results_dir: Path) -> tuple[str, Section]:
               f'— <a href="#leakage">per evaluation set</a></div></div>')
     return banner, Section("leakage", "Leakage per evaluation set", intro, "".join(blocks),
                            tuple(r.run_id for r in runs.values()))
+
+
+# --- selection errors ---------------------------------------------------------------------------
+
+def _trace(mode: str, row: Any) -> str:
+    """One wrong answer, collapsed to its question; a click opens the quote, gold span and gates."""
+    key = f"trace-{mode}-{row['id']}"
+    return (f'<details class="trace" id="{esc(key)}"><summary><a href="#{esc(key)}">'
+            f"<code>{esc(row['id'])}</code></a> {esc(row['set'])} · {esc(row['split'])} · "
+            f"{esc(row['level'])} level — {esc(row['question'])}</summary>"
+            f"<dl><dt>quote ({esc(row['quoted_at'])})</dt><dd><pre>{esc(row['quote'])}</pre></dd>"
+            f"<dt>gold span</dt><dd><pre>{esc(row['gold'])}</pre></dd>"
+            f"<dt>gate verdicts</dt><dd><pre>{esc(row['verdicts'])}</pre></dd></dl></details>")
+
+
+def _target_rows(report: SelectionReport) -> pd.DataFrame:
+    return pd.DataFrame.from_records([
+        {"target": c.target.label, "split": c.target.split or "every question",
+         "measured": c.value_text(), "goal": c.target.goal_text(),
+         "met": {True: "met", False: "NOT met", None: "not measured"}[c.met]}
+        for c in report.targets])
+
+
+def selection_reports(results_dir: Path) -> dict[Any, tuple[RunRecord, SelectionReport]]:
+    """Per rerank mode: the gate run and its selection errors, the leakage taken from its answers run."""
+    answers = latest_runs("answers", "mode", results_dir)
+    out: dict[Any, tuple[RunRecord, SelectionReport]] = {}
+    for mode, record in latest_runs("gates", "mode", results_dir).items():
+        leaks, answered = None, None
+        if mode in answers:
+            _, leaks, answered = _leak_table(answers[mode])
+        out[mode] = (record, selection_errors(record, gold=gold_for_run(record), leaks=leaks,
+                                              answered=answered))
+    return out
+
+
+def selection_banner(results_dir: Path) -> tuple[str, Section]:
+    """The answered-wrong figure beside the leakage one, and its section: targets, wrong answers."""
+    intro = DEFINITION + " " + STRICT_DEFINITION
+    reports = selection_reports(results_dir)
+    if not reports:
+        return "", Section("selection", "Selection errors and targets", intro,
+                           _missing("gates", "workbench demo"))
+    wrong = sum(r.answered_wrong for _, r in reports.values())
+    verified = sum(r.verified for _, r in reports.values())
+    missed = [f"{esc(c.target.label)} ({esc(mode)})" for mode, (_, r) in reports.items()
+              for c in r.targets if c.met is False]
+    state = "bad" if wrong or missed else "ok"
+    banner = (f'<div class="banner {state}"><div class="big">{wrong:,}</div><div class="what">'
+              f"<b>Answered wrong: {wrong:,} of {verified:,} verified answers quote the wrong "
+              f"place</b> (selection errors, every rerank mode, both splits)<br>"
+              + (f"targets not met: {'; '.join(missed)}" if missed else "every target is met")
+              + ' — <a href="#selection">per set, the targets, and each wrong answer</a>'
+              "</div></div>")
+    blocks = []
+    for mode, (record, report) in reports.items():
+        blocks.append(f"<h3>Rerank mode: {esc(mode or 'unknown')}</h3>")
+        blocks.append(_source(record, "counts: every question, both splits; targets: the split "
+                                      "each names"))
+        blocks.append("<p><b>Targets</b></p>")
+        blocks.append(table(_target_rows(report)))
+        view = report.per_set.rename(columns={"wrong share": "wrong share of verified"})
+        formats: dict[str, Callable[[Any], str]] = {c: _int for c in view.columns}
+        formats["wrong share of verified"] = percent
+        blocks.append("<p><b>Answered wrong per set</b> (both splits)</p>")
+        blocks.append(table(view, formats, index=True))
+        if len(report.wrong):
+            blocks.append(f"<p><b>Each wrong answer</b> ({len(report.wrong)}; click one to open "
+                          "its trace: the quote, the gold span, every gate's verdict)</p>")
+            blocks.append("".join(_trace(str(mode), row)
+                                  for _, row in report.wrong.iterrows()))
+    return banner, Section("selection", "Selection errors and targets", intro, "".join(blocks),
+                           tuple(r.run_id for r, _ in reports.values()))
 
 
 # --- gates --------------------------------------------------------------------------------------
@@ -442,7 +523,8 @@ def report_sections(results_dir: str | os.PathLike[str] = "results") -> list[Sec
     """Every section of the report (leakage first), built from the run records."""
     root = Path(results_dir)
     _, leakage = leakage_banner(root)
-    return [leakage, *(build(root) for build in SECTIONS)]
+    _, selection = selection_banner(root)
+    return [leakage, selection, *(build(root) for build in SECTIONS)]
 
 
 def build_report(results_dir: str | os.PathLike[str] = "results",
@@ -461,7 +543,8 @@ def build_report(results_dir: str | os.PathLike[str] = "results",
         raise ReportError(f"{root} is not a folder of run records")
     target = Path(out) if out is not None else root / REPORT_NAME
     banner, leakage = leakage_banner(root)
-    sections = [leakage, *(build(root) for build in SECTIONS)]
+    wrong_banner, selection = selection_banner(root)
+    sections = [leakage, selection, *(build(root) for build in SECTIONS)]
     runs = runs_df(root) if root.is_dir() else pd.DataFrame()
     built = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     used = sorted({run for s in sections for run in s.runs})
@@ -471,7 +554,7 @@ def build_report(results_dir: str | os.PathLike[str] = "results",
               "<p>Rebuild with <code>workbench report</code>; every figure is recomputed from the "
               "run records named in its section.</p></header>")
     nav = "<nav>" + "".join(f'<a href="#{esc(s.key)}">{esc(s.title)}</a>' for s in sections) + "</nav>"
-    body = banner + "".join(s.html() for s in sections)
+    body = banner + wrong_banner + "".join(s.html() for s in sections)
     document = page("digit-workbench report", header, nav, body)
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = target.with_name(f".{target.name}.partial")

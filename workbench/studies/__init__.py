@@ -9,7 +9,8 @@ cache key exists once.
   and its re-slicing without retrieval (``run_order``, ``rule_ablation``, ``threshold_sweep``,
   ``calibrate_gates``);
 - router comparisons and the three router findings of the system under study;
-- the negative control (spoiled answers against the invariant checker) and leakage;
+- the negative control (spoiled answers against the invariant checker), leakage, and the
+  selection errors (verified answers from the wrong place) against the targets;
 - the dense-encoder recall table and the cross-encoder's training.
 """
 
@@ -93,9 +94,31 @@ from workbench.studies._routers import (
     disagreements,
     paired_outcomes,
 )
+from workbench.studies._selection import (
+    DEFINITION,
+    MUST_REFUSE,
+    STRICT_DEFINITION,
+    TARGETS,
+    SelectionReport,
+    Target,
+    TargetCheck,
+    gold_for_run,
+    gold_spans,
+    selection_errors,
+)
 
 __all__ = [
     "ANSWERED",
+    "DEFINITION",
+    "MUST_REFUSE",
+    "STRICT_DEFINITION",
+    "TARGETS",
+    "SelectionReport",
+    "Target",
+    "TargetCheck",
+    "gold_for_run",
+    "gold_spans",
+    "selection_errors",
     "BASELINE",
     "DIFF_KINDS",
     "DiffKind",
