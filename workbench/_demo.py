@@ -23,6 +23,7 @@ from workbench.config import Settings
 from workbench.corpus import Corpus
 from workbench.digests import folder_digest
 from workbench.index import audit_drift, ensure_index, load_index, read_manifest
+from workbench.runs import current_suite, mark_suite_complete, new_suite_id, suite
 from workbench.studies import (
     DEFINITION,
     answers_frame,
@@ -248,7 +249,8 @@ def _step_routers(settings: Settings) -> None:
 def _step_report(settings: Settings) -> None:
     from workbench.report import build_report
 
-    path = build_report(settings.paths.results)
+    # this demo's own runs, even before its suite is marked complete
+    path = build_report(settings.paths.results, suite=current_suite())
     print(f"report: {path}")
 
 
@@ -266,15 +268,24 @@ STEPS: list[tuple[str, Step]] = [
 ]
 
 
-def run_demo(settings: Settings) -> int:
-    """Run every step in order; returns the exit status."""
+def run_demo(settings: Settings, steps: list[tuple[str, Step]] | None = None) -> int:
+    """Run every step in order as one suite; returns the exit status.
+
+    Every run record the steps write names the suite, and the suite's marker is written only
+    once the last step is through, so ``workbench report`` never mixes runs of two demos nor
+    takes a demo stopped halfway for a complete one.
+    """
+    steps = STEPS if steps is None else steps
     started = time.perf_counter()
-    for number, (title, step) in enumerate(STEPS, start=1):
-        print(f"\n[{number}/{len(STEPS)}] {title}", flush=True)
-        step_started = time.perf_counter()
-        step(settings)
-        print(f"    ({time.perf_counter() - step_started:.1f} s)", flush=True)
-    print(f"\ndemo finished in {time.perf_counter() - started:.0f} s")
+    with suite(new_suite_id("demo")) as suite_id:
+        print(f"suite {suite_id}: every run record below names it")
+        for number, (title, step) in enumerate(steps, start=1):
+            print(f"\n[{number}/{len(steps)}] {title}", flush=True)
+            step_started = time.perf_counter()
+            step(settings)
+            print(f"    ({time.perf_counter() - step_started:.1f} s)", flush=True)
+        marker = mark_suite_complete(suite_id, settings.paths.results)
+    print(f"\ndemo finished in {time.perf_counter() - started:.0f} s; suite complete: {marker}")
     return 0
 
 

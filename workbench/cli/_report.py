@@ -11,7 +11,7 @@ from workbench.report._build import build_report
 
 def _report(args: argparse.Namespace, settings: Settings) -> int:
     results = Path(args.results) if args.results else Path(settings.paths.results)
-    path = build_report(results, out=args.out)
+    path = build_report(results, out=args.out, suite=args.suite, runs=args.runs)
     print(f"report: {path}")
     return 0
 
@@ -20,7 +20,13 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     """Add ``report``."""
     report = subparsers.add_parser(
         "report", parents=[common],
-        help="write results/report.html from the latest run record of each kind")
+        help="write results/report.html from one suite of run records (default: the latest "
+             "complete `workbench demo`)")
     report.add_argument("--results", metavar="DIR", help="the run records (default: [paths].results)")
     report.add_argument("--out", metavar="FILE", help="where to write the page (default: DIR/report.html)")
+    which = report.add_mutually_exclusive_group()
+    which.add_argument("--suite", metavar="ID",
+                       help="the runs of this suite (`workbench runs list` shows each run's suite)")
+    which.add_argument("--runs", nargs="+", metavar="RUN",
+                       help="exactly these run ids (the newest of each kind among them)")
     report.set_defaults(handler=_report)

@@ -1,4 +1,4 @@
-"""The HTML report: one self-contained page built from the latest run record of each kind.
+"""The HTML report: one self-contained page built from one suite of run records.
 
 Every number on the page is recomputed from a saved run record with the workbench's own
 analysis functions (``gate_attribution``, ``rule_ablation``, ``headline``, ``catch_rates``,
@@ -9,7 +9,7 @@ is missing says so and how to make one.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,7 +20,14 @@ import pandas as pd
 from workbench import plots as figures
 from workbench.errors import WorkbenchError
 from workbench.report._html import esc, figure, number, page, percent, table
-from workbench.runs import RunRecord, latest_run, latest_runs, runs_df
+from workbench.runs import (
+    RunRecord,
+    latest_run,
+    latest_runs,
+    latest_suite,
+    runs_df,
+    scan_runs,
+)
 from workbench.studies import (
     DEFINITION,
     STRICT_DEFINITION,
@@ -38,6 +45,72 @@ REPORT_NAME = "report.html"
 
 class ReportError(WorkbenchError):
     """The report cannot be written (e.g. the results folder is not a folder)."""
+
+
+@dataclass(frozen=True)
+class ReportScope:
+    """Which run records a report is built from: one suite, named runs, or (failing both) all."""
+
+    root: Path
+    """The results folder."""
+    suite: str | None = None
+    """Only the runs of this suite (the manifest's ``suite``)."""
+    among: frozenset[str] | None = None
+    """Only these run ids."""
+
+    def run(self, kind: str) -> RunRecord | None:
+        """The newest run of ``kind`` in scope."""
+        return latest_run(kind, self.root, where=self._where(), among=self.among)
+
+    def runs(self, kind: str, by: str) -> dict[Any, RunRecord]:
+        """The newest run of ``kind`` in scope for each value of the manifest field ``by``."""
+        return latest_runs(kind, by, self.root, where=self._where(), among=self.among)
+
+    def _where(self) -> dict[str, Any] | None:
+        return {"suite": self.suite} if self.suite else None
+
+    def describe(self) -> str:
+        """What the page is built from, as the header says it (HTML)."""
+        if self.among is not None:
+            return "the runs named on the command line: " + ", ".join(
+                f"<code>{esc(r)}</code>" for r in sorted(self.among))
+        if self.suite:
+            return f"suite <code>{esc(self.suite)}</code> (the runs of one <code>workbench demo</code>)"
+        return ("no complete demo suite, so the latest run of each kind, whatever produced it; "
+                "run <code>workbench demo</code> for a consistent suite")
+
+
+def report_scope(results_dir: str | os.PathLike[str] = "results", *, suite: str | None = None,
+                 runs: Sequence[str] | None = None) -> ReportScope:
+    """The runs a report is built from.
+
+    ``runs`` if given, else ``suite``, else the latest complete demo suite, else (no suite at
+    all) the latest run of each kind.
+
+    Raises:
+        ReportError: A named run or suite is not under ``results_dir``.
+    """
+    root = Path(results_dir)
+    known = scan_runs(root).runs if root.is_dir() else pd.DataFrame(columns=["run_id", "suite"])
+    if runs:
+        unknown = sorted(set(runs) - set(known["run_id"]))
+        if unknown:
+            raise ReportError(f"no run {', '.join(unknown)} under {root} (`workbench runs list`)")
+        return ReportScope(root, among=frozenset(runs))
+    if suite:
+        if suite not in set(known["suite"].dropna()):
+            raise ReportError(f"no run of suite {suite} under {root} (`workbench runs list` "
+                              "shows each run's suite)")
+        return ReportScope(root, suite=suite)
+    return ReportScope(root, suite=latest_suite(root))
+
+
+Scoped = ReportScope | str | os.PathLike[str]
+"""What a section is built from: a scope, or a results folder (its default scope)."""
+
+
+def _as_scope(where: Scoped) -> ReportScope:
+    return where if isinstance(where, ReportScope) else report_scope(where)
 
 
 @dataclass(frozen=True)
@@ -113,9 +186,9 @@ def _leak_table(record: RunRecord) -> tuple[pd.DataFrame | None, int | None, int
     return pd.DataFrame.from_records(records), int(leak.sum()), int(mode_a.sum())
 
 
-def leakage_banner(results_dir: Path) -> tuple[str, Section]:
+def leakage_banner(scope: Scoped) -> tuple[str, Section]:
     """The leakage banner at the top of the page and its section with the per-set counts."""
-    runs = latest_runs("answers", "mode", results_dir)
+    runs = _as_scope(scope).runs("answers", "mode")
     intro = ("A leak is an answer shown as verified (mode A) whose evidence does not hold: no "
              "evidence, an answer although the source refused, or an invariant that failed when "
              "the run re-checked it against the files. The target is 0 in every evaluation set.")
@@ -172,11 +245,11 @@ def _target_rows(report: SelectionReport) -> pd.DataFrame:
         for c in report.targets])
 
 
-def selection_reports(results_dir: Path) -> dict[Any, tuple[RunRecord, SelectionReport]]:
+def selection_reports(scope: Scoped) -> dict[Any, tuple[RunRecord, SelectionReport]]:
     """Per rerank mode: the gate run and its selection errors, the leakage taken from its answers run."""
-    answers = latest_runs("answers", "mode", results_dir)
+    answers = _as_scope(scope).runs("answers", "mode")
     out: dict[Any, tuple[RunRecord, SelectionReport]] = {}
-    for mode, record in latest_runs("gates", "mode", results_dir).items():
+    for mode, record in _as_scope(scope).runs("gates", "mode").items():
         leaks, answered = None, None
         if mode in answers:
             _, leaks, answered = _leak_table(answers[mode])
@@ -185,10 +258,10 @@ def selection_reports(results_dir: Path) -> dict[Any, tuple[RunRecord, Selection
     return out
 
 
-def selection_banner(results_dir: Path) -> tuple[str, Section]:
+def selection_banner(scope: Scoped) -> tuple[str, Section]:
     """The answered-wrong figure beside the leakage one, and its section: targets, wrong answers."""
     intro = DEFINITION + " " + STRICT_DEFINITION
-    reports = selection_reports(results_dir)
+    reports = selection_reports(scope)
     if not reports:
         return "", Section("selection", "Selection errors and targets", intro,
                            _missing("gates", "workbench demo"))
@@ -253,7 +326,7 @@ def _stages(record: RunRecord) -> str:
             f"{', '.join(rules) or '—'}.</p>")
 
 
-def gates_section(results_dir: Path) -> Section:
+def gates_section(scope: Scoped) -> Section:
     """First-firing gate per question set, per rerank mode, with the test-split shares."""
     from workbench.studies import gate_attribution, headline, run_order
 
@@ -261,7 +334,7 @@ def gates_section(results_dir: Path) -> Section:
              "gate in the configured order that fires, and splits the answered questions into "
              "answered from a gold fragment (correct) and answered otherwise (wrong). Read a row "
              "left to right as the question set draining through the gates.")
-    runs = latest_runs("gates", "mode", results_dir)
+    runs = _as_scope(scope).runs("gates", "mode")
     if not runs:
         return Section("gates", "Gate firing", intro, _missing("gates", "workbench demo"))
     blocks = []
@@ -287,7 +360,7 @@ def gates_section(results_dir: Path) -> Section:
                    tuple(r.run_id for r in runs.values()))
 
 
-def ablation_section(results_dir: Path) -> Section:
+def ablation_section(scope: Scoped) -> Section:
     """Every subset of the relevance rules against no rule at all, on the dev split."""
     from workbench.studies import rule_ablation
 
@@ -295,7 +368,7 @@ def ablation_section(results_dir: Path) -> Section:
              "question against no rule at all, the false answers it eliminates and the correct "
              "answers it breaks. A rule earns its place when it eliminates more than it breaks; "
              "the rules are chosen on the dev split, so the table is computed there.")
-    runs = latest_runs("gates", "mode", results_dir)
+    runs = _as_scope(scope).runs("gates", "mode")
     if not runs:
         return Section("ablation", "Relevance-rule ablation", intro,
                        _missing("gates", "workbench demo"))
@@ -341,7 +414,7 @@ _ROUTER_LABELS = {
 """Summary figure -> the row heading of the report's router table (the terminal abbreviates)."""
 
 
-def routers_section(results_dir: Path) -> Section:
+def routers_section(scope: Scoped) -> Section:
     """The router comparison: the summary per router and McNemar of the first against each other."""
     from workbench.cli._router import TABLE_COLUMNS
 
@@ -349,7 +422,7 @@ def routers_section(results_dir: Path) -> Section:
              "arguments. The table gives each router's shares on the same items (higher is better "
              "except over-refusal, incorrect, verified-wrong and parse failures); McNemar's exact "
              "test asks whether two routers' right/wrong outcomes differ by more than chance.")
-    record = latest_run("routers", results_dir)
+    record = _as_scope(scope).run("routers")
     if record is None:
         return Section("routers", "Router comparison", intro,
                        _missing("routers", "workbench demo  (or: workbench eval routers rule ...)"))
@@ -403,14 +476,14 @@ def routers_section(results_dir: Path) -> Section:
 
 # --- drift --------------------------------------------------------------------------------------
 
-def drift_section(results_dir: Path) -> Section:
+def drift_section(scope: Scoped) -> Section:
     """The drift audit: fragments per status and the files that moved on."""
     from workbench.index import summarise
 
     intro = ("The audit checks every indexed fragment against the course files as they are now: "
              "match (still at its anchor, quotable), drifted (elsewhere in its file), changed "
              "(gone from a file that exists) or missing_file. Only match fragments can be quoted.")
-    record = latest_run("drift", results_dir)
+    record = _as_scope(scope).run("drift")
     if record is None:
         return Section("drift", "Drift audit", intro, _missing("drift", "workbench audit drift"))
     summary = summarise(record.rows)
@@ -436,13 +509,13 @@ def drift_section(results_dir: Path) -> Section:
 
 # --- FTS ----------------------------------------------------------------------------------------
 
-def fts_section(results_dir: Path) -> Section:
+def fts_section(scope: Scoped) -> Section:
     """The morphism library's status and integrity, and every specification's verdict."""
     intro = ("Specifications may rest only on reviewed (verified or derived) entries of the "
              "morphism library. The first table counts the library's entries by review status; "
              "the second gives each specification's verdict: certified, or the gate or fallacy "
              "code that stopped it.")
-    record = latest_run("fts", results_dir)
+    record = _as_scope(scope).run("fts")
     if record is None:
         return Section("fts", "FTS library status", intro, _missing("fts", "workbench demo"))
     library = record.manifest.get("library") or {}
@@ -478,7 +551,7 @@ def fts_section(results_dir: Path) -> Section:
 
 # --- negative control ---------------------------------------------------------------------------
 
-def negative_section(results_dir: Path) -> Section:
+def negative_section(scope: Scoped) -> Section:
     """Forgeries caught per kind and the overall catch rate."""
     from workbench.studies import catch_rates
 
@@ -487,7 +560,7 @@ def negative_section(results_dir: Path) -> Section:
              "fails. Genuine answers run alongside as a control and must all pass; the checker "
              "tests where evidence comes from, not whether it fits the question, so a kind that "
              "attaches another question's valid evidence is expected to pass.")
-    record = latest_run("negative_control", results_dir)
+    record = _as_scope(scope).run("negative_control")
     if record is None:
         return Section("negative", "Negative control", intro,
                        _missing("negative_control", "workbench demo"))
@@ -512,28 +585,32 @@ def negative_section(results_dir: Path) -> Section:
 
 # --- the page -----------------------------------------------------------------------------------
 
-SECTIONS: tuple[Callable[[Path], Section], ...] = (
+SECTIONS: tuple[Callable[[Scoped], Section], ...] = (
     gates_section, ablation_section, routers_section, drift_section, fts_section,
     negative_section,
 )
 """The sections after the leakage one, in page order."""
 
 
-def report_sections(results_dir: str | os.PathLike[str] = "results") -> list[Section]:
-    """Every section of the report (leakage first), built from the run records."""
-    root = Path(results_dir)
-    _, leakage = leakage_banner(root)
-    _, selection = selection_banner(root)
-    return [leakage, selection, *(build(root) for build in SECTIONS)]
+def report_sections(results_dir: str | os.PathLike[str] = "results", *, suite: str | None = None,
+                    runs: Sequence[str] | None = None) -> list[Section]:
+    """Every section of the report (leakage first), built from the runs in scope (:func:`report_scope`)."""
+    scope = report_scope(results_dir, suite=suite, runs=runs)
+    _, leakage = leakage_banner(scope)
+    _, selection = selection_banner(scope)
+    return [leakage, selection, *(build(scope) for build in SECTIONS)]
 
 
 def build_report(results_dir: str | os.PathLike[str] = "results",
-                 out: str | os.PathLike[str] | None = None) -> Path:
+                 out: str | os.PathLike[str] | None = None, *, suite: str | None = None,
+                 runs: Sequence[str] | None = None) -> Path:
     """Write the HTML report and return its path.
 
     Args:
         results_dir: The folder of run records.
         out: Where to write the page (default ``<results_dir>/report.html``).
+        suite: Build from the runs of this suite (default: the latest complete demo suite).
+        runs: Build from exactly these run ids (the newest of each kind among them).
 
     Returns:
         The path of the written page. It is written to a temporary file and renamed into place.
@@ -542,15 +619,16 @@ def build_report(results_dir: str | os.PathLike[str] = "results",
     if root.exists() and not root.is_dir():
         raise ReportError(f"{root} is not a folder of run records")
     target = Path(out) if out is not None else root / REPORT_NAME
-    banner, leakage = leakage_banner(root)
-    wrong_banner, selection = selection_banner(root)
-    sections = [leakage, selection, *(build(root) for build in SECTIONS)]
+    scope = report_scope(root, suite=suite, runs=runs)
+    banner, leakage = leakage_banner(scope)
+    wrong_banner, selection = selection_banner(scope)
+    sections = [leakage, selection, *(build(scope) for build in SECTIONS)]
     runs = runs_df(root) if root.is_dir() else pd.DataFrame()
     built = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     used = sorted({run for s in sections for run in s.runs})
     header = ("<header><h1>digit-workbench — results report</h1>"
               f"<p>Built {esc(built)} from <code>{esc(root)}</code>: {len(runs)} run record(s), "
-              f"{len(used)} of them shown (the latest of each kind).</p>"
+              f"{len(used)} of them shown, from {scope.describe()}.</p>"
               "<p>Rebuild with <code>workbench report</code>; every figure is recomputed from the "
               "run records named in its section.</p></header>")
     nav = "<nav>" + "".join(f'<a href="#{esc(s.key)}">{esc(s.title)}</a>' for s in sections) + "</nav>"
