@@ -23,6 +23,7 @@ from workbench.config import Settings
 from workbench.corpus import Corpus
 from workbench.digests import folder_digest
 from workbench.index import audit_drift, ensure_index, load_index, read_manifest
+from workbench.stats import format_p
 from workbench.runs import current_suite, mark_suite_complete, new_suite_id, suite
 from workbench.studies import (
     DEFINITION,
@@ -231,7 +232,7 @@ def _step_routers(settings: Settings) -> None:
     print("\n".join(summary_lines(comparison)))
     for test in study.tests:
         print(f"McNemar {test.router_a} vs {test.router_b}: b={test.b} (only {test.router_a} "
-              f"right), c={test.c} (only {test.router_b} right), exact p={test.p_value:.4g}")
+              f"right), c={test.c} (only {test.router_b} right), exact p={format_p(test.p_value)}")
     print("\n".join(finding_lines(list(study.findings))))
     tests = [t.to_dict() for t in study.tests]
     summary = json.loads(comparison.summary.to_json(orient="index"))

@@ -24,9 +24,8 @@ from workbench.routing import (
     TaskItem,
 )
 from workbench.runs import load_run
-from workbench.stats import mcnemar
+from workbench.stats import _exact_two_sided, mcnemar
 from workbench.studies import FAILURE_CLASSES, compare_routers, disagreements
-from workbench.studies._routers import _exact_two_sided
 
 
 def _refuse() -> dict:

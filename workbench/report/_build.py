@@ -28,6 +28,7 @@ from workbench.runs import (
     runs_df,
     scan_runs,
 )
+from workbench.stats import format_p
 from workbench.studies import (
     DEFINITION,
     STRICT_DEFINITION,
@@ -457,7 +458,7 @@ def routers_section(scope: Scoped) -> Section:
                           "exact p": result.p_value})
         blocks.append("<h3>McNemar, paired on the same items</h3>")
         blocks.append(table(pd.DataFrame.from_records(tests),
-                            {"exact p": lambda p: f"{float(p):.3g}"}))
+                            {"exact p": format_p}))
     else:
         blocks.append("<p>Only one router in this run: there is no pair to test. Train a router "
                       "with <code>workbench router train models/routers/base.toml</code>.</p>")
