@@ -23,8 +23,8 @@ from workbench.config import Settings
 from workbench.corpus import Corpus
 from workbench.digests import folder_digest
 from workbench.index import audit_drift, ensure_index, load_index, read_manifest
-from workbench.stats import format_p
 from workbench.runs import current_suite, mark_suite_complete, new_suite_id, suite
+from workbench.stats import format_p
 from workbench.studies import (
     DEFINITION,
     answers_frame,

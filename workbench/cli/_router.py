@@ -12,10 +12,10 @@ from typing import Any
 from workbench.config import Settings
 from workbench.errors import WorkbenchError
 from workbench.registry import names
-from workbench.stats import format_p
 from workbench.routing import RouterSpecError, build_router
 from workbench.routing._score import DEFAULT_TASKSETS, TaskItem, load_tasks
 from workbench.routing._transformers import TRAINING_RECORD
+from workbench.stats import format_p
 from workbench.studies import record_run
 from workbench.studies._routers import (
     RouterComparison,
