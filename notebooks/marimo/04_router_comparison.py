@@ -7,8 +7,8 @@ with app.setup:
     import marimo as mo
 
     from workbench.lab import setup
-    from workbench.stats import format_p
     from workbench.routing import rule_router, transformers_router
+    from workbench.stats import format_p
     from workbench.studies import (
         compare_pair,
         compare_routers,
