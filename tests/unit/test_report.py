@@ -195,3 +195,22 @@ def test_cli_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "file").write_text("", encoding="utf-8")
     with pytest.raises(ReportError):
         build_report(tmp_path / "file")
+
+
+def test_each_table_says_what_it_counts_and_the_terms_are_defined(tmp_path: Path) -> None:
+    write_all(tmp_path)
+    write_run("negative_control", pd.DataFrame({
+        "kind": ["quote_char_changed"] * 2 + ["valid_evidence_other_question"] * 2,
+        "source": ["quote"] * 4, "number": [0, 1, 0, 1], "caught": [True, True, False, False],
+        "invariant": ["quote_verbatim", "quote_verbatim", "", ""]}), results_dir=tmp_path,
+        summary={"genuine": 2, "genuine_passed": 2})
+    page = build_report(tmp_path).read_text(encoding="utf-8")
+    assert "The verbatim gate reads 0 while the course files match the index" in page
+    assert "<b>Counts: every question of the run, both splits" in page
+    assert "<b>Shares: test split only</b>" in page and "<b>Counts: dev split only</b>" in page
+    assert "Incorrect answers: items where the router chose a source" in page
+    assert "Visible failures: items whose error a reader sees" in page
+    assert "<b>2 of 4</b> forgeries caught" in page  # with the kind expected to pass
+    assert "Without the kind expected to pass (valid_evidence_other_question: 0 of 2 caught)" in page
+    assert "<b>2 of 2</b>, catch rate <b>100.0%</b>" in page
+    assert '<section id="glossary">' in page and "<dt>answered wrong (selection error)</dt>" in page

@@ -14,7 +14,18 @@ from workbench.report._build import (
     build_report,
     report_scope,
     report_sections,
+    scope_figures,
+)
+from workbench.report._markdown import (
+    END,
+    START,
+    FiguresBlockError,
+    read_figures,
+    readme_block,
+    render_figures,
+    write_figures,
 )
 
-__all__ = ["REPORT_NAME", "SECTIONS", "ReportError", "ReportScope", "Section", "build_report",
-           "report_scope", "report_sections"]
+__all__ = ["END", "REPORT_NAME", "SECTIONS", "START", "FiguresBlockError", "ReportError",
+           "ReportScope", "Section", "build_report", "read_figures", "readme_block",
+           "render_figures", "report_scope", "report_sections", "scope_figures", "write_figures"]

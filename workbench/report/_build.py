@@ -37,7 +37,9 @@ from workbench.studies import (
     gold_for_run,
     paired_outcomes,
     selection_errors,
+    suite_figures,
 )
+from workbench.studies._figures import negative_figures
 from workbench.studies._findings import STATES
 
 REPORT_NAME = "report.html"
@@ -128,11 +130,13 @@ class Section:
     """The section's HTML below the intro."""
     runs: tuple[str, ...] = field(default=())
     """The run ids the section was built from."""
+    needs_runs: bool = True
+    """Whether the section shows figures of runs (the glossary does not)."""
 
     @property
     def missing(self) -> bool:
-        """Whether no run fed this section."""
-        return not self.runs
+        """Whether no run fed a section that needs one."""
+        return self.needs_runs and not self.runs
 
     def html(self) -> str:
         """The section as HTML."""
@@ -334,7 +338,9 @@ def gates_section(scope: Scoped) -> Section:
     intro = ("Every question runs through every gate; the table credits each refusal to the first "
              "gate in the configured order that fires, and splits the answered questions into "
              "answered from a gold fragment (correct) and answered otherwise (wrong). Read a row "
-             "left to right as the question set draining through the gates.")
+             "left to right as the question set draining through the gates. The verbatim gate "
+             "reads 0 while the course files match the index: it fires only when a quote is no "
+             "longer in its file as it is now, that is after files drift (see the drift audit).")
     runs = _as_scope(scope).runs("gates", "mode")
     if not runs:
         return Section("gates", "Gate firing", intro, _missing("gates", "workbench demo"))
@@ -347,6 +353,9 @@ def gates_section(scope: Scoped) -> Section:
         blocks.append(_stages(record))
         view = attribution.rename(columns={"answered_correct": "answered, correct",
                                            "false_answers": "answered, wrong"})
+        blocks.append(f"<p><b>Counts: every question of the run, "
+                      f"{esc(_scope(record))}</b> ({int(attribution.loc['all', 'n']):,} questions)."
+                      "</p>")
         blocks.append(table(view, {c: _int for c in view.columns}, index=True))
         blocks.append(figure(figures.gate_firing_figure(
             attribution, order, f"First gate to refuse, per question set ({mode})"),
@@ -354,7 +363,7 @@ def gates_section(scope: Scoped) -> Section:
         shares = headline(record, "test") if "split" in record.rows.columns and (
             record.rows["split"] == "test").any() else {}
         if shares:
-            blocks.append("<p>Test split: " + "; ".join(
+            blocks.append("<p><b>Shares: test split only</b> — " + "; ".join(
                 f"{esc(k.replace('_', ' '))} <b>{percent(v)}</b>" for k, v in shares.items())
                 + ".</p>")
     return Section("gates", "Gate firing", intro, "".join(blocks),
@@ -384,6 +393,8 @@ def ablation_section(scope: Scoped) -> Section:
             in_use = "+".join(enabled) if enabled else "(none)"
             ablation.insert(1, "in use", ["yes" if r == in_use else "" for r in ablation["rules"]])
         blocks.append(f"<h3>Rerank mode: {esc(mode or 'unknown')}</h3>")
+        blocks.append(f"<p><b>Counts: {'dev split only' if split else 'every question'}</b>"
+                      " (rules are chosen on dev; test is kept for reporting).</p>")
         blocks.append(_source(record, f"{'dev split' if split else 'all rows (no dev split)'}",
                               f"{int((record.rows['split'] == 'dev').sum()) if has_dev else len(record.rows)}"
                               " questions"))
@@ -422,7 +433,12 @@ def routers_section(scope: Scoped) -> Section:
     intro = ("Routers decide, per task, which source answers and with which utility and "
              "arguments. The table gives each router's shares on the same items (higher is better "
              "except over-refusal, incorrect, verified-wrong and parse failures); McNemar's exact "
-             "test asks whether two routers' right/wrong outcomes differ by more than chance.")
+             "test asks whether two routers' right/wrong outcomes differ by more than chance. "
+             "Incorrect answers: items where the router chose a source (did not refuse) and its "
+             "decision was not right, over every item. Visible failures: items whose error a "
+             "reader sees (a wrong source or utility, a missing or unexpected argument, a refusal "
+             "where an answer was due, a parse failure), over every item. Verified wrong answers: "
+             "a wrong argument value, which the utility executes and shows as verified.")
     record = _as_scope(scope).run("routers")
     if record is None:
         return Section("routers", "Router comparison", intro,
@@ -572,10 +588,20 @@ def negative_section(scope: Scoped) -> Section:
     if "genuine" in summary:
         genuine = (f"; genuine answers passing: <b>{_int(summary.get('genuine_passed'))} of "
                    f"{_int(summary.get('genuine'))}</b>")
+    control = negative_figures(record)
+    without = ""
+    if control["forgeries_without"] and control["expected_to_pass_forgeries"]:
+        rate = percent(control["caught_without"] / control["forgeries_without"])
+        without = (f"<p>Without the kind expected to pass "
+                   f"({esc(', '.join(control['expected_to_pass']))}: "
+                   f"{control['expected_to_pass_caught']:,} of "
+                   f"{control['expected_to_pass_forgeries']:,} caught): <b>"
+                   f"{control['caught_without']:,} of {control['forgeries_without']:,}</b>, "
+                   f"catch rate <b>{rate}</b>.</p>")
     blocks = [_source(record, f"seed {summary['seed']}" if "seed" in summary else ""),
               f"<p><b>{caught:,} of {total:,}</b> forgeries caught, catch rate "
               f"<b>{percent(caught / total if total else None)}</b> over {len(per_kind)} kinds"
-              f"{genuine}.</p>",
+              f"{genuine}.</p>", without,
               figure(figures.catch_rate_figure(per_kind, "Catch rate per forgery kind"),
                      "fig-negative"),
               table(per_kind.rename(columns={"catch_rate": "catch rate",
@@ -584,11 +610,60 @@ def negative_section(scope: Scoped) -> Section:
     return Section("negative", "Negative control", intro, "".join(blocks), (record.run_id,))
 
 
+# --- figures -----------------------------------------------------------------------------------
+
+def scope_figures(scope: Scoped) -> dict[str, Any]:
+    """The measured figures of the runs in scope (:func:`workbench.studies.suite_figures`)."""
+    scope = _as_scope(scope)
+    return suite_figures(suite=scope.suite, gates=scope.runs("gates", "mode"),
+                         answers=scope.runs("answers", "mode"),
+                         negative=scope.run("negative_control"), routers=scope.run("routers"))
+
+
+# --- glossary ----------------------------------------------------------------------------------
+
+GLOSSARY: tuple[tuple[str, str], ...] = (
+    ("verified answer (mode A)", "An answer shown as verified: its content comes from a quote, a "
+     "utility or a specification, with evidence the invariant checker re-checks."),
+    ("refusal", "The pipeline declines to answer and says why, with a code and numbers (the gate "
+     "that fired, the best score against the threshold, what was missing)."),
+    ("leakage", "A verified answer whose evidence does not hold: none, an answer although the "
+     "source refused, or an invariant that fails against the files now. Target 0."),
+    ("answered wrong (selection error)", DEFINITION),
+    ("quote misses the gold span", STRICT_DEFINITION),
+    ("gold span", "The passage of a course file, labelled by hand, that answers an answerable "
+     "question."),
+    ("split", "dev: the questions thresholds and rules are tuned on; test: the questions "
+     "reported. Each table says which it counts."),
+    ("gate", "One check a quote must pass, in order: gate0 (lexical support), threshold (the "
+     "best score), disagreement (two close candidates from different files), relevance (a rule "
+     "fired), verbatim (the quote is in the file as it is now)."),
+    ("would-fire", "Whether a gate would refuse a question on its own, recorded for every gate "
+     "even after an earlier one refused, so any order can be re-attributed."),
+    ("drift", "A course file changed after indexing; a fragment no longer at its anchor cannot "
+     "be quoted."),
+    ("forgery (negative control)", "A genuine answer spoiled on purpose; caught when an "
+     "invariant fails."),
+    ("McNemar's exact test", "Two routers judged on the same items: b items only the first got "
+     "right, c only the second; p is the chance of a split at least as uneven if both were "
+     "equally good."),
+)
+"""Each term a table of the report uses, and what it means there."""
+
+
+def glossary_section(scope: Scoped) -> Section:
+    """The terms the tables use (it needs no run)."""
+    body = "<dl class=\"glossary\">" + "".join(
+        f"<dt>{esc(term)}</dt><dd>{esc(meaning)}</dd>" for term, meaning in GLOSSARY) + "</dl>"
+    return Section("glossary", "Glossary", "The terms the tables above use.", body,
+                   needs_runs=False)
+
+
 # --- the page -----------------------------------------------------------------------------------
 
 SECTIONS: tuple[Callable[[Scoped], Section], ...] = (
     gates_section, ablation_section, routers_section, drift_section, fts_section,
-    negative_section,
+    negative_section, glossary_section,
 )
 """The sections after the leakage one, in page order."""
 

@@ -59,6 +59,8 @@ details.trace pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: 2px 
                     background: #f7fafc; padding: 6px 8px; border-radius: 4px; }
 details.trace dt { font-weight: 600; font-size: 13px; color: var(--muted); }
 details.trace dd { margin: 0 0 4px 0; }
+dl.glossary dt { font-weight: 600; margin-top: 6px; }
+dl.glossary dd { margin: 0 0 4px 18px; max-width: 90ch; }
 .pill { display: inline-block; padding: 0 8px; border-radius: 10px; font-size: 12px;
         font-weight: 600; }
 .pill.ok { background: #c6f6d5; color: #22543d; } .pill.bad { background: #fed7d7; color: #742a2a; }

@@ -46,6 +46,10 @@ from workbench.studies._diff import (
 from workbench.studies._embedders import (
     recall_table,
 )
+from workbench.studies._figures import (
+    EXPECTED_TO_PASS,
+    suite_figures,
+)
 from workbench.studies._findings import (
     Finding,
     finding_lines,
@@ -121,6 +125,7 @@ __all__ = [
     "selection_errors",
     "BASELINE",
     "DIFF_KINDS",
+    "EXPECTED_TO_PASS",
     "DiffKind",
     "FAILURE_CLASSES",
     "FLIP_COLUMNS",
@@ -177,6 +182,7 @@ __all__ = [
     "router_findings",
     "standard_digests",
     "study_routers",
+    "suite_figures",
     "threshold_sweep",
     "train_reranker",
     "vocabulary_tokens",

@@ -123,7 +123,8 @@ class TargetCheck:
         """A JSON-ready form."""
         return {"key": self.target.key, "label": self.target.label, "goal": self.target.goal,
                 "at_most": self.target.at_most, "split": self.target.split, "value": self.value,
-                "numerator": self.numerator, "denominator": self.denominator, "met": self.met}
+                "numerator": self.numerator, "denominator": self.denominator, "met": self.met,
+                "goal_text": self.target.goal_text(), "value_text": self.value_text()}
 
 
 @dataclass(frozen=True)
