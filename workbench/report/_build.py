@@ -223,7 +223,7 @@ def leakage_banner(scope: Scoped) -> tuple[str, Section]:
     where = ", ".join(esc(str(m)) for m in runs)
     banner = (f'<div class="banner {state}"><div class="big">{shown}</div><div class="what">'
               f"<b>Leakage: {shown} of {answered:,} mode-A answers lack verifiable evidence</b>"
-              f"<br>latest answers run of each rerank mode ({where}); the target is 0 "
+              f"<br>the answers run of each rerank mode in this report ({where}); the target is 0 "
               f'— <a href="#leakage">per evaluation set</a></div></div>')
     return banner, Section("leakage", "Leakage per evaluation set", intro, "".join(blocks),
                            tuple(r.run_id for r in runs.values()))
