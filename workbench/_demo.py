@@ -23,7 +23,16 @@ from workbench.config import Settings
 from workbench.corpus import Corpus
 from workbench.digests import folder_digest
 from workbench.index import audit_drift, ensure_index, load_index, read_manifest
-from workbench.studies import answers_frame, leakage, record_run
+from workbench.runs import current_suite, mark_suite_complete, new_suite_id, suite
+from workbench.stats import format_p
+from workbench.studies import (
+    DEFINITION,
+    answers_frame,
+    gold_spans,
+    leakage,
+    record_run,
+    selection_errors,
+)
 
 if TYPE_CHECKING:
     pass
@@ -162,11 +171,18 @@ def _gates_in_mode(settings: Settings) -> None:
     counts = ", ".join(f"{name} {c['leaks']}/{c['mode_a']}" for name, c in per_set.items())
     print(f"leakage: {report.leaks} of {report.mode_a} mode-A answers lack verifiable evidence "
           f"({counts}; every invariant re-checked against the files now)")
+    # Leakage is closed by construction; what remains is the verified answer from the wrong place.
+    selection = selection_errors(rows, gold=gold_spans(settings.paths.questions, settings.paths.corpus),
+                                 leaks=report.leaks, answered=report.mode_a)
+    print("\n".join(selection.lines()))
+    print(f"  ({DEFINITION} `workbench report` opens each wrong answer's trace.)")
     digests = {"index": index.digest, "corpus_at_index": index.corpus_digest}
     extra = {"order": list(order), "mode": settings.reranker.mode, "split": None,
              "sets": sorted(set(rows["set"]))}
     gates_run = record_run("gates", rows, settings=settings, digests=digests, extra=extra,
-                          summary={"leakage": report.leaks, "answered": report.mode_a})
+                          summary={"leakage": report.leaks, "answered": report.mode_a,
+                                   "answered_wrong": selection.answered_wrong,
+                                   "targets": [c.to_dict() for c in selection.targets]})
     answers_run = record_run("answers", answers, settings=settings, digests=digests, extra=extra,
                             summary={"leakage": report.leaks, "mode_a": report.mode_a,
                                      "per_set": per_set})
@@ -216,7 +232,7 @@ def _step_routers(settings: Settings) -> None:
     print("\n".join(summary_lines(comparison)))
     for test in study.tests:
         print(f"McNemar {test.router_a} vs {test.router_b}: b={test.b} (only {test.router_a} "
-              f"right), c={test.c} (only {test.router_b} right), exact p={test.p_value:.4g}")
+              f"right), c={test.c} (only {test.router_b} right), exact p={format_p(test.p_value)}")
     print("\n".join(finding_lines(list(study.findings))))
     tests = [t.to_dict() for t in study.tests]
     summary = json.loads(comparison.summary.to_json(orient="index"))
@@ -234,7 +250,8 @@ def _step_routers(settings: Settings) -> None:
 def _step_report(settings: Settings) -> None:
     from workbench.report import build_report
 
-    path = build_report(settings.paths.results)
+    # this demo's own runs, even before its suite is marked complete
+    path = build_report(settings.paths.results, suite=current_suite())
     print(f"report: {path}")
 
 
@@ -252,15 +269,24 @@ STEPS: list[tuple[str, Step]] = [
 ]
 
 
-def run_demo(settings: Settings) -> int:
-    """Run every step in order; returns the exit status."""
+def run_demo(settings: Settings, steps: list[tuple[str, Step]] | None = None) -> int:
+    """Run every step in order as one suite; returns the exit status.
+
+    Every run record the steps write names the suite, and the suite's marker is written only
+    once the last step is through, so ``workbench report`` never mixes runs of two demos nor
+    takes a demo stopped halfway for a complete one.
+    """
+    steps = STEPS if steps is None else steps
     started = time.perf_counter()
-    for number, (title, step) in enumerate(STEPS, start=1):
-        print(f"\n[{number}/{len(STEPS)}] {title}", flush=True)
-        step_started = time.perf_counter()
-        step(settings)
-        print(f"    ({time.perf_counter() - step_started:.1f} s)", flush=True)
-    print(f"\ndemo finished in {time.perf_counter() - started:.0f} s")
+    with suite(new_suite_id("demo")) as suite_id:
+        print(f"suite {suite_id}: every run record below names it")
+        for number, (title, step) in enumerate(steps, start=1):
+            print(f"\n[{number}/{len(steps)}] {title}", flush=True)
+            step_started = time.perf_counter()
+            step(settings)
+            print(f"    ({time.perf_counter() - step_started:.1f} s)", flush=True)
+        marker = mark_suite_complete(suite_id, settings.paths.results)
+    print(f"\ndemo finished in {time.perf_counter() - started:.0f} s; suite complete: {marker}")
     return 0
 
 

@@ -70,4 +70,16 @@ def mcnemar(a_correct: Sequence[bool], b_correct: Sequence[bool]) -> McNemarResu
     return McNemarResult(b, c, k, p_value)
 
 
-__all__ = ["McNemarResult", "mcnemar"]
+def format_p(p_value: float) -> str:
+    """A p-value as every face prints it: three significant digits, never rounded to zero.
+
+    ``0.568``, ``0.0421``, ``8.58e-09``; ``1`` when there is no evidence at all. A fixed number
+    of decimals would print a tiny p as ``0.0000`` beside the same p elsewhere as ``8.58e-09``.
+    """
+    p = float(p_value)
+    if p != p:  # NaN: not computed
+        return "–"
+    return f"{p:.3g}" if p >= 1e-3 or p == 0 else f"{p:.2e}"
+
+
+__all__ = ["McNemarResult", "format_p", "mcnemar"]

@@ -8,6 +8,7 @@ with app.setup:
 
     from workbench.lab import setup
     from workbench.routing import rule_router, transformers_router
+    from workbench.stats import format_p
     from workbench.studies import (
         compare_pair,
         compare_routers,
@@ -89,7 +90,7 @@ def _(comparison, routers):
     only_first, only_second, _statistic, p_value = compare_pair(comparison, first, second)
     mo.vstack([
         mo.md(f"### McNemar, {first} vs {second}\n\nOnly {first} right on **{only_first}** items, "
-              f"only {second} right on **{only_second}**; exact two-sided p = **{p_value:.3g}**. "
+              f"only {second} right on **{only_second}**; exact two-sided p = **{format_p(p_value)}**. "
               "Only the discordant items count: under equal error rates the first number follows "
               "Binomial(b + c, ½)."),
         mo.ui.table(disagreements(comparison, first, second)[

@@ -90,3 +90,30 @@ def test_report_step_writes_the_page(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "Only one router in this run" in text and "No <b>gates</b> run record yet" in text
     assert [title for title, _ in _demo.STEPS][-2:] == [
         "routers: the rule baseline against the trained routers", "the report"]
+
+
+def test_a_demo_is_one_suite_and_the_report_reads_only_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import pandas as pd
+
+    from workbench.report import build_report
+    from workbench.runs import latest_suite, scan_runs, write_run
+
+    settings = _settings(tmp_path)
+    results = Path(settings.paths.results)
+    steps = [(title, step) for title, step in _demo.STEPS
+             if step in (_demo._step_routers, _demo._step_report)]
+    assert _demo.run_demo(settings, steps) == 0
+    suite_id = latest_suite(results)
+    assert suite_id is not None and f"suite {suite_id}" in capsys.readouterr().out
+    routers = latest_run("routers", results)
+    assert routers is not None and routers.manifest["suite"] == suite_id
+    assert (results / "suites" / f"{suite_id}.json").is_file()
+    # a later run outside the suite (an audit of a scratch index) stays out of the default report
+    write_run("drift", pd.DataFrame({"fragment_id": ["f1"], "path": ["a.md"], "status": ["changed"]}),
+              results_dir=results)
+    listing = scan_runs(results).runs.set_index("kind")
+    assert listing.loc["routers", "suite"] == suite_id and pd.isna(listing.loc["drift", "suite"])
+    page = build_report(results).read_text(encoding="utf-8")
+    assert f"suite <code>{suite_id}</code>" in page
+    assert "No <b>drift</b> run record yet" in page

@@ -140,13 +140,31 @@ def test_missing_runs_are_said_not_invented(tmp_path: Path) -> None:
               results_dir=tmp_path)
     sections = {s.key: s for s in report_sections(tmp_path)}
     assert not sections["drift"].missing
-    for key in ("leakage", "gates", "ablation", "routers", "fts", "negative", "sweep"):
+    for key in ("leakage", "selection", "gates", "ablation", "routers", "fts", "negative", "sweep"):
         assert sections[key].missing and "run record yet" in sections[key].body
     page = build_report(tmp_path).read_text(encoding="utf-8")
     assert "No <b>routers</b> run record yet" in page
     assert "Leakage: no answers run yet" in page and "Every fragment is at its anchor" in page
     empty = build_report(tmp_path / "none").read_text(encoding="utf-8")
-    assert empty.count("run record yet") == 8  # every section, drift included
+    assert empty.count("run record yet") == 9  # every section that needs a run, drift included
+
+
+def test_wrong_answers_and_targets_on_the_front_page(tmp_path: Path) -> None:
+    write_all(tmp_path)
+    page = plain(build_report(tmp_path).read_text(encoding="utf-8"))
+    # beside the green leakage zero: the one verified answer to an out-of-corpus question
+    assert '<div class="banner bad"><div class="big">1</div>' in page
+    assert "Answered wrong: 1 of 3 verified answers" in page
+    assert page.index("Answered wrong:") < page.index('<section id="leakage">')
+    assert "A selection error is a verified answer" in page  # the definition is on the page
+    assert "<td>out_of_corpus</td><td>2</td><td>1</td><td>0</td><td>1</td><td>100.0%</td>" in page
+    # the targets, each with its goal and whether it is met
+    assert ("out-of-corpus questions refused</td><td>test</td><td>0.0% (0/1)</td><td>≥ 97%</td>"
+            "<td>NOT met") in page
+    assert "leakage)</td><td>every question</td><td>0 of 2</td><td>= 0</td><td>met" in page
+    # the wrong answer is one click from its trace, and linkable
+    assert '<details class="trace" id="trace-bi-encoder-q5">' in page
+    assert "gate verdicts" in page and "it must be refused" in page
 
 
 def test_a_leak_turns_the_banner_red(tmp_path: Path) -> None:
@@ -184,3 +202,22 @@ def test_cli_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "file").write_text("", encoding="utf-8")
     with pytest.raises(ReportError):
         build_report(tmp_path / "file")
+
+
+def test_each_table_says_what_it_counts_and_the_terms_are_defined(tmp_path: Path) -> None:
+    write_all(tmp_path)
+    write_run("negative_control", pd.DataFrame({
+        "kind": ["quote_char_changed"] * 2 + ["valid_evidence_other_question"] * 2,
+        "source": ["quote"] * 4, "number": [0, 1, 0, 1], "caught": [True, True, False, False],
+        "invariant": ["quote_verbatim", "quote_verbatim", "", ""]}), results_dir=tmp_path,
+        summary={"genuine": 2, "genuine_passed": 2})
+    page = build_report(tmp_path).read_text(encoding="utf-8")
+    assert "The verbatim gate reads 0 while the course files match the index" in page
+    assert "<b>Counts: every question of the run, both splits" in page
+    assert "<b>Shares: test split only</b>" in page and "<b>Counts: dev split only</b>" in page
+    assert "Incorrect answers: items where the router chose a source" in page
+    assert "Visible failures: items whose error a reader sees" in page
+    assert "<b>2 of 4</b> forgeries caught" in page  # with the kind expected to pass
+    assert "Without the kind expected to pass (valid_evidence_other_question: 0 of 2 caught)" in page
+    assert "<b>2 of 2</b>, catch rate <b>100.0%</b>" in page
+    assert '<section id="glossary">' in page and "<dt>answered wrong (selection error)</dt>" in page

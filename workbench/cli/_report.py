@@ -6,13 +6,17 @@ import argparse
 from pathlib import Path
 
 from workbench.config import Settings
-from workbench.report._build import build_report
+from workbench.report import build_report, report_scope, scope_figures, write_figures
 
 
 def _report(args: argparse.Namespace, settings: Settings) -> int:
     results = Path(args.results) if args.results else Path(settings.paths.results)
-    path = build_report(results, out=args.out)
+    path = build_report(results, out=args.out, suite=args.suite, runs=args.runs)
     print(f"report: {path}")
+    if args.markdown:
+        figures = scope_figures(report_scope(results, suite=args.suite, runs=args.runs))
+        block = write_figures(figures, args.figures, args.readme)
+        print(f"figures: {args.figures}; measured block of {args.readme} rewritten:\n{block}")
     return 0
 
 
@@ -20,7 +24,20 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     """Add ``report``."""
     report = subparsers.add_parser(
         "report", parents=[common],
-        help="write results/report.html from the latest run record of each kind")
+        help="write results/report.html from one suite of run records (default: the latest "
+             "complete `workbench demo`)")
     report.add_argument("--results", metavar="DIR", help="the run records (default: [paths].results)")
     report.add_argument("--out", metavar="FILE", help="where to write the page (default: DIR/report.html)")
+    which = report.add_mutually_exclusive_group()
+    which.add_argument("--suite", metavar="ID",
+                       help="the runs of this suite (`workbench runs list` shows each run's suite)")
+    which.add_argument("--runs", nargs="+", metavar="RUN",
+                       help="exactly these run ids (the newest of each kind among them)")
+    report.add_argument("--markdown", action="store_true",
+                        help="also write the figures record and the README's measured block "
+                             "from the same runs")
+    report.add_argument("--figures", default="docs/figures.json", metavar="FILE",
+                        help="the figures record (default: docs/figures.json)")
+    report.add_argument("--readme", default="README.md", metavar="FILE",
+                        help="the README whose block between the figures markers is rewritten")
     report.set_defaults(handler=_report)

@@ -15,6 +15,7 @@ from workbench.registry import names
 from workbench.routing import RouterSpecError, build_router
 from workbench.routing._score import DEFAULT_TASKSETS, TaskItem, load_tasks
 from workbench.routing._transformers import TRAINING_RECORD
+from workbench.stats import format_p
 from workbench.studies import record_run
 from workbench.studies._routers import (
     RouterComparison,
@@ -150,7 +151,7 @@ def _eval_routers(args: argparse.Namespace, settings: Settings) -> int:
         a, b = args.names[0], args.names[1]
         b_count, c_count, statistic, p_value = compare_pair(comparison, a, b)
         print(f"McNemar {a} vs {b}: b={b_count} (only {a} right), c={c_count} (only {b} right), "
-              f"exact p={p_value:.4g}")
+              f"exact p={format_p(p_value)}")
         extra["mcnemar"] = {"router_a": a, "router_b": b, "b": b_count, "c": c_count, "statistic": statistic,
                             "p_value": p_value}
         disagreeing = disagreements(comparison, a, b)

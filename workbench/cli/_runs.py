@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 
 from workbench.config import Settings
-from workbench.runs._records import RunRecordError, scan_runs
+from workbench.runs._records import LISTED, RunRecordError, scan_runs
 from workbench.studies._diff import diff_runs
 
 
@@ -29,8 +29,12 @@ def _list(args: argparse.Namespace, settings: Settings) -> int:
         which = f" of kind {args.kind}" if args.kind else ""
         print(f"no run records{which} under {root}")
         return 0
-    table = frame[["run_id", "kind", "created_at", "rows", "git_commit"]].copy()
-    table["git_commit"] = table["git_commit"].map(lambda c: str(c)[:10] if c else "-")
+    # what each run ran on, so two runs of a kind can be told apart: digests shortened to 10
+    table = frame[["run_id", "kind", "created_at", "rows", *LISTED, "git_commit"]].copy()
+    for column in ("corpus", "index", "git_commit"):
+        table[column] = table[column].map(lambda c: str(c)[:10] if isinstance(c, str) and c else "-")
+    for column in ("suite", "mode", "split", "sets"):
+        table[column] = table[column].map(lambda v: str(v) if isinstance(v, str) and v else "-")
     with pd.option_context("display.width", 160, "display.max_rows", 500):
         print(table.tail(args.last).to_string(index=False) if args.last else table.to_string(index=False))
     print(f"{len(frame)} run(s) under {root}")

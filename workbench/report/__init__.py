@@ -1,16 +1,31 @@
-"""The HTML report: one self-contained page built from the latest run record of each kind.
+"""The HTML report: one self-contained page built from one suite of run records.
 
-``build_report`` writes ``results/report.html`` (plotly.js inlined once, no server, no network);
-``report_sections`` gives the same sections as data for notebooks and tests.
+``build_report`` writes ``results/report.html`` (plotly.js inlined once, no server, no network)
+from the latest complete ``workbench demo`` suite, a named suite, or named runs
+(``report_scope``); ``report_sections`` gives the same sections as data for notebooks and tests.
 """
 
 from workbench.report._build import (
     REPORT_NAME,
     SECTIONS,
     ReportError,
+    ReportScope,
     Section,
     build_report,
+    report_scope,
     report_sections,
+    scope_figures,
+)
+from workbench.report._markdown import (
+    END,
+    START,
+    FiguresBlockError,
+    read_figures,
+    readme_block,
+    render_figures,
+    write_figures,
 )
 
-__all__ = ["REPORT_NAME", "SECTIONS", "ReportError", "Section", "build_report", "report_sections"]
+__all__ = ["END", "REPORT_NAME", "SECTIONS", "START", "FiguresBlockError", "ReportError",
+           "ReportScope", "Section", "build_report", "read_figures", "readme_block",
+           "render_figures", "report_scope", "report_sections", "scope_figures", "write_figures"]

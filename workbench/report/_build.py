@@ -1,4 +1,4 @@
-"""The HTML report: one self-contained page built from the latest run record of each kind.
+"""The HTML report: one self-contained page built from one suite of run records.
 
 Every number on the page is recomputed from a saved run record with the workbench's own
 analysis functions (``gate_attribution``, ``rule_ablation``, ``headline``, ``catch_rates``,
@@ -9,7 +9,7 @@ is missing says so and how to make one.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,8 +20,26 @@ import pandas as pd
 from workbench import plots as figures
 from workbench.errors import WorkbenchError
 from workbench.report._html import esc, figure, number, page, percent, table
-from workbench.runs import RunRecord, latest_run, latest_runs, runs_df
-from workbench.studies import compare_pair, paired_outcomes
+from workbench.runs import (
+    RunRecord,
+    latest_run,
+    latest_runs,
+    latest_suite,
+    runs_df,
+    scan_runs,
+)
+from workbench.stats import format_p
+from workbench.studies import (
+    DEFINITION,
+    STRICT_DEFINITION,
+    SelectionReport,
+    compare_pair,
+    gold_for_run,
+    paired_outcomes,
+    selection_errors,
+    suite_figures,
+)
+from workbench.studies._figures import negative_figures
 from workbench.studies._findings import STATES
 
 REPORT_NAME = "report.html"
@@ -30,6 +48,72 @@ REPORT_NAME = "report.html"
 
 class ReportError(WorkbenchError):
     """The report cannot be written (e.g. the results folder is not a folder)."""
+
+
+@dataclass(frozen=True)
+class ReportScope:
+    """Which run records a report is built from: one suite, named runs, or (failing both) all."""
+
+    root: Path
+    """The results folder."""
+    suite: str | None = None
+    """Only the runs of this suite (the manifest's ``suite``)."""
+    among: frozenset[str] | None = None
+    """Only these run ids."""
+
+    def run(self, kind: str) -> RunRecord | None:
+        """The newest run of ``kind`` in scope."""
+        return latest_run(kind, self.root, where=self._where(), among=self.among)
+
+    def runs(self, kind: str, by: str) -> dict[Any, RunRecord]:
+        """The newest run of ``kind`` in scope for each value of the manifest field ``by``."""
+        return latest_runs(kind, by, self.root, where=self._where(), among=self.among)
+
+    def _where(self) -> dict[str, Any] | None:
+        return {"suite": self.suite} if self.suite else None
+
+    def describe(self) -> str:
+        """What the page is built from, as the header says it (HTML)."""
+        if self.among is not None:
+            return "the runs named on the command line: " + ", ".join(
+                f"<code>{esc(r)}</code>" for r in sorted(self.among))
+        if self.suite:
+            return f"suite <code>{esc(self.suite)}</code> (the runs of one <code>workbench demo</code>)"
+        return ("no complete demo suite, so the latest run of each kind, whatever produced it; "
+                "run <code>workbench demo</code> for a consistent suite")
+
+
+def report_scope(results_dir: str | os.PathLike[str] = "results", *, suite: str | None = None,
+                 runs: Sequence[str] | None = None) -> ReportScope:
+    """The runs a report is built from.
+
+    ``runs`` if given, else ``suite``, else the latest complete demo suite, else (no suite at
+    all) the latest run of each kind.
+
+    Raises:
+        ReportError: A named run or suite is not under ``results_dir``.
+    """
+    root = Path(results_dir)
+    known = scan_runs(root).runs if root.is_dir() else pd.DataFrame(columns=["run_id", "suite"])
+    if runs:
+        unknown = sorted(set(runs) - set(known["run_id"]))
+        if unknown:
+            raise ReportError(f"no run {', '.join(unknown)} under {root} (`workbench runs list`)")
+        return ReportScope(root, among=frozenset(runs))
+    if suite:
+        if suite not in set(known["suite"].dropna()):
+            raise ReportError(f"no run of suite {suite} under {root} (`workbench runs list` "
+                              "shows each run's suite)")
+        return ReportScope(root, suite=suite)
+    return ReportScope(root, suite=latest_suite(root))
+
+
+Scoped = ReportScope | str | os.PathLike[str]
+"""What a section is built from: a scope, or a results folder (its default scope)."""
+
+
+def _as_scope(where: Scoped) -> ReportScope:
+    return where if isinstance(where, ReportScope) else report_scope(where)
 
 
 @dataclass(frozen=True)
@@ -46,11 +130,13 @@ class Section:
     """The section's HTML below the intro."""
     runs: tuple[str, ...] = field(default=())
     """The run ids the section was built from."""
+    needs_runs: bool = True
+    """Whether the section shows figures of runs (the glossary does not)."""
 
     @property
     def missing(self) -> bool:
-        """Whether no run fed this section."""
-        return not self.runs
+        """Whether no run fed a section that needs one."""
+        return self.needs_runs and not self.runs
 
     def html(self) -> str:
         """The section as HTML."""
@@ -105,9 +191,9 @@ def _leak_table(record: RunRecord) -> tuple[pd.DataFrame | None, int | None, int
     return pd.DataFrame.from_records(records), int(leak.sum()), int(mode_a.sum())
 
 
-def leakage_banner(results_dir: Path) -> tuple[str, Section]:
+def leakage_banner(scope: Scoped) -> tuple[str, Section]:
     """The leakage banner at the top of the page and its section with the per-set counts."""
-    runs = latest_runs("answers", "mode", results_dir)
+    runs = _as_scope(scope).runs("answers", "mode")
     intro = ("A leak is an answer shown as verified (mode A) whose evidence does not hold: no "
              "evidence, an answer although the source refused, or an invariant that failed when "
              "the run re-checked it against the files. The target is 0 in every evaluation set.")
@@ -137,10 +223,83 @@ def leakage_banner(results_dir: Path) -> tuple[str, Section]:
     where = ", ".join(esc(str(m)) for m in runs)
     banner = (f'<div class="banner {state}"><div class="big">{shown}</div><div class="what">'
               f"<b>Leakage: {shown} of {answered:,} mode-A answers lack verifiable evidence</b>"
-              f"<br>latest answers run of each rerank mode ({where}); the target is 0 "
+              f"<br>the answers run of each rerank mode in this report ({where}); the target is 0 "
               f'— <a href="#leakage">per evaluation set</a></div></div>')
     return banner, Section("leakage", "Leakage per evaluation set", intro, "".join(blocks),
                            tuple(r.run_id for r in runs.values()))
+
+
+# --- selection errors ---------------------------------------------------------------------------
+
+def _trace(mode: str, row: Any) -> str:
+    """One wrong answer, collapsed to its question; a click opens the quote, gold span and gates."""
+    key = f"trace-{mode}-{row['id']}"
+    return (f'<details class="trace" id="{esc(key)}"><summary><a href="#{esc(key)}">'
+            f"<code>{esc(row['id'])}</code></a> {esc(row['set'])} · {esc(row['split'])} · "
+            f"{esc(row['level'])} level — {esc(row['question'])}</summary>"
+            f"<dl><dt>quote ({esc(row['quoted_at'])})</dt><dd><pre>{esc(row['quote'])}</pre></dd>"
+            f"<dt>gold span</dt><dd><pre>{esc(row['gold'])}</pre></dd>"
+            f"<dt>gate verdicts</dt><dd><pre>{esc(row['verdicts'])}</pre></dd></dl></details>")
+
+
+def _target_rows(report: SelectionReport) -> pd.DataFrame:
+    return pd.DataFrame.from_records([
+        {"target": c.target.label, "split": c.target.split or "every question",
+         "measured": c.value_text(), "goal": c.target.goal_text(),
+         "met": {True: "met", False: "NOT met", None: "not measured"}[c.met]}
+        for c in report.targets])
+
+
+def selection_reports(scope: Scoped) -> dict[Any, tuple[RunRecord, SelectionReport]]:
+    """Per rerank mode: the gate run and its selection errors, the leakage taken from its answers run."""
+    answers = _as_scope(scope).runs("answers", "mode")
+    out: dict[Any, tuple[RunRecord, SelectionReport]] = {}
+    for mode, record in _as_scope(scope).runs("gates", "mode").items():
+        leaks, answered = None, None
+        if mode in answers:
+            _, leaks, answered = _leak_table(answers[mode])
+        out[mode] = (record, selection_errors(record, gold=gold_for_run(record), leaks=leaks,
+                                              answered=answered))
+    return out
+
+
+def selection_banner(scope: Scoped) -> tuple[str, Section]:
+    """The answered-wrong figure beside the leakage one, and its section: targets, wrong answers."""
+    intro = DEFINITION + " " + STRICT_DEFINITION
+    reports = selection_reports(scope)
+    if not reports:
+        return "", Section("selection", "Selection errors and targets", intro,
+                           _missing("gates", "workbench demo"))
+    wrong = sum(r.answered_wrong for _, r in reports.values())
+    verified = sum(r.verified for _, r in reports.values())
+    missed = [f"{esc(c.target.label)} ({esc(mode)})" for mode, (_, r) in reports.items()
+              for c in r.targets if c.met is False]
+    state = "bad" if wrong or missed else "ok"
+    banner = (f'<div class="banner {state}"><div class="big">{wrong:,}</div><div class="what">'
+              f"<b>Answered wrong: {wrong:,} of {verified:,} verified answers quote the wrong "
+              f"place</b> (selection errors, every rerank mode, both splits)<br>"
+              + (f"targets not met: {'; '.join(missed)}" if missed else "every target is met")
+              + ' — <a href="#selection">per set, the targets, and each wrong answer</a>'
+              "</div></div>")
+    blocks = []
+    for mode, (record, report) in reports.items():
+        blocks.append(f"<h3>Rerank mode: {esc(mode or 'unknown')}</h3>")
+        blocks.append(_source(record, "counts: every question, both splits; targets: the split "
+                                      "each names"))
+        blocks.append("<p><b>Targets</b></p>")
+        blocks.append(table(_target_rows(report)))
+        view = report.per_set.rename(columns={"wrong share": "wrong share of verified"})
+        formats: dict[str, Callable[[Any], str]] = {c: _int for c in view.columns}
+        formats["wrong share of verified"] = percent
+        blocks.append("<p><b>Answered wrong per set</b> (both splits)</p>")
+        blocks.append(table(view, formats, index=True))
+        if len(report.wrong):
+            blocks.append(f"<p><b>Each wrong answer</b> ({len(report.wrong)}; click one to open "
+                          "its trace: the quote, the gold span, every gate's verdict)</p>")
+            blocks.append("".join(_trace(str(mode), row)
+                                  for _, row in report.wrong.iterrows()))
+    return banner, Section("selection", "Selection errors and targets", intro, "".join(blocks),
+                           tuple(r.run_id for r, _ in reports.values()))
 
 
 # --- gates --------------------------------------------------------------------------------------
@@ -172,15 +331,17 @@ def _stages(record: RunRecord) -> str:
             f"{', '.join(rules) or '—'}.</p>")
 
 
-def gates_section(results_dir: Path) -> Section:
+def gates_section(scope: Scoped) -> Section:
     """First-firing gate per question set, per rerank mode, with the test-split shares."""
     from workbench.studies import gate_attribution, headline, run_order
 
     intro = ("Every question runs through every gate; the table credits each refusal to the first "
              "gate in the configured order that fires, and splits the answered questions into "
              "answered from a gold fragment (correct) and answered otherwise (wrong). Read a row "
-             "left to right as the question set draining through the gates.")
-    runs = latest_runs("gates", "mode", results_dir)
+             "left to right as the question set draining through the gates. The verbatim gate "
+             "reads 0 while the course files match the index: it fires only when a quote is no "
+             "longer in its file as it is now, that is after files drift (see the drift audit).")
+    runs = _as_scope(scope).runs("gates", "mode")
     if not runs:
         return Section("gates", "Gate firing", intro, _missing("gates", "workbench demo"))
     blocks = []
@@ -192,6 +353,9 @@ def gates_section(results_dir: Path) -> Section:
         blocks.append(_stages(record))
         view = attribution.rename(columns={"answered_correct": "answered, correct",
                                            "false_answers": "answered, wrong"})
+        blocks.append(f"<p><b>Counts: every question of the run, "
+                      f"{esc(_scope(record))}</b> ({int(attribution.loc['all', 'n']):,} questions)."
+                      "</p>")
         blocks.append(table(view, {c: _int for c in view.columns}, index=True))
         blocks.append(figure(figures.gate_firing_figure(
             attribution, order, f"First gate to refuse, per question set ({mode})"),
@@ -199,14 +363,14 @@ def gates_section(results_dir: Path) -> Section:
         shares = headline(record, "test") if "split" in record.rows.columns and (
             record.rows["split"] == "test").any() else {}
         if shares:
-            blocks.append("<p>Test split: " + "; ".join(
+            blocks.append("<p><b>Shares: test split only</b> — " + "; ".join(
                 f"{esc(k.replace('_', ' '))} <b>{percent(v)}</b>" for k, v in shares.items())
                 + ".</p>")
     return Section("gates", "Gate firing", intro, "".join(blocks),
                    tuple(r.run_id for r in runs.values()))
 
 
-def ablation_section(results_dir: Path) -> Section:
+def ablation_section(scope: Scoped) -> Section:
     """Every subset of the relevance rules against no rule at all, on the dev split."""
     from workbench.studies import rule_ablation
 
@@ -214,7 +378,7 @@ def ablation_section(results_dir: Path) -> Section:
              "question against no rule at all, the false answers it eliminates and the correct "
              "answers it breaks. A rule earns its place when it eliminates more than it breaks; "
              "the rules are chosen on the dev split, so the table is computed there.")
-    runs = latest_runs("gates", "mode", results_dir)
+    runs = _as_scope(scope).runs("gates", "mode")
     if not runs:
         return Section("ablation", "Relevance-rule ablation", intro,
                        _missing("gates", "workbench demo"))
@@ -229,6 +393,8 @@ def ablation_section(results_dir: Path) -> Section:
             in_use = "+".join(enabled) if enabled else "(none)"
             ablation.insert(1, "in use", ["yes" if r == in_use else "" for r in ablation["rules"]])
         blocks.append(f"<h3>Rerank mode: {esc(mode or 'unknown')}</h3>")
+        blocks.append(f"<p><b>Counts: {'dev split only' if split else 'every question'}</b>"
+                      " (rules are chosen on dev; test is kept for reporting).</p>")
         blocks.append(_source(record, f"{'dev split' if split else 'all rows (no dev split)'}",
                               f"{int((record.rows['split'] == 'dev').sum()) if has_dev else len(record.rows)}"
                               " questions"))
@@ -260,15 +426,20 @@ _ROUTER_LABELS = {
 """Summary figure -> the row heading of the report's router table (the terminal abbreviates)."""
 
 
-def routers_section(results_dir: Path) -> Section:
+def routers_section(scope: Scoped) -> Section:
     """The router comparison: the summary per router and McNemar of the first against each other."""
     from workbench.cli._router import TABLE_COLUMNS
 
     intro = ("Routers decide, per task, which source answers and with which utility and "
              "arguments. The table gives each router's shares on the same items (higher is better "
              "except over-refusal, incorrect, verified-wrong and parse failures); McNemar's exact "
-             "test asks whether two routers' right/wrong outcomes differ by more than chance.")
-    record = latest_run("routers", results_dir)
+             "test asks whether two routers' right/wrong outcomes differ by more than chance. "
+             "Incorrect answers: items where the router chose a source (did not refuse) and its "
+             "decision was not right, over every item. Visible failures: items whose error a "
+             "reader sees (a wrong source or utility, a missing or unexpected argument, a refusal "
+             "where an answer was due, a parse failure), over every item. Verified wrong answers: "
+             "a wrong argument value, which the utility executes and shows as verified.")
+    record = _as_scope(scope).run("routers")
     if record is None:
         return Section("routers", "Router comparison", intro,
                        _missing("routers", "workbench demo  (or: workbench eval routers rule ...)"))
@@ -303,7 +474,7 @@ def routers_section(results_dir: Path) -> Section:
                           "exact p": result.p_value})
         blocks.append("<h3>McNemar, paired on the same items</h3>")
         blocks.append(table(pd.DataFrame.from_records(tests),
-                            {"exact p": lambda p: f"{float(p):.3g}"}))
+                            {"exact p": format_p}))
     else:
         blocks.append("<p>Only one router in this run: there is no pair to test. Train a router "
                       "with <code>workbench router train models/routers/base.toml</code>.</p>")
@@ -322,14 +493,14 @@ def routers_section(results_dir: Path) -> Section:
 
 # --- drift --------------------------------------------------------------------------------------
 
-def drift_section(results_dir: Path) -> Section:
+def drift_section(scope: Scoped) -> Section:
     """The drift audit: fragments per status and the files that moved on."""
     from workbench.index import summarise
 
     intro = ("The audit checks every indexed fragment against the course files as they are now: "
              "match (still at its anchor, quotable), drifted (elsewhere in its file), changed "
              "(gone from a file that exists) or missing_file. Only match fragments can be quoted.")
-    record = latest_run("drift", results_dir)
+    record = _as_scope(scope).run("drift")
     if record is None:
         return Section("drift", "Drift audit", intro, _missing("drift", "workbench audit drift"))
     summary = summarise(record.rows)
@@ -355,13 +526,13 @@ def drift_section(results_dir: Path) -> Section:
 
 # --- FTS ----------------------------------------------------------------------------------------
 
-def fts_section(results_dir: Path) -> Section:
+def fts_section(scope: Scoped) -> Section:
     """The morphism library's status and integrity, and every specification's verdict."""
     intro = ("Specifications may rest only on reviewed (verified or derived) entries of the "
              "morphism library. The first table counts the library's entries by review status; "
              "the second gives each specification's verdict: certified, or the gate or fallacy "
              "code that stopped it.")
-    record = latest_run("fts", results_dir)
+    record = _as_scope(scope).run("fts")
     if record is None:
         return Section("fts", "FTS library status", intro, _missing("fts", "workbench demo"))
     library = record.manifest.get("library") or {}
@@ -397,7 +568,7 @@ def fts_section(results_dir: Path) -> Section:
 
 # --- negative control ---------------------------------------------------------------------------
 
-def negative_section(results_dir: Path) -> Section:
+def negative_section(scope: Scoped) -> Section:
     """Forgeries caught per kind and the overall catch rate."""
     from workbench.studies import catch_rates
 
@@ -406,7 +577,7 @@ def negative_section(results_dir: Path) -> Section:
              "fails. Genuine answers run alongside as a control and must all pass; the checker "
              "tests where evidence comes from, not whether it fits the question, so a kind that "
              "attaches another question's valid evidence is expected to pass.")
-    record = latest_run("negative_control", results_dir)
+    record = _as_scope(scope).run("negative_control")
     if record is None:
         return Section("negative", "Negative control", intro,
                        _missing("negative_control", "workbench demo"))
@@ -417,10 +588,20 @@ def negative_section(results_dir: Path) -> Section:
     if "genuine" in summary:
         genuine = (f"; genuine answers passing: <b>{_int(summary.get('genuine_passed'))} of "
                    f"{_int(summary.get('genuine'))}</b>")
+    control = negative_figures(record)
+    without = ""
+    if control["forgeries_without"] and control["expected_to_pass_forgeries"]:
+        rate = percent(control["caught_without"] / control["forgeries_without"])
+        without = (f"<p>Without the kind expected to pass "
+                   f"({esc(', '.join(control['expected_to_pass']))}: "
+                   f"{control['expected_to_pass_caught']:,} of "
+                   f"{control['expected_to_pass_forgeries']:,} caught): <b>"
+                   f"{control['caught_without']:,} of {control['forgeries_without']:,}</b>, "
+                   f"catch rate <b>{rate}</b>.</p>")
     blocks = [_source(record, f"seed {summary['seed']}" if "seed" in summary else ""),
               f"<p><b>{caught:,} of {total:,}</b> forgeries caught, catch rate "
               f"<b>{percent(caught / total if total else None)}</b> over {len(per_kind)} kinds"
-              f"{genuine}.</p>",
+              f"{genuine}.</p>", without,
               figure(figures.catch_rate_figure(per_kind, "Catch rate per forgery kind"),
                      "fig-negative"),
               table(per_kind.rename(columns={"catch_rate": "catch rate",
@@ -429,14 +610,63 @@ def negative_section(results_dir: Path) -> Section:
     return Section("negative", "Negative control", intro, "".join(blocks), (record.run_id,))
 
 
+# --- figures -----------------------------------------------------------------------------------
+
+def scope_figures(scope: Scoped) -> dict[str, Any]:
+    """The measured figures of the runs in scope (:func:`workbench.studies.suite_figures`)."""
+    scope = _as_scope(scope)
+    return suite_figures(suite=scope.suite, gates=scope.runs("gates", "mode"),
+                         answers=scope.runs("answers", "mode"),
+                         negative=scope.run("negative_control"), routers=scope.run("routers"))
+
+
+# --- glossary ----------------------------------------------------------------------------------
+
+GLOSSARY: tuple[tuple[str, str], ...] = (
+    ("verified answer (mode A)", "An answer shown as verified: its content comes from a quote, a "
+     "utility or a specification, with evidence the invariant checker re-checks."),
+    ("refusal", "The pipeline declines to answer and says why, with a code and numbers (the gate "
+     "that fired, the best score against the threshold, what was missing)."),
+    ("leakage", "A verified answer whose evidence does not hold: none, an answer although the "
+     "source refused, or an invariant that fails against the files now. Target 0."),
+    ("answered wrong (selection error)", DEFINITION),
+    ("quote misses the gold span", STRICT_DEFINITION),
+    ("gold span", "The passage of a course file, labelled by hand, that answers an answerable "
+     "question."),
+    ("split", "dev: the questions thresholds and rules are tuned on; test: the questions "
+     "reported. Each table says which it counts."),
+    ("gate", "One check a quote must pass, in order: gate0 (lexical support), threshold (the "
+     "best score), disagreement (two close candidates from different files), relevance (a rule "
+     "fired), verbatim (the quote is in the file as it is now)."),
+    ("would-fire", "Whether a gate would refuse a question on its own, recorded for every gate "
+     "even after an earlier one refused, so any order can be re-attributed."),
+    ("drift", "A course file changed after indexing; a fragment no longer at its anchor cannot "
+     "be quoted."),
+    ("forgery (negative control)", "A genuine answer spoiled on purpose; caught when an "
+     "invariant fails."),
+    ("McNemar's exact test", "Two routers judged on the same items: b items only the first got "
+     "right, c only the second; p is the chance of a split at least as uneven if both were "
+     "equally good."),
+)
+"""Each term a table of the report uses, and what it means there."""
+
+
+def glossary_section(scope: Scoped) -> Section:
+    """The terms the tables use (it needs no run)."""
+    body = "<dl class=\"glossary\">" + "".join(
+        f"<dt>{esc(term)}</dt><dd>{esc(meaning)}</dd>" for term, meaning in GLOSSARY) + "</dl>"
+    return Section("glossary", "Glossary", "The terms the tables above use.", body,
+                   needs_runs=False)
+
+
 # --- the page -----------------------------------------------------------------------------------
 
-def sweep_section(results_dir: Path) -> Section:
+def sweep_section(scope: Scoped) -> Section:
     """The latest sweep: its curve per rerank mode (or first axis) and its cells."""
     intro = ("A sweep runs a grid of settings; each point is one cell: the share of answerable "
              "questions answered from a gold fragment (HasAns) against the share of questions "
              "that must be refused that were refused (NoAns). Cells that failed are listed.")
-    record = latest_run("sweep", results_dir)
+    record = _as_scope(scope).run("sweep")
     if record is None:
         return Section("sweep", "Sweep", intro,
                        _missing("sweep", "workbench sweep sweeps/threshold_per_mode.toml"))
@@ -458,27 +688,32 @@ def sweep_section(results_dir: Path) -> Section:
     return Section("sweep", "Sweep", intro, "".join(blocks), (record.run_id,))
 
 
-SECTIONS: tuple[Callable[[Path], Section], ...] = (
+SECTIONS: tuple[Callable[[Scoped], Section], ...] = (
     gates_section, ablation_section, routers_section, drift_section, fts_section,
-    negative_section, sweep_section,
+    negative_section, sweep_section, glossary_section,
 )
 """The sections after the leakage one, in page order."""
 
 
-def report_sections(results_dir: str | os.PathLike[str] = "results") -> list[Section]:
-    """Every section of the report (leakage first), built from the run records."""
-    root = Path(results_dir)
-    _, leakage = leakage_banner(root)
-    return [leakage, *(build(root) for build in SECTIONS)]
+def report_sections(results_dir: str | os.PathLike[str] = "results", *, suite: str | None = None,
+                    runs: Sequence[str] | None = None) -> list[Section]:
+    """Every section of the report (leakage first), built from the runs in scope (:func:`report_scope`)."""
+    scope = report_scope(results_dir, suite=suite, runs=runs)
+    _, leakage = leakage_banner(scope)
+    _, selection = selection_banner(scope)
+    return [leakage, selection, *(build(scope) for build in SECTIONS)]
 
 
 def build_report(results_dir: str | os.PathLike[str] = "results",
-                 out: str | os.PathLike[str] | None = None) -> Path:
+                 out: str | os.PathLike[str] | None = None, *, suite: str | None = None,
+                 runs: Sequence[str] | None = None) -> Path:
     """Write the HTML report and return its path.
 
     Args:
         results_dir: The folder of run records.
         out: Where to write the page (default ``<results_dir>/report.html``).
+        suite: Build from the runs of this suite (default: the latest complete demo suite).
+        runs: Build from exactly these run ids (the newest of each kind among them).
 
     Returns:
         The path of the written page. It is written to a temporary file and renamed into place.
@@ -487,18 +722,20 @@ def build_report(results_dir: str | os.PathLike[str] = "results",
     if root.exists() and not root.is_dir():
         raise ReportError(f"{root} is not a folder of run records")
     target = Path(out) if out is not None else root / REPORT_NAME
-    banner, leakage = leakage_banner(root)
-    sections = [leakage, *(build(root) for build in SECTIONS)]
+    scope = report_scope(root, suite=suite, runs=runs)
+    banner, leakage = leakage_banner(scope)
+    wrong_banner, selection = selection_banner(scope)
+    sections = [leakage, selection, *(build(scope) for build in SECTIONS)]
     runs = runs_df(root) if root.is_dir() else pd.DataFrame()
     built = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     used = sorted({run for s in sections for run in s.runs})
     header = ("<header><h1>digit-workbench — results report</h1>"
               f"<p>Built {esc(built)} from <code>{esc(root)}</code>: {len(runs)} run record(s), "
-              f"{len(used)} of them shown (the latest of each kind).</p>"
+              f"{len(used)} of them shown, from {scope.describe()}.</p>"
               "<p>Rebuild with <code>workbench report</code>; every figure is recomputed from the "
               "run records named in its section.</p></header>")
     nav = "<nav>" + "".join(f'<a href="#{esc(s.key)}">{esc(s.title)}</a>' for s in sections) + "</nav>"
-    body = banner + "".join(s.html() for s in sections)
+    body = banner + wrong_banner + "".join(s.html() for s in sections)
     document = page("digit-workbench report", header, nav, body)
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = target.with_name(f".{target.name}.partial")

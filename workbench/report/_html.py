@@ -52,6 +52,15 @@ table.data .wrap { white-space: normal; max-width: 42ch; }
 .banner .what { font-size: 15px; }
 .banner .what b { font-size: 17px; }
 .figure { margin: 8px 0 4px; }
+details.trace { border-bottom: 1px solid var(--line); padding: 4px 0; font-size: 14px; }
+details.trace summary { cursor: pointer; }
+details.trace pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: 2px 0 6px;
+                    font: 12.5px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+                    background: #f7fafc; padding: 6px 8px; border-radius: 4px; }
+details.trace dt { font-weight: 600; font-size: 13px; color: var(--muted); }
+details.trace dd { margin: 0 0 4px 0; }
+dl.glossary dt { font-weight: 600; margin-top: 6px; }
+dl.glossary dd { margin: 0 0 4px 18px; max-width: 90ch; }
 .pill { display: inline-block; padding: 0 8px; border-radius: 10px; font-size: 12px;
         font-weight: 600; }
 .pill.ok { background: #c6f6d5; color: #22543d; } .pill.bad { background: #fed7d7; color: #742a2a; }

@@ -7,6 +7,8 @@ written in a temporary folder and renamed into place, so a killed run never leav
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import json
 import os
 import platform
@@ -14,7 +16,7 @@ import shutil
 import subprocess
 import uuid
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata
@@ -131,6 +133,80 @@ def new_run_id(kind: str) -> str:
     return f"{kind}-{stamp}-{uuid.uuid4().hex[:6]}"
 
 
+SUITES = "suites"
+"""The folder under the results folder that holds one marker per complete suite."""
+
+_SUITE: contextvars.ContextVar[str | None] = contextvars.ContextVar("workbench_suite", default=None)
+
+
+def new_suite_id(kind: str = "demo") -> str:
+    """``<kind>-<UTC time>-<6 hex>``: the id one ``workbench demo`` gives all its runs."""
+    return new_run_id(kind)
+
+
+def current_suite() -> str | None:
+    """The suite the runs written now belong to, or ``None`` outside :func:`suite`."""
+    return _SUITE.get()
+
+
+@contextlib.contextmanager
+def suite(suite_id: str) -> Iterator[str]:
+    """Every run written inside this block names ``suite_id`` in its manifest (``suite``).
+
+    The runs of one ``workbench demo`` are one suite, so the report can be built from exactly
+    those runs rather than from whatever ran last.
+    """
+    token = _SUITE.set(suite_id)
+    try:
+        yield suite_id
+    finally:
+        _SUITE.reset(token)
+
+
+def mark_suite_complete(suite_id: str, results_dir: str | os.PathLike[str],
+                        kind: str = "demo") -> Path:
+    """Write ``<results>/suites/<suite_id>.json``: the suite ran to its end. Returns its path.
+
+    It lists the suite's run ids; it is written atomically, so a suite killed halfway has no
+    marker and is never taken for complete.
+    """
+    root = Path(results_dir)
+    runs = [str(m["run_id"]) for m in _scan(root)[0] if m.get("suite") == suite_id]
+    folder = root / SUITES
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{suite_id}.json"
+    staging = folder / f".{suite_id}.partial"
+    staging.write_text(json.dumps({
+        "suite": suite_id, "kind": kind,
+        "completed_at": datetime.now(UTC).isoformat(timespec="milliseconds"), "runs": runs},
+        ensure_ascii=False, indent=1), encoding="utf-8")
+    os.replace(staging, path)
+    return path
+
+
+def complete_suites(results_dir: str | os.PathLike[str] = "results",
+                    kind: str | None = "demo") -> list[dict[str, Any]]:
+    """The markers of every complete suite (of ``kind``; any with ``None``), oldest first."""
+    folder = Path(results_dir) / SUITES
+    markers = []
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        try:
+            marker = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue  # a damaged marker does not make its suite complete
+        if isinstance(marker, dict) and marker.get("suite") and (
+                kind is None or marker.get("kind") == kind):
+            markers.append(marker)
+    return sorted(markers, key=lambda m: (str(m.get("completed_at")), str(m["suite"])))
+
+
+def latest_suite(results_dir: str | os.PathLike[str] = "results",
+                 kind: str | None = "demo") -> str | None:
+    """The id of the newest complete suite (default: of ``workbench demo``), or ``None``."""
+    markers = complete_suites(results_dir, kind)
+    return str(markers[-1]["suite"]) if markers else None
+
+
 def write_run(kind: str, rows: pd.DataFrame, *, settings: Settings | None = None,
               digests: Mapping[str, str | None] | None = None,
               summary: Mapping[str, Any] | None = None,
@@ -175,6 +251,7 @@ def write_run(kind: str, rows: pd.DataFrame, *, settings: Settings | None = None
         "git_commit": _git_commit(Path(__file__).resolve().parent),
         "summary": dict(summary or {}),
         "rows": len(rows),
+        **({"suite": _SUITE.get()} if _SUITE.get() else {}),
         **({"digest_problems": problems} if problems else {}),
         **dict(extra or {}),
     }
@@ -349,6 +426,11 @@ def _created(manifest: Mapping[str, Any]) -> datetime:
     return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
 
 
+LISTED: tuple[str, ...] = ("suite", "corpus", "index", "mode", "split", "sets")
+"""What a listing says of each run beyond its id, kind and time: the suite it belongs to, the
+corpus and index digests it ran on, the rerank mode, the split and the question or task sets."""
+
+
 @dataclass(frozen=True)
 class RunListing:
     """The run records under a results folder: the sound ones as a frame, the damaged ones apart."""
@@ -380,10 +462,17 @@ def scan_runs(results_dir: str | os.PathLike[str] = "results", kind: str | None 
             "created_at": manifest.get("created_at"),
             "git_commit": manifest.get("git_commit"),
             "rows": manifest.get("rows"),
+            "suite": manifest.get("suite"),
+            "corpus": (manifest.get("digests") or {}).get("corpus"),
+            "index": (manifest.get("digests") or {}).get("index"),
+            "mode": manifest.get("mode"),
+            "split": manifest.get("split"),
+            "sets": ",".join(manifest.get("tasksets") or manifest.get("sets") or []) or None,
             **{f"summary.{k}": v for k, v in (manifest.get("summary") or {}).items()},
         })
     frame = pd.DataFrame.from_records(
-        records, columns=None if records else ["run_id", "kind", "created_at", "git_commit", "rows"])
+        records, columns=None if records else ["run_id", "kind", "created_at", "git_commit", "rows",
+                                               *LISTED])
     return RunListing(runs=frame, skipped=tuple(skipped))
 
 
@@ -404,7 +493,8 @@ def runs_df(results_dir: str | os.PathLike[str] = "results", kind: str | None = 
 
 
 def latest_run(kind: str, results_dir: str | os.PathLike[str] = "results",
-               where: Mapping[str, Any] | None = None) -> RunRecord | None:
+               where: Mapping[str, Any] | None = None,
+               among: Collection[str] | None = None) -> RunRecord | None:
     """The newest sound run of ``kind``, or ``None`` when there is none.
 
     A damaged run record is passed over with a :class:`DamagedRunWarning`, so an older sound
@@ -413,10 +503,12 @@ def latest_run(kind: str, results_dir: str | os.PathLike[str] = "results",
     Args:
         kind: The kind of run.
         results_dir: The folder that holds the run folders.
-        where: Top-level manifest fields the run must have, e.g. ``{"mode": "cross-encoder"}``.
+        where: Top-level manifest fields the run must have, e.g. ``{"mode": "cross-encoder"}``
+            or ``{"suite": "demo-..."}``.
+        among: Only these run ids.
     """
     for manifest in reversed(_manifests(Path(results_dir))):
-        if manifest.get("kind") != kind:
+        if manifest.get("kind") != kind or (among is not None and manifest["run_id"] not in among):
             continue
         if where and any(manifest.get(k) != v for k, v in where.items()):
             continue
@@ -438,7 +530,8 @@ def _load_or_warn(folder: Path) -> RunRecord | None:
         return None
 
 
-def latest_runs(kind: str, by: str, results_dir: str | os.PathLike[str] = "results"
+def latest_runs(kind: str, by: str, results_dir: str | os.PathLike[str] = "results",
+                where: Mapping[str, Any] | None = None, among: Collection[str] | None = None
                 ) -> dict[Any, RunRecord]:
     """The newest sound run of ``kind`` for each value of the manifest field ``by``.
 
@@ -449,11 +542,17 @@ def latest_runs(kind: str, by: str, results_dir: str | os.PathLike[str] = "resul
         kind: The kind of run.
         by: A top-level manifest field.
         results_dir: The folder that holds the run folders.
+        where: Top-level manifest fields the runs must have (e.g. ``{"suite": ...}``).
+        among: Only these run ids.
     """
     newest: dict[Any, RunRecord] = {}
     for manifest in reversed(_manifests(Path(results_dir))):
         value = manifest.get(by)
         if manifest.get("kind") != kind or value in newest:
+            continue
+        if where and any(manifest.get(k) != v for k, v in where.items()):
+            continue
+        if among is not None and manifest["run_id"] not in among:
             continue  # newest first, so the first sound run of each value wins
         record = _load_or_warn(manifest["_folder"])
         if record is not None:

@@ -9,7 +9,8 @@ cache key exists once.
   and its re-slicing without retrieval (``run_order``, ``rule_ablation``, ``threshold_sweep``,
   ``calibrate_gates``);
 - router comparisons and the three router findings of the system under study;
-- the negative control (spoiled answers against the invariant checker) and leakage;
+- the negative control (spoiled answers against the invariant checker), leakage, and the
+  selection errors (verified answers from the wrong place) against the targets;
 - the dense-encoder recall table and the cross-encoder's training.
 """
 
@@ -55,6 +56,10 @@ from workbench.studies._executor import (
     describe,
     executor_settings,
     is_local,
+)
+from workbench.studies._figures import (
+    EXPECTED_TO_PASS,
+    suite_figures,
 )
 from workbench.studies._findings import (
     Finding,
@@ -104,6 +109,18 @@ from workbench.studies._routers import (
     disagreements,
     paired_outcomes,
 )
+from workbench.studies._selection import (
+    DEFINITION,
+    MUST_REFUSE,
+    STRICT_DEFINITION,
+    TARGETS,
+    SelectionReport,
+    Target,
+    TargetCheck,
+    gold_for_run,
+    gold_spans,
+    selection_errors,
+)
 from workbench.studies._sweep import (
     METRICS,
     RESLICE_KEYS,
@@ -121,8 +138,19 @@ from workbench.studies._sweep import (
 
 __all__ = [
     "ANSWERED",
+    "DEFINITION",
+    "MUST_REFUSE",
+    "STRICT_DEFINITION",
+    "TARGETS",
+    "SelectionReport",
+    "Target",
+    "TargetCheck",
+    "gold_for_run",
+    "gold_spans",
+    "selection_errors",
     "BASELINE",
     "DIFF_KINDS",
+    "EXPECTED_TO_PASS",
     "DiffKind",
     "DistributedBuild",
     "ExecutorError",
@@ -200,6 +228,7 @@ __all__ = [
     "run_sweep",
     "standard_digests",
     "study_routers",
+    "suite_figures",
     "threshold_sweep",
     "train_reranker",
     "vocabulary_tokens",

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.runs._records import RunRecord, RunRecordError, resolve_run
-from workbench.stats import McNemarResult, mcnemar
+from workbench.stats import McNemarResult, format_p, mcnemar
 
 
 @dataclass(frozen=True)
@@ -159,7 +159,7 @@ class RunDiff:
         out = [f"{self.kind}: {self.run_a} -> {self.run_b}; {self.paired} items in both"
                f" ({self.only_a} only in a, {self.only_b} only in b)",
                f"flipped: {len(self.flips)}; McNemar b={self.test.b} ({spec.good} only in a), "
-               f"c={self.test.c} ({spec.good} only in b), exact p={self.test.p_value:.4g}"]
+               f"c={self.test.c} ({spec.good} only in b), exact p={format_p(self.test.p_value)}"]
         for row in self.flips.head(show).to_dict(orient="records"):
             key = " · ".join(str(row[k]) for k in spec.key)
             label = str(row.get(spec.label, ""))[:70]

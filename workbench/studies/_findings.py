@@ -27,7 +27,7 @@ import pandas as pd
 
 from workbench.routing._score import TaskItem
 from workbench.routing._tokens import token_table
-from workbench.stats import mcnemar
+from workbench.stats import format_p, mcnemar
 from workbench.studies._routers import RouterComparison, compare_pair, paired_outcomes
 
 NEAR = 0.05
@@ -128,7 +128,7 @@ def vocabulary_finding(comparison: RouterComparison, tokens: pd.DataFrame | None
                    if saving > 0 else f"ru-vocab saves no tokens on Russian prompts ({saving:.1%})")
     moves = "in opposite directions" if (d_source > 0) != (d_args > 0) else "in the same direction"
     verdict = (f"{tokens_part}; source accuracy {d_source:+.3f} and argument exact match {d_args:+.3f} "
-               f"against base, {moves} (McNemar b={b}, c={c}, p={p_value:.3g}).")
+               f"against base, {moves} (McNemar b={b}, c={c}, p={format_p(p_value)}).")
     return Finding(claim, routers, holds, verdict, numbers)
 
 
@@ -160,7 +160,7 @@ def refusal_share_finding(comparison: RouterComparison) -> Finding:
     b, c, p_value = numbers["mcnemar b"], numbers["mcnemar c"], numbers["mcnemar p"]
     holds = with_rate > without_rate and p_value < ALPHA
     verdict = (f"red-team conscious refusal {with_rate:.3f} with refusals in training against "
-               f"{without_rate:.3f} without (McNemar on the red team b={b}, c={c}, p={p_value:.3g}).")
+               f"{without_rate:.3f} without (McNemar on the red team b={b}, c={c}, p={format_p(p_value)}).")
     return Finding(claim, routers, holds, verdict, numbers)
 
 
@@ -176,7 +176,7 @@ def small_model_finding(comparison: RouterComparison) -> Finding:
     holds = small_rate >= base_rate - NEAR
     verdict = (f"red-team conscious refusal {small_rate:.3f} for base-small against {base_rate:.3f} "
                f"for base, a gap of {base_rate - small_rate:+.3f} (McNemar b={b}, c={c}, "
-               f"p={p_value:.3g}); source accuracy {numbers['source accuracy base-small']:.3f} "
+               f"p={format_p(p_value)}); source accuracy {numbers['source accuracy base-small']:.3f} "
                f"against {numbers['source accuracy base']:.3f}.")
     return Finding(claim, routers, holds, verdict, numbers)
 

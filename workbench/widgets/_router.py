@@ -15,6 +15,7 @@ from typing import Any
 import pandas as pd
 import traitlets
 
+from workbench.stats import format_p
 from workbench.studies import RouterComparison, compare_pair, disagreements
 from workbench.studies._routers import summary_figures
 from workbench.widgets._assets import COMMON_CSS, esm
@@ -87,7 +88,8 @@ def _pair(part: pd.DataFrame, a: str, b: str) -> dict[str, Any]:
     shown["tokens_a"] = [tokens[(a, i)] for i in shown["id"]]
     shown["tokens_b"] = [tokens[(b, i)] for i in shown["id"]]
     return {"a": a, "b": b, "paired": paired, "b_count": b_count, "c_count": c_count,
-            "statistic": statistic, "p_value": p_value, "n_disagreements": len(found),
+            "statistic": statistic, "p_value": p_value, "p_text": format_p(p_value),
+            "n_disagreements": len(found),
             "disagreements": records(shown, ["id", "kind", "lang", "question", "correct_a",
                                              "error_a", "correct_b", "error_b", "tokens_a",
                                              "tokens_b"])}
@@ -203,7 +205,7 @@ function draw(model) {
     out.push(h("h3", {}, "Paired: ", pick("a"), " vs ", pick("b")));
     out.push(h("p", {class: "wb-mcnemar"},
       `${p.paired} paired items; only ${p.a} right: b = ${p.b_count}; only ${p.b} right: ` +
-      `c = ${p.c_count}; exact McNemar p = ${fmt(p.p_value, 4)}`));
+      `c = ${p.c_count}; exact McNemar p = ${p.p_text}`));
     out.push(scroll(table([{key: "id"}, {key: "kind"}, {key: "question"},
       {key: "a", label: p.a, render: (r) => (r.correct_a ? "right" : r.error_a),
        cls: (r) => (r.correct_a ? "wb-pass" : "wb-fail")},
