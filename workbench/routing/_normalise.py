@@ -97,7 +97,8 @@ NUMBER_WORDS: dict[str, int] = {
     "двадцать": 20, "twenty": 20, "тридцать": 30, "thirty": 30, "сорок": 40, "forty": 40,
     "пятьдесят": 50, "fifty": 50, "шестьдесят": 60, "sixty": 60, "семьдесят": 70, "seventy": 70,
     "восемьдесят": 80, "eighty": 80, "девяносто": 90, "ninety": 90,
-    "сто": 100, "hundred": 100, "двести": 200, "триста": 300, "четыреста": 400, "пятьсот": 500,
+    "сто": 100, "hundred": 100, "hundreds": 100, "двести": 200, "триста": 300, "четыреста": 400,
+    "пятьсот": 500,
     "шестьсот": 600, "семьсот": 700, "восемьсот": 800, "девятьсот": 900,
 }  # fmt: skip
 """Number words, Russian (with the case forms questions use) and English, up to the hundreds."""
@@ -126,9 +127,12 @@ def _number_words(text: str) -> int:
     total, current = 0, 0
     seen = False
     for word in words:
-        if word in ("and", "и"):
+        if word == "and":
             continue
-        if word in NUMBER_WORDS:
+        if word.startswith("hundred"):  # English multiplies: "three hundred"
+            current = max(current, 1) * 100
+            seen = True
+        elif word in NUMBER_WORDS:
             current += NUMBER_WORDS[word]
             seen = True
         elif word in SCALE_WORDS:
@@ -370,6 +374,7 @@ def number_spans(question: str, *, words: bool = True) -> list[tuple[int, int]]:
 
 
 def _word_number_spans(question: str) -> list[tuple[int, int]]:
+    """Runs of number words, joined by spaces, hyphens, or "and" after an English scale word."""
     found: list[tuple[int, int]] = []
     run: list[re.Match[str]] = []
 
@@ -378,16 +383,22 @@ def _word_number_spans(question: str) -> list[tuple[int, int]]:
             found.append((run[0].start(), run[-1].end()))
         run.clear()
 
-    last_end = -1
-    for m in _WORD.finditer(question):
+    words = list(_WORD.finditer(question))
+    for i, m in enumerate(words):
         word = m[0].casefold()
-        joined = run and question[last_end:m.start()].strip() in ("", "-")
+        gap = question[run[-1].end():m.start()].strip() if run else ""
         if word in NUMBER_WORDS or word in SCALE_WORDS:
-            if not joined:
+            if run and gap.casefold() not in ("", "-", "and"):
                 close()
             run.append(m)
-            last_end = m.end()
-        else:
+            continue
+        # only English joins a number with "and", and only after a scale: "two thousand and
+        # twenty"; "twelve and eighteen" and «двенадцать и восемнадцать» are two numbers
+        joins = word == "and" and run and not gap and i + 1 < len(words) and (
+            run[-1][0].casefold() in ("hundred", "thousand", "million")) and (
+            words[i + 1][0].casefold() in NUMBER_WORDS
+            and not question[m.end():words[i + 1].start()].strip())
+        if not joins:
             close()
     close()
     return found
