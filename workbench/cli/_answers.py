@@ -1,7 +1,8 @@
-"""``workbench ask``, ``workbench negative-control`` and ``workbench audit answers RUN``.
+"""``workbench ask``, ``eval e2e``, ``negative-control`` and ``audit answers RUN``.
 
-``ask`` runs :func:`workbench.answers.answer`, the pipeline every face shares: route, source,
-evidence, invariant checker.
+``ask`` runs :func:`workbench.answers.ask`, the path every face shares: the router (named, or
+the best by the catalog's measurement), the source, the evidence, the invariant checker.
+``eval e2e`` asks the end-to-end question set the same way (:func:`workbench.studies.run_e2e`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from workbench.gates import QuoteSource
 from workbench.retrieval import RERANK_MODES
 from workbench.routing import Source
 from workbench.runs import RunRecordError, load_run
+from workbench.studies import OUTCOMES, run_e2e
 from workbench.studies._leakage import leakage
 from workbench.studies._negative import DEFAULT_PER_KIND, DEFAULT_SEED, run_negative_control
 
@@ -144,6 +146,25 @@ def _ask(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _eval_e2e(args: argparse.Namespace, settings: Settings) -> int:
+    report = run_e2e(settings, router=args.router, split=args.split, write=not args.no_write)
+    print(f"router: {report.router} ({report.router_reason}); split {report.split or 'dev+test'}")
+    with pd.option_context("display.width", 140):
+        print(report.table.to_string(index=False))
+    print(f"verified-wrong answers: {100 * report.verified_wrong_share:.1f}% of "
+          f"{len(report.rows)} questions")
+    if args.show:
+        missed = report.rows[report.rows["outcome"].isin([o for o in OUTCOMES
+                                                          if o not in ("answered correctly",
+                                                                       "refused correctly")])]
+        for row in missed.head(args.show).to_dict(orient="records"):
+            print(inert(f"  {row['id']} {row['outcome']}: route {row['route']} "
+                        f"{row['code']} | {row['question'][:90]}"))
+    if report.path is not None:
+        print(f"run record: {report.path}")
+    return 0
+
+
 def _negative_control(args: argparse.Namespace, settings: Settings) -> int:
     report = run_negative_control(settings, seed=args.seed, per_kind=args.per_kind,
                                   write=not args.no_write, out_dir=args.out)
@@ -202,7 +223,7 @@ def _audit_answers(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def add_commands(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    """Add ``ask``, ``negative-control`` and ``audit answers``."""
+    """Add ``ask``, ``eval e2e``, ``negative-control`` and ``audit answers``."""
     ask = subparsers.add_parser(
         "ask", parents=[common],
         help="route a question, answer it from a utility, a quote or a spec, or refuse")
@@ -234,6 +255,19 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
                           help="where verdicts.parquet goes (default [paths].results/negative_control)")
     negative.add_argument("--no-write", action="store_true", help="print only; write no files")
     negative.set_defaults(handler=_negative_control)
+
+    evals = verb_group(subparsers, "eval", common, "run the labelled evaluations")
+    e2e = evals.add_parser("e2e", parents=[common],
+                           help="ask the end-to-end question set as `workbench ask` does and "
+                                "count, per source, correct answers and refusals, verified-wrong "
+                                "answers and over-refusals")
+    e2e.add_argument("--router", metavar="NAME",
+                     help="the router (default: the best by measurement in models/catalog.yaml)")
+    e2e.add_argument("--split", choices=["dev", "test"], help="only this split (tune on dev)")
+    e2e.add_argument("--show", type=int, default=0, metavar="N",
+                     help="list up to N questions that were answered wrong or over-refused")
+    e2e.add_argument("--no-write", action="store_true", help="print only; write no run record")
+    e2e.set_defaults(handler=_eval_e2e)
 
     audit = verb_group(subparsers, "audit", common, help="audit an index or a run record")
     answers = audit.add_parser("answers", parents=[common],

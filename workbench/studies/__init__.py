@@ -10,7 +10,8 @@ cache key exists once.
   ``calibrate_gates``);
 - router comparisons and the three router findings of the system under study;
 - the negative control (spoiled answers against the invariant checker) and leakage;
-- the dense-encoder recall table and the cross-encoder's training.
+- the dense-encoder recall table and the cross-encoder's training;
+- the end-to-end study: questions through ``ask``'s own path, judged per gold source.
 """
 
 from workbench.studies._analysis import (
@@ -41,6 +42,17 @@ from workbench.studies._diff import (
     RunDiff,
     Verdicts,
     diff_runs,
+)
+from workbench.studies._e2e import (
+    E2E_SET,
+    OUTCOMES,
+    E2EItem,
+    E2EReport,
+    E2ESetError,
+    judge,
+    load_e2e,
+    outcome_table,
+    run_e2e,
 )
 from workbench.studies._embedders import (
     recall_table,
@@ -95,6 +107,15 @@ from workbench.studies._routers import (
 )
 
 __all__ = [
+    "E2E_SET",
+    "OUTCOMES",
+    "E2EItem",
+    "E2EReport",
+    "E2ESetError",
+    "judge",
+    "load_e2e",
+    "outcome_table",
+    "run_e2e",
     "ANSWERED",
     "BASELINE",
     "DIFF_KINDS",
