@@ -106,6 +106,21 @@ def test_what_is_not_one_number(text: str) -> None:
         normalise("number", text)
 
 
+@pytest.mark.parametrize(("question", "value", "normaliser"), [
+    ("Округли 3,141 до двух знаков", 3.141, "number-ru"),
+    ("Округли 1 000,5 до 0 знаков", 1000.5, "number-ru"),
+    ("How much is 1,500 pounds in kilograms?", 1500, "number"),
+    ("Round 2.5 to 0 decimals", 2.5, "number"),
+])
+def test_a_comma_reads_as_each_language_writes_it(question: str, value: float,
+                                                  normaliser: str) -> None:
+    decision = ROUTER.route(question)
+    first = next(iter(decision.args))
+    assert decision.args[first] == value and decision.arg_spans[first].normaliser == normaliser
+    assert normalise("number-ru", "3,141") == 3.141 and normalise("number", "3,141") == 3141
+    assert derive(question, value) is not None
+
+
 def test_integer_refuses_a_fraction() -> None:
     assert normalise("integer", "1 024") == 1024
     with pytest.raises(NormaliseError):

@@ -8,7 +8,9 @@ itself, so it is always the normalisation of words the user wrote. The normalise
 - ``text``: the span itself.
 - ``number`` / ``integer``: digits with spaces, non-breaking spaces or commas between thousands,
   a decimal comma or point, or a number written in Russian or English words (a small explicit
-  table, :data:`NUMBER_WORDS`), to a number; ``integer`` refuses a fraction.
+  table, :data:`NUMBER_WORDS`), to a number; ``integer`` refuses a fraction. ``number-ru`` and
+  ``integer-ru`` read every comma as the decimal mark («3,141» is 3.141, where English "1,500"
+  is 1500); a router picks them for a question in Russian.
 - ``date``: a date written with day, month and year (ISO, ``05.03.2024``, «5 марта 2024»,
   ``March 5, 2024``) to ISO 8601 through ``dateparser`` with a fixed relative base and only its
   absolute-date parser, so the current date never enters: a relative date («завтра») has no value.
@@ -145,8 +147,14 @@ def _number_words(text: str) -> int:
     return total + current
 
 
-def normalise_number(text: str) -> int | float:
+def normalise_number(text: str, *, decimal_comma: bool = False) -> int | float:
     """Digits (spaces or commas between thousands, decimal comma or point) or words, to a number.
+
+    Args:
+        text: The span's text.
+        decimal_comma: Read every comma as the decimal mark, as Russian does («3,141» is
+            3.141); otherwise a comma before groups of three digits separates thousands, as
+            English does ("1,500" is 1500).
 
     Raises:
         NormaliseError: The text is not one number.
@@ -158,7 +166,7 @@ def normalise_number(text: str) -> int | float:
         return _number_words(raw)
     if not re.fullmatch(r"-?\d[\d \u00a0,.]*", raw) or raw.endswith((",", ".", " ")):
         raise NormaliseError(f"not a number: {text!r}")
-    if re.fullmatch(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?", raw):
+    if not decimal_comma and re.fullmatch(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?", raw):
         digits = raw.replace(",", "")  # thousands separated by commas (English)
     else:
         if re.search(r"[ \u00a0]", raw) and not re.fullmatch(
@@ -176,9 +184,9 @@ def normalise_number(text: str) -> int | float:
     return int(digits)
 
 
-def normalise_integer(text: str) -> int:
+def normalise_integer(text: str, *, decimal_comma: bool = False) -> int:
     """:func:`normalise_number`, refusing a number with a fractional part."""
-    value = normalise_number(text)
+    value = normalise_number(text, decimal_comma=decimal_comma)
     if isinstance(value, float):
         raise NormaliseError(f"not an integer: {text!r}")
     return value
@@ -330,6 +338,8 @@ NORMALISERS: dict[str, Callable[[str], Any]] = {
     "text": lambda text: text,
     "number": normalise_number,
     "integer": normalise_integer,
+    "number-ru": functools.partial(normalise_number, decimal_comma=True),
+    "integer-ru": functools.partial(normalise_integer, decimal_comma=True),
     "date": normalise_date,
 }
 """The normalisers by name; ``enum:<vocabulary>`` names the enum normaliser of a vocabulary."""
@@ -410,6 +420,8 @@ def candidate_spans(question: str) -> Iterator[ArgSpan]:
         yield ArgSpan(start, end, "date")
     for start, end in number_spans(question):
         yield ArgSpan(start, end, "number")
+        if "," in question[start:end]:
+            yield ArgSpan(start, end, "number-ru")
     for name, vocabulary in vocabularies().items():
         for start, end in vocabulary.spans(question):
             yield ArgSpan(start, end, f"enum:{name}")

@@ -151,6 +151,7 @@ TAIL_ARGS = frozenset({"text", "data"})
 
 _TOKEN = re.compile(r"(?<![\w#])#?[\w][\w\-:./]*\d[\w\-:./]*|#[0-9a-fA-F]{3,8}\b")
 _PERCENT = re.compile(r"(\d+(?:[.,]\d+)?)\s*%")
+_CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
 _IP = re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?\b")
 # "of the string hello", «от строки привет»: the one word that ends the question after a cue
 _TAIL = re.compile(r"(?:строк[аиуе]?|слов[аоу]?|текст[аеу]?|фраз[аыу]|string|word|text)\s+"
@@ -192,6 +193,8 @@ class _Offer:
         self.tail = ([(tail_match.start(1), tail_match.end(1))]
                      if tail_match and tail_match[1].lower() not in POINTING_WORDS else [])
         self.low = low
+        # a comma is the decimal mark in Russian («3,141»), a thousands separator in English
+        self.number_style = "-ru" if _CYRILLIC.search(question) else ""
         self.vocab: dict[str, list[tuple[int, int]]] = {}
         self.question = question
 
@@ -263,9 +266,9 @@ class RuleRouter:
             elif name in {"ip", "cidr"}:
                 taken = _take(offer.ips, question, "text")
             elif name in PERCENT_ARGS and offer.percents:
-                taken = _take(offer.percents, question, "number")
+                taken = _take(offer.percents, question, "number" + offer.number_style)
             elif arg.type in {"integer", "number"} and (arg.role.value == "data" or arg.required):
-                taken = _take(offer.numbers, question, arg.type)
+                taken = _take(offer.numbers, question, arg.type + offer.number_style)
             elif arg.role.value == "data" and arg.type == "string":
                 taken = (_take(offer.literals, question, "text")
                          or _take(offer.tokens, question, "text")
