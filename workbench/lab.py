@@ -109,19 +109,30 @@ class Lab:
         source = self.quote_source
         return CheckContext.for_index(source.index, source.corpus, self.settings)
 
-    def ask(self, question: str, router: Router | None = None, **options: Any) -> AnswerResult:
-        """:func:`workbench.answers.answer` with the lab's quote source and checker context.
+    @cached_property
+    def router(self) -> Router:
+        """The router ``ask`` uses by default: the best by measurement in the model catalog."""
+        from workbench.answers import resolve_router
+
+        return resolve_router(None, self.settings)
+
+    def ask(self, question: str, router: Router | str | None = None, *,
+            source: str | None = None, **options: Any) -> AnswerResult:
+        """:func:`workbench.answers.ask` (the path ``workbench ask`` takes) with the lab's source.
+
+        The lab's quote source and checker context are reused across calls.
 
         Args:
             question: The question.
-            router: Chooses the source; the rule router (the keyword baseline) if omitted.
-            **options: Passed on to ``answer`` (``allow_mode_b``, ``lang``, ...).
+            router: A router or its name; the best router by the catalog's measurement (the
+                same default as ``workbench ask``) if omitted.
+            source: ``quote``, ``utility`` or ``spec`` to hold the router to one source.
+            **options: Passed on to ``ask`` (``allow_mode_b``, ``lang``, ...).
         """
-        from workbench.answers import answer
-        from workbench.routing import rule_router
+        from workbench.answers import ask
 
-        return answer(question, router or rule_router(), self.settings,
-                      quote_source=self.quote_source, context=self.context, **options)
+        return ask(question, self.settings, router=router if router is not None else self.router,
+                   source=source, quote_source=self.quote_source, context=self.context, **options)
 
     # --- gate verdicts ---------------------------------------------------------------------------
 

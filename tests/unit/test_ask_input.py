@@ -203,7 +203,7 @@ def test_cli_plain_output_is_inert(config: Path, tmp_path: Path, capsys) -> None
     questions = tmp_path / "q.jsonl"
     questions.write_text('{"question": "Who painted\\u001b[31m the Sistine\\r Chapel?"}\n',
                          encoding="utf-8")
-    assert cli.main(["ask", "--config", str(config), HOSTILE, "line\none",
+    assert cli.main(["ask", "--config", str(config), "--source", "quote", HOSTILE, "line\none",
                      "--file", str(questions)]) == 0
     out = capsys.readouterr().out
     assert not any(c in out for c in CONTROLS)

@@ -4,9 +4,20 @@ A mode-A answer is built only from evidence (a verbatim quote, a utility call, a
 specification's conclusion) and leaves only when every invariant holds for every item; a mode-B
 answer is advisory text from a configured local language model and is labelled so. The negative
 control spoils thousands of genuine answers and publishes the checker's verdict on each;
-``forge`` spoils one, the same way.
+``forge`` spoils one, the same way. ``ask`` answers a question as the user asked it (the
+router named or the best one by the model catalog, optionally held to one source); every face
+goes through it.
 """
 
+from workbench.answers._ask import (
+    FALLBACK_ROUTER,
+    SELECTION_FIGURE,
+    ForcedSource,
+    RouterChoice,
+    ask,
+    best_router,
+    resolve_router,
+)
 from workbench.answers._codes import AnswerCode, Invariant
 from workbench.answers._context import CheckContext
 from workbench.answers._evidence import (
@@ -46,6 +57,13 @@ from workbench.answers._pipeline import AnswerResult, AnswerTrace, answer, answe
 from workbench.refusal import FALSEHOOD_PATTERN, Refusal, falsehood_words, speakable
 
 __all__ = [
+    "FALLBACK_ROUTER",
+    "SELECTION_FIGURE",
+    "ForcedSource",
+    "RouterChoice",
+    "ask",
+    "best_router",
+    "resolve_router",
     "FALSEHOOD_PATTERN",
     "FORGERS",
     "KIND_SOURCE",

@@ -57,3 +57,10 @@ class AnswerCode(enum.StrEnum):
     """The question has no characters but whitespace; refused before routing."""
     QUESTION_TOO_LONG = "QUESTION_TOO_LONG"
     """The question is longer than ``[answers].max_question_chars``; refused before routing."""
+    ARGUMENT_NOT_IN_QUESTION = "ARGUMENT_NOT_IN_QUESTION"
+    """An argument the router bound is not the normalisation of any span of the question."""
+    QUESTION_SCRIPT = "QUESTION_SCRIPT"
+    """The question is written mostly in a script other than Latin or Cyrillic; refused before
+    routing, since neither the router nor the corpus reads it."""
+    SOURCE_NOT_CHOSEN = "SOURCE_NOT_CHOSEN"
+    """``ask --source`` forced a source the router could bind nothing for."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,7 +42,8 @@ from workbench.errors import WorkbenchError
 from workbench.fts import FtsError, check_spec, conclude
 from workbench.gates import QuoteResult, QuoteSource, Trace
 from workbench.refusal import Refusal
-from workbench.routing import Router, RouterDecision, Source
+from workbench.relevance import question_literal_spans
+from workbench.routing import Router, RouterDecision, Source, underived_arguments
 from workbench.utilities import call_utility, load_catalog
 
 
@@ -153,8 +155,37 @@ def _quote_evidence(result: QuoteResult, index_digest: str, *, proposed: bool = 
     return QuoteEvidence(anchor=anchor, text=quote.text, index_digest=index_digest)
 
 
+def _underived_refusal(decision: RouterDecision, question: str, lang: str) -> Refusal | None:
+    """The refusal of a binding with a value that is not the normalisation of a question span.
+
+    A value the router wrote itself would make the utility's verified result an answer to a
+    question nobody asked; it never reaches the call.
+    """
+    underived = underived_arguments(question, decision.args, decision.arg_spans)
+    if not underived:
+        return None
+    first = underived[0]
+    shown = str(first.value)[:80]
+    if lang == "ru":
+        text = (f"Вызов {decision.utility} не выполнен: значение «{shown}» аргумента "
+                f"«{first.argument}» не получается ни из одного фрагмента вопроса через "
+                "объявленные нормализаторы.")
+    else:
+        text = (f"The call to {decision.utility} was not made: the value “{shown}” of argument "
+                f"“{first.argument}” is not the normalisation of any span of the question.")
+    return Refusal(code=str(AnswerCode.ARGUMENT_NOT_IN_QUESTION),
+                   area=f"arguments of {decision.utility}, checked against the question",
+                   numbers={"utility": decision.utility, "argument": first.argument,
+                            "underived": len(underived), "reason": first.reason},
+                   text=text)
+
+
 def _from_utility(decision: RouterDecision, question: str, lang: str, state: _Step
                   ) -> Evidence | Refusal:
+    underived = _underived_refusal(decision, question, lang)
+    if underived is not None:
+        state.steps.append(f"utility {decision.utility}: {underived.code}")
+        return underived
     outcome = call_utility(decision.utility, dict(decision.args), question=question, lang=lang)
     if outcome.refusal is not None:
         state.steps.append(f"utility {decision.utility}: {outcome.refusal.code}")
@@ -250,15 +281,48 @@ def _transition(question: str, refusal: Refusal, settings: Settings, generator: 
     return Answer(mode=Mode.B, text=chosen.generate(question), evidence=(), transition_note=note)
 
 
+SCRIPT_SHARE = 0.5
+"""The least share of a question's letters (outside quoted data) that are Latin or Cyrillic."""
+
+
+def _script_share(question: str) -> tuple[int, float]:
+    """Letters outside quoted literals, and the share of them that are Latin or Cyrillic."""
+    inside = question_literal_spans(question)
+    letters = read = 0
+    for at, char in enumerate(question):
+        if not char.isalpha() or any(s <= at < e for s, e in inside):
+            continue
+        letters += 1
+        name = unicodedata.name(char, "")
+        read += name.startswith(("LATIN", "CYRILLIC"))
+    return letters, (read / letters if letters else 1.0)
+
+
+def _script_refusal(question: str, letters: int, share: float) -> Refusal:
+    return Refusal(
+        code=str(AnswerCode.QUESTION_SCRIPT), area="question input, checked before routing",
+        numbers={"letters": letters, "latin_or_cyrillic_share": round(share, 3),
+                 "least_share": SCRIPT_SHARE},
+        text=(f"Only {share:.0%} of the question's {letters} letters are Latin or Cyrillic "
+              f"(at least {SCRIPT_SHARE:.0%} are needed): the router, the catalog and the course "
+              "read Russian and English only, so the question was passed to none of them. "
+              "Вопрос написан не кириллицей и не латиницей, поэтому не передан дальше."))
+
+
 def _screen(question: str, settings: Settings, lang: str | None) -> Refusal | None:
-    """The input check before routing: an empty or over-long question is refused at once.
+    """The input check before routing: an empty, over-long or unreadable question is refused.
 
     Search time grows with the question's length, so a question of hundreds of kilobytes would
-    hold the pipeline a long time only to be refused by a gate.
+    hold the pipeline a long time only to be refused by a gate. A question in a script that
+    neither the router nor the course reads (Chinese, say) is refused in both languages, since
+    its own language is not one a refusal is written in.
     """
     chars, limit = len(question), settings.answers.max_question_chars
     empty = not question.strip()
     if not empty and chars <= limit:
+        letters, share = _script_share(question)
+        if letters and share < SCRIPT_SHARE:
+            return _script_refusal(question, letters, share)
         return None
     lang = lang or detect_lang(question[:limit])
     area = "question input, checked before routing"

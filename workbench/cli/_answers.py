@@ -1,7 +1,8 @@
-"""``workbench ask``, ``workbench negative-control`` and ``workbench audit answers RUN``.
+"""``workbench ask``, ``eval e2e``, ``negative-control`` and ``audit answers RUN``.
 
-``ask`` runs :func:`workbench.answers.answer`, the pipeline every face shares: route, source,
-evidence, invariant checker.
+``ask`` runs :func:`workbench.answers.ask`, the path every face shares: the router (named, or
+the best by the catalog's measurement), the source, the evidence, the invariant checker.
+``eval e2e`` asks the end-to-end question set the same way (:func:`workbench.studies.run_e2e`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from workbench.answers import AnswerResult, CheckContext, answer
+from workbench.answers import AnswerResult, CheckContext, ask, best_router, resolve_router
 from workbench.answers._evidence import Answer, EvidenceFormatError, Mode
 from workbench.answers._invariants import check_answer
 from workbench.cli import settings_for, verb_group
@@ -23,8 +24,9 @@ from workbench.display import inert
 from workbench.errors import WorkbenchError
 from workbench.gates import QuoteSource
 from workbench.retrieval import RERANK_MODES
-from workbench.routing import RouterDecision, ScriptedRouter, Source
+from workbench.routing import Source
 from workbench.runs import RunRecordError, load_run
+from workbench.studies import OUTCOMES, run_e2e
 from workbench.studies._leakage import leakage
 from workbench.studies._negative import DEFAULT_PER_KIND, DEFAULT_SEED, run_negative_control
 
@@ -38,6 +40,7 @@ def _answer_json(result: AnswerResult) -> dict:
     answer = result.answer
     return {
         "question": result.question,
+        "route": trace.decision.to_dict(),
         "decision": "answer" if answer is not None else "refusal",
         "mode": result.mode or None,
         "code": refusal.code if refusal else None,
@@ -108,12 +111,24 @@ def _ask(args: argparse.Namespace, settings: Settings) -> int:
     if not questions:
         print("workbench ask: give a question or --file", file=sys.stderr)
         return 2
-    source = QuoteSource(settings)
-    # Without a trained router every question goes to the quote source.
-    router = ScriptedRouter({q: RouterDecision(source=Source.QUOTE) for q in questions})
-    context = CheckContext.for_index(source.index, source.corpus, settings)
+    router = resolve_router(args.router, settings, args.source)
+    if not args.json and args.router is None:
+        choice = best_router(Path(settings.paths.models))
+        print(inert(f"router: {choice.name} ({choice.reason})"))
+    source: QuoteSource | None = None
+    context: CheckContext | None = None
+    if args.source in (None, "quote"):  # a utility or spec run does without the dense encoder
+        try:
+            source = QuoteSource(settings)
+            context = CheckContext.for_index(source.index, source.corpus, settings)
+        except WorkbenchError:
+            if args.source == "quote":
+                raise
+            # utility and spec questions are still answered; a quote decision is refused
+            # (QUOTE_SOURCE_UNAVAILABLE) by the pipeline, with the index path in its text
     for question in questions:
-        result = answer(question, router, settings, quote_source=source, context=context)
+        result = ask(question, settings, router=router, allow_mode_b=args.allow_mode_b,
+                     quote_source=source, context=context)
         if args.json:
             print(json.dumps(_answer_json(result), ensure_ascii=False, default=str), flush=True)
             continue
@@ -128,6 +143,25 @@ def _ask(args: argparse.Namespace, settings: Settings) -> int:
             marks = " ".join(f"{v.gate}:{'pass' if v.passed else 'FIRE'}" for v in gates.verdicts)
             print(inert(f"gates ({gates.mode}): {marks}"))
         print()
+    return 0
+
+
+def _eval_e2e(args: argparse.Namespace, settings: Settings) -> int:
+    report = run_e2e(settings, router=args.router, split=args.split, write=not args.no_write)
+    print(f"router: {report.router} ({report.router_reason}); split {report.split or 'dev+test'}")
+    with pd.option_context("display.width", 140):
+        print(report.table.to_string(index=False))
+    print(f"verified-wrong answers: {100 * report.verified_wrong_share:.1f}% of "
+          f"{len(report.rows)} questions")
+    if args.show:
+        missed = report.rows[report.rows["outcome"].isin([o for o in OUTCOMES
+                                                          if o not in ("answered correctly",
+                                                                       "refused correctly")])]
+        for row in missed.head(args.show).to_dict(orient="records"):
+            print(inert(f"  {row['id']} {row['outcome']}: route {row['route']} "
+                        f"{row['code']} | {row['question'][:90]}"))
+    if report.path is not None:
+        print(f"run record: {report.path}")
     return 0
 
 
@@ -189,13 +223,22 @@ def _audit_answers(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def add_commands(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    """Add ``ask``, ``negative-control`` and ``audit answers``."""
-    ask = subparsers.add_parser("ask", help="answer from the corpus with a quote, or refuse",
-                                parents=[common])
+    """Add ``ask``, ``eval e2e``, ``negative-control`` and ``audit answers``."""
+    ask = subparsers.add_parser(
+        "ask", parents=[common],
+        help="route a question, answer it from a utility, a quote or a spec, or refuse")
     ask.add_argument("question", nargs="*", help="the question(s)")
     ask.add_argument("--file", metavar="FILE",
                      help="one question a line, or JSONL with a 'question' field")
     ask.add_argument("--json", action="store_true", help="one JSON object a line")
+    ask.add_argument("--router", metavar="NAME",
+                     help="rule, a trained router (base, ...), transformers:DIR or replay:FILE "
+                          "(default: the best router by measurement in models/catalog.yaml)")
+    ask.add_argument("--source", choices=[str(s) for s in Source if s is not Source.REFUSE],
+                     help="hold the router to one source; it still binds the arguments")
+    ask.add_argument("--allow-mode-b", action="store_true",
+                     help="let a mode-A refusal become an explicit mode-B answer from the "
+                          "configured generator ([generator].path)")
     ask.add_argument("--index", metavar="DIR", help="an index built by `workbench index build`")
     ask.add_argument("--corpus", metavar="DIR", help="the corpus that index was built from")
     ask.add_argument("--mode", choices=list(RERANK_MODES),
@@ -212,6 +255,19 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
                           help="where verdicts.parquet goes (default [paths].results/negative_control)")
     negative.add_argument("--no-write", action="store_true", help="print only; write no files")
     negative.set_defaults(handler=_negative_control)
+
+    evals = verb_group(subparsers, "eval", common, "run the labelled evaluations")
+    e2e = evals.add_parser("e2e", parents=[common],
+                           help="ask the end-to-end question set as `workbench ask` does and "
+                                "count, per source, correct answers and refusals, verified-wrong "
+                                "answers and over-refusals")
+    e2e.add_argument("--router", metavar="NAME",
+                     help="the router (default: the best by measurement in models/catalog.yaml)")
+    e2e.add_argument("--split", choices=["dev", "test"], help="only this split (tune on dev)")
+    e2e.add_argument("--show", type=int, default=0, metavar="N",
+                     help="list up to N questions that were answered wrong or over-refused")
+    e2e.add_argument("--no-write", action="store_true", help="print only; write no run record")
+    e2e.set_defaults(handler=_eval_e2e)
 
     audit = verb_group(subparsers, "audit", common, help="audit an index or a run record")
     answers = audit.add_parser("answers", parents=[common],

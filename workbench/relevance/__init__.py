@@ -13,6 +13,7 @@ from workbench.relevance._circumstance import (
     circumstance_kind,
     circumstance_rule,
     circumstance_spans,
+    question_literal_spans,
     question_literals,
 )
 from workbench.relevance._entities import Entity, RuleVerdict, extract_entities, missing_entities
@@ -32,6 +33,7 @@ __all__ = [
     "extract_entities",
     "lang_match",
     "missing_entities",
+    "question_literal_spans",
     "question_literals",
     "quote_rules",
     "term_coverage",

@@ -154,9 +154,16 @@ def circumstance_spans(question: str) -> list[tuple[int, int, str]]:
     return sorted(spans)
 
 
-def question_literals(question: str) -> list[str]:
-    """Quoted and backticked literals, and the text after the first colon."""
-    found = [next(g for g in m.groups() if g is not None) for m in _LITERALS.finditer(question)]
+def question_literal_spans(question: str) -> list[tuple[int, int]]:
+    """Where the quoted and backticked literals, and the text after the first colon, lie.
+
+    Each span is ``(start, end)`` in code points of ``question``, the quote marks left out and
+    the text after the colon stripped of surrounding whitespace.
+    """
+    found = []
+    for m in _LITERALS.finditer(question):
+        group = next(i for i, g in enumerate(m.groups(), start=1) if g is not None)
+        found.append((m.start(group), m.end(group)))
     head, colon, tail = question.partition(":")
     # "12:30" or "https://" is not a colon that introduces data
     if (
@@ -165,8 +172,14 @@ def question_literals(question: str) -> list[str]:
         and not (head[-1:].isdigit() and tail[:1].isdigit())
         and not (tail.startswith("//"))
     ):
-        found.append(tail.strip())
+        start = len(head) + 1 + (len(tail) - len(tail.lstrip()))
+        found.append((start, len(question) - (len(tail) - len(tail.rstrip()))))
     return found
+
+
+def question_literals(question: str) -> list[str]:
+    """Quoted and backticked literals, and the text after the first colon."""
+    return [question[start:end] for start, end in question_literal_spans(question)]
 
 
 def _as_text(value: Any) -> str | None:

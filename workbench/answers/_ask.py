@@ -1,0 +1,150 @@
+"""A question as the user asked it: which router, which source, and the pipeline.
+
+``workbench ask``, :meth:`workbench.lab.Lab.ask` and the notebooks' widgets all come here, so the
+same question takes the same path everywhere: the router named (or the best router by
+measurement as the model catalog records it), optionally held to one source, then
+:func:`workbench.answers.answer` (source, evidence, invariant checker).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from workbench.answers._codes import AnswerCode
+from workbench.answers._context import CheckContext
+from workbench.answers._generator import Generator
+from workbench.answers._pipeline import AnswerResult, answer
+from workbench.config import Settings, load_settings
+from workbench.gates import QuoteSource
+from workbench.model_catalog import CatalogError, load_catalog
+from workbench.refusal import Refusal
+from workbench.registry import names
+from workbench.routing import Router, RouterDecision, Source, build_router, trained_routers
+
+FALLBACK_ROUTER = "rule"
+"""The router ``ask`` uses when the catalog holds no figure to choose by."""
+
+SELECTION_FIGURE = "test verified wrong answers"
+"""The catalog figure the default router is chosen by: the fewest verified-wrong answers."""
+
+TIE_FIGURE = "test source accuracy"
+"""The figure that breaks a tie: the higher source accuracy."""
+
+
+@dataclass(frozen=True)
+class RouterChoice:
+    """Which router ``ask`` uses by default, and why."""
+
+    name: str
+    """The router's name, as :func:`workbench.routing.build_router` takes it."""
+    reason: str
+    """One line: the figure it was chosen by, or why the fallback was taken."""
+
+
+def best_router(models: Path) -> RouterChoice:
+    """The router with the fewest verified-wrong answers on the test split, per the catalog.
+
+    Only routers that can be built here count (a registered backend or a finished folder under
+    ``models``); ties go to the higher source accuracy, then to the name. Without any router
+    entry carrying :data:`SELECTION_FIGURE`, the rule router.
+    """
+    try:
+        entries = load_catalog(models)
+    except CatalogError as exc:
+        return RouterChoice(FALLBACK_ROUTER, f"no catalog to choose by ({exc})")
+    buildable = set(names("router")) | set(trained_routers(models))
+    ranked = []
+    for entry in entries:
+        numbers = entry.get("numbers") or {}
+        figure = numbers.get(SELECTION_FIGURE)
+        if entry.get("kind") != "router" or entry["name"] not in buildable:
+            continue
+        if not isinstance(figure, int | float):
+            continue
+        tie = numbers.get(TIE_FIGURE)
+        ranked.append((float(figure), -float(tie) if isinstance(tie, int | float) else 0.0,
+                       str(entry["name"])))
+    if not ranked:
+        return RouterChoice(FALLBACK_ROUTER, f"no router in the catalog has “{SELECTION_FIGURE}”")
+    figure, _, name = min(ranked)
+    return RouterChoice(name, f"fewest {SELECTION_FIGURE} in the catalog ({figure:g}) of "
+                              f"{len(ranked)} measured routers")
+
+
+class ForcedSource:
+    """A router held to one source: the user chose the source, the router still binds the rest.
+
+    A router with a ``route_within(question, source)`` method (the rule router) is asked for its
+    best decision within the source. Any other router is asked as usual: a decision for the
+    forced source is kept, one for another source becomes a quote decision when quote was forced
+    (it needs nothing bound) and a ``SOURCE_NOT_CHOSEN`` refusal otherwise, since a utility or a
+    spec id is not the user's to invent.
+    """
+
+    def __init__(self, router: Router, source: Source) -> None:
+        self.router = router
+        self.source = Source(source)
+
+    def route(self, question: str) -> RouterDecision:
+        """The router's decision for ``question`` within the forced source."""
+        within = getattr(self.router, "route_within", None)
+        if callable(within):
+            decision = within(question, self.source)
+            if isinstance(decision, RouterDecision):
+                return decision
+        decision = self.router.route(question)
+        if decision.source is self.source:
+            return decision
+        if self.source is Source.QUOTE:
+            return RouterDecision(source=Source.QUOTE, raw_output=decision.raw_output)
+        refusal = Refusal(
+            code=str(AnswerCode.SOURCE_NOT_CHOSEN), area="router held to one source",
+            numbers={"forced": str(self.source), "chosen": str(decision.source)},
+            text=f"The source {self.source} was required, but the router chose {decision.source} "
+                 f"and bound nothing for {self.source}, so no call was made.")
+        return RouterDecision(source=Source.REFUSE, refusal=refusal, raw_output=decision.raw_output)
+
+
+def resolve_router(router: Router | str | None, settings: Settings,
+                   source: Source | str | None = None) -> Router:
+    """The router ``ask`` uses: a router as given, one built from its name, or the best one.
+
+    Args:
+        router: A router, a name for :func:`workbench.routing.build_router` (``rule``, ``base``,
+            ``transformers:DIR``, ...), or None for :func:`best_router`.
+        settings: Where the models live (``[paths].models``).
+        source: ``quote``, ``utility`` or ``spec`` to hold the router to that source.
+    """
+    models = Path(settings.paths.models)
+    if router is None:
+        router = best_router(models).name
+    built: Router = build_router(router, models=models) if isinstance(router, str) else router
+    return ForcedSource(built, Source(source)) if source is not None else built
+
+
+def ask(question: str, settings: Settings | None = None, *, router: Router | str | None = None,
+        source: Source | str | None = None, allow_mode_b: bool = False,
+        quote_source: QuoteSource | None = None, context: CheckContext | None = None,
+        generator: Generator | None = None, lang: str | None = None) -> AnswerResult:
+    """Answer ``question`` as the user asked it: the router, the source, the checker.
+
+    Args:
+        question: The question.
+        settings: The settings (:func:`workbench.config.load_settings` if omitted).
+        router: A router or its name; the best router by the catalog's measurement if omitted
+            (see :func:`resolve_router`). Build it once with :func:`resolve_router` when asking
+            many questions.
+        source: Hold the router to ``quote``, ``utility`` or ``spec``.
+        allow_mode_b: Whether a mode-A refusal may become an explicit mode-B answer (needs
+            ``[generator].path``; without it the refusal says mode B is unavailable).
+        quote_source: A ready quote source (else opened from the settings when needed).
+        context: The invariant checker's context (else built from the quote source or settings).
+        generator: A mode-B generator (else the configured one).
+        lang: ``ru`` or ``en`` for refusal texts (else detected).
+    """
+    settings = settings or load_settings()
+    chosen = router if router is not None and not isinstance(router, str) and source is None \
+        else resolve_router(router, settings, source)
+    return answer(question, chosen, settings, allow_mode_b=allow_mode_b,
+                  quote_source=quote_source, generator=generator, context=context, lang=lang)

@@ -1,0 +1,495 @@
+"""Argument normalisers: a span of the question, passed through a declared, deterministic function.
+
+A router binds an argument by naming a span of the question (character offsets) and the
+normaliser that turns the span's text into a value. The value is never written by the router
+itself, so it is always the normalisation of words the user wrote. The normalisers, by name
+(:data:`NORMALISERS`; an enum normaliser is ``enum:<vocabulary>``):
+
+- ``text``: the span itself.
+- ``number`` / ``integer``: digits with spaces, non-breaking spaces or commas between thousands,
+  a decimal comma or point, or a number written in Russian or English words (a small explicit
+  table, :data:`NUMBER_WORDS`), to a number; ``integer`` refuses a fraction. ``number-ru`` and
+  ``integer-ru`` read every comma as the decimal mark («3,141» is 3.141, where English "1,500"
+  is 1500); a router picks them for a question in Russian.
+- ``date``: a date written with day, month and year (ISO, ``05.03.2024``, «5 марта 2024»,
+  ``March 5, 2024``) to ISO 8601 through ``dateparser`` with a fixed relative base and only its
+  absolute-date parser, so the current date never enters: a relative date («завтра») has no value.
+  A span with a time of day gives ``YYYY-MM-DDTHH:MM:SS``.
+- ``enum:<vocabulary>``: a word or phrase to an enum value, by the vocabularies of
+  ``synonyms.yaml`` and the ``choices`` the utility schemas declare.
+
+:func:`candidate_spans` lists every span of a question that some normaliser reads, in order;
+:func:`derive` finds the span a given value is the normalisation of, if any, so a value bound by a
+router that keeps no spans can still be checked (:func:`underived_arguments`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import math
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from workbench.errors import WorkbenchError
+from workbench.utilities import load_catalog
+
+
+class NormaliseError(WorkbenchError, ValueError):
+    """A span that the named normaliser gives no value for, or a normaliser that does not exist."""
+
+
+@dataclass(frozen=True)
+class ArgSpan:
+    """Where an argument's value comes from: a span of the question and its normaliser."""
+
+    start: int
+    """Offset of the span's first character in the question (code points)."""
+    end: int
+    """Offset just past its last character."""
+    normaliser: str
+    """The normaliser's name (a key of :data:`NORMALISERS`, or ``enum:<vocabulary>``)."""
+
+    def text(self, question: str) -> str:
+        """The span's text in ``question``."""
+        return question[self.start:self.end]
+
+    def value(self, question: str) -> Any:
+        """The span's text in ``question`` through the normaliser.
+
+        Raises:
+            NormaliseError: The offsets lie outside the question, or the normaliser gives no
+                value for the span's text.
+        """
+        if not 0 <= self.start < self.end <= len(question):
+            raise NormaliseError(f"span {self.start}-{self.end} lies outside the question "
+                                 f"({len(question)} characters)")
+        return normalise(self.normaliser, self.text(question))
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form."""
+        return {"start": self.start, "end": self.end, "normaliser": self.normaliser}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ArgSpan:
+        """Rebuild a span from :meth:`to_dict` output."""
+        return cls(int(data["start"]), int(data["end"]), str(data["normaliser"]))
+
+
+# --- numbers -------------------------------------------------------------------------------
+
+NUMBER_WORDS: dict[str, int] = {
+    "ноль": 0, "нуль": 0, "zero": 0,
+    "один": 1, "одна": 1, "одно": 1, "одного": 1, "одну": 1, "одной": 1, "one": 1,
+    "два": 2, "две": 2, "двух": 2, "двум": 2, "two": 2,
+    "три": 3, "трёх": 3, "трех": 3, "трём": 3, "three": 3,
+    "четыре": 4, "четырёх": 4, "четырех": 4, "four": 4,
+    "пять": 5, "пяти": 5, "five": 5, "шесть": 6, "шести": 6, "six": 6,
+    "семь": 7, "семи": 7, "seven": 7, "восемь": 8, "восьми": 8, "eight": 8,
+    "девять": 9, "девяти": 9, "nine": 9, "десять": 10, "десяти": 10, "ten": 10,
+    "одиннадцать": 11, "eleven": 11, "двенадцать": 12, "twelve": 12, "тринадцать": 13,
+    "thirteen": 13, "четырнадцать": 14, "fourteen": 14, "пятнадцать": 15, "fifteen": 15,
+    "шестнадцать": 16, "sixteen": 16, "семнадцать": 17, "seventeen": 17, "восемнадцать": 18,
+    "eighteen": 18, "девятнадцать": 19, "nineteen": 19,
+    "двадцать": 20, "twenty": 20, "тридцать": 30, "thirty": 30, "сорок": 40, "forty": 40,
+    "пятьдесят": 50, "fifty": 50, "шестьдесят": 60, "sixty": 60, "семьдесят": 70, "seventy": 70,
+    "восемьдесят": 80, "eighty": 80, "девяносто": 90, "ninety": 90,
+    "сто": 100, "hundred": 100, "hundreds": 100, "двести": 200, "триста": 300, "четыреста": 400,
+    "пятьсот": 500,
+    "шестьсот": 600, "семьсот": 700, "восемьсот": 800, "девятьсот": 900,
+}  # fmt: skip
+"""Number words, Russian (with the case forms questions use) and English, up to the hundreds."""
+
+SCALE_WORDS: dict[str, int] = {
+    "тысяча": 1000, "тысячи": 1000, "тысяч": 1000, "thousand": 1000,
+    "миллион": 10**6, "миллиона": 10**6, "миллионов": 10**6, "million": 10**6,
+}  # fmt: skip
+"""Words that multiply the number before them."""
+
+_DIGITS = re.compile(
+    r"(?<![\w.#/-])-?\d{1,3}(?:[ \u00a0]\d{3})+(?:[.,]\d+)?(?![\w.,]?\d)"  # 1 000 000,5
+    r"|(?<![\w.#/-])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w,]?\d)"  # 1,000,000.5
+    # 42, 3,14, 2.5, -4, /20; not the 256 of SHA-256 or the 8 of UTF-8 (part of a name)
+    r"|(?<![\w.#])(?<![^\W\d_]-)-?\d+(?:[.,]\d+)?(?![\w]|[.,]\d)"
+)
+_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+_STANDALONE_ONE = frozenset({"one", "один", "одна", "одно", "одного", "одну", "одной"})
+
+
+def _number_words(text: str) -> int:
+    words = [w.casefold() for w in _WORD.findall(text)]
+    rest = _WORD.sub("", text).replace("-", "").strip()
+    if not words or rest:
+        raise NormaliseError(f"not a number in words: {text!r}")
+    total, current = 0, 0
+    seen = False
+    for word in words:
+        if word == "and":
+            continue
+        if word.startswith("hundred"):  # English multiplies: "three hundred"
+            current = max(current, 1) * 100
+            seen = True
+        elif word in NUMBER_WORDS:
+            current += NUMBER_WORDS[word]
+            seen = True
+        elif word in SCALE_WORDS:
+            total += max(current, 1) * SCALE_WORDS[word]
+            current, seen = 0, True
+        else:
+            raise NormaliseError(f"{word!r} is not a number word")
+    if not seen:
+        raise NormaliseError(f"not a number in words: {text!r}")
+    return total + current
+
+
+def normalise_number(text: str, *, decimal_comma: bool = False) -> int | float:
+    """Digits (spaces or commas between thousands, decimal comma or point) or words, to a number.
+
+    Args:
+        text: The span's text.
+        decimal_comma: Read every comma as the decimal mark, as Russian does («3,141» is
+            3.141); otherwise a comma before groups of three digits separates thousands, as
+            English does ("1,500" is 1500).
+
+    Raises:
+        NormaliseError: The text is not one number.
+    """
+    raw = text.strip()
+    if not raw:
+        raise NormaliseError("an empty span is not a number")
+    if not any(c.isdigit() for c in raw):
+        return _number_words(raw)
+    if not re.fullmatch(r"-?\d[\d \u00a0,.]*", raw) or raw.endswith((",", ".", " ")):
+        raise NormaliseError(f"not a number: {text!r}")
+    if not decimal_comma and re.fullmatch(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?", raw):
+        digits = raw.replace(",", "")  # thousands separated by commas (English)
+    else:
+        if re.search(r"[ \u00a0]", raw) and not re.fullmatch(
+                r"-?\d{1,3}(?:[ \u00a0]\d{3})+(?:[.,]\d+)?", raw):
+            raise NormaliseError(f"not a number: {text!r}")
+        digits = re.sub(r"[ \u00a0]", "", raw)
+        if digits.count(",") + digits.count(".") > 1:
+            raise NormaliseError(f"not a number: {text!r}")
+        digits = digits.replace(",", ".")
+    if "." in digits:
+        value = float(digits)
+        if not math.isfinite(value):
+            raise NormaliseError(f"not a finite number: {text!r}")
+        return value
+    return int(digits)
+
+
+def normalise_integer(text: str, *, decimal_comma: bool = False) -> int:
+    """:func:`normalise_number`, refusing a number with a fractional part."""
+    value = normalise_number(text, decimal_comma=decimal_comma)
+    if isinstance(value, float):
+        raise NormaliseError(f"not an integer: {text!r}")
+    return value
+
+
+# --- dates ---------------------------------------------------------------------------------
+
+RELATIVE_BASE = dt.datetime(2000, 1, 1)
+"""The fixed date dateparser is given, so no parse ever depends on today."""
+
+DATEPARSER_SETTINGS: dict[str, Any] = {
+    "RELATIVE_BASE": RELATIVE_BASE,
+    "PARSERS": ["absolute-time"],  # no relative dates, no timestamps
+    "REQUIRE_PARTS": ["day", "month", "year"],
+    "DATE_ORDER": "DMY",
+    "PREFER_DAY_OF_MONTH": "first",
+    "RETURN_AS_TIMEZONE_AWARE": False,
+}
+"""dateparser's settings: absolute dates with day, month and year only, and a fixed base."""
+
+_MONTH_WORD = (r"(?:январ|феврал|март|апрел|ма[йя]|июн|июл|август|сентябр|октябр|ноябр|декабр"
+               r"|january|february|march|april|may|june|july|august|september|october|november"
+               r"|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)[а-яёa-z]*\.?")
+_DATE_SPAN = re.compile(
+    r"(?<!\d)\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?(?!\d)"
+    r"|(?<![\d.])\d{1,2}\.\d{1,2}\.\d{4}(?!\d)"
+    rf"|(?<!\w)\d{{1,2}}\s+{_MONTH_WORD}\s+\d{{4}}(?!\d)"
+    rf"|(?<!\w){_MONTH_WORD}\s+\d{{1,2}},?\s+\d{{4}}(?!\d)",
+    re.IGNORECASE)
+_TIME = re.compile(r"\d{1,2}:\d{2}")
+
+
+@functools.cache
+def _dateparser() -> Callable[..., Any]:
+    import dateparser  # loaded on first use: it reads its language tables at import
+
+    return dateparser.parse  # type: ignore[no-any-return]
+
+
+def normalise_date(text: str) -> str:
+    """A date with day, month and year, in Russian or English words or digits, to ISO 8601.
+
+    Raises:
+        NormaliseError: The text is not one complete absolute date (a relative date, a date
+            without a year, or a day that does not exist).
+    """
+    raw = " ".join(text.split())
+    if not _DATE_SPAN.fullmatch(raw):
+        raise NormaliseError(f"not a date with day, month and year: {text!r}")
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", raw):  # ISO already; dateparser would read it too
+        try:
+            return dt.date.fromisoformat(raw).isoformat()
+        except ValueError:
+            raise NormaliseError(f"no such day: {text!r}") from None
+    parsed = _dateparser()(raw, languages=["ru", "en"], settings=DATEPARSER_SETTINGS)
+    if parsed is None:
+        raise NormaliseError(f"no such date: {text!r}")
+    if _TIME.search(raw):
+        return str(parsed.replace(tzinfo=None).isoformat(timespec="seconds"))
+    return str(parsed.date().isoformat())
+
+
+# --- enums ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """One enum vocabulary: values and the words that name them."""
+
+    name: str
+    """``charset``, ``unit``, ... or ``<utility>.<argument>``."""
+    words: tuple[tuple[str, str, bool], ...]
+    """``(word, value, is_stem)``, longest word first, words case-folded."""
+
+    def lookup(self, text: str) -> str:
+        """The value ``text`` names.
+
+        Raises:
+            NormaliseError: No word of the vocabulary is ``text`` (or, for a stem, begins it).
+        """
+        folded = " ".join(text.split()).casefold()
+        for word, value, stem in self.words:
+            rest = folded[len(word):]
+            if folded == word or stem and folded.startswith(word) and (
+                    not rest or _WORD.fullmatch(rest)):
+                return value
+        raise NormaliseError(f"{text!r} names no value of the {self.name} vocabulary")
+
+    def spans(self, question: str) -> Iterator[tuple[int, int]]:
+        """Every span of ``question`` that names a value, longest word first."""
+        for word, _, stem in self.words:
+            tail = r"[^\W\d_]*" if stem else ""
+            pattern = rf"(?<![\w-]){re.escape(word)}{tail}(?![\w-])"
+            for m in re.finditer(pattern, question, re.IGNORECASE):
+                yield m.start(), m.end()
+
+
+def _synonym_table() -> dict[str, dict[str, list[str]]]:
+    text = resources.files("workbench.routing").joinpath("synonyms.yaml").read_text("utf-8")
+    return dict(yaml.safe_load(text)["vocabularies"])
+
+
+@functools.cache
+def vocabularies() -> dict[str, Vocabulary]:
+    """Every enum vocabulary: ``synonyms.yaml`` plus one per argument with declared ``choices``."""
+    table = _synonym_table()
+    for uid, schema in load_catalog().schemas.items():
+        for arg in schema.arguments:
+            if arg.choices:
+                table.setdefault(f"{uid}.{arg.name}", {})
+                for choice in arg.choices:
+                    table[f"{uid}.{arg.name}"].setdefault(str(choice), [])
+    built = {}
+    for name, values in table.items():
+        words: dict[str, tuple[str, bool]] = {}
+        for value, synonyms in (values or {}).items():
+            # a value names itself unless it is a short word of ordinary text ("in", "t", "C")
+            own = [str(value)] if len(str(value)) >= 3 or not synonyms else []
+            for word in [*own, *(synonyms or [])]:
+                stem = word.endswith("*")
+                words.setdefault(word.rstrip("*").casefold(), (str(value), stem))
+        ordered = sorted(((w, v, s) for w, (v, s) in words.items()), key=lambda t: (-len(t[0]), t[0]))
+        built[name] = Vocabulary(name, tuple(ordered))
+    return built
+
+
+def vocabulary_for(utility: str, argument: str) -> str | None:
+    """The vocabulary an argument's values come from, if it has one."""
+    own = f"{utility}.{argument}"
+    if own in vocabularies():
+        return own
+    for vocabulary, names in VOCABULARY_ARGUMENTS.items():
+        if argument in names:
+            return vocabulary
+    return None
+
+
+VOCABULARY_ARGUMENTS: dict[str, frozenset[str]] = {
+    "charset": frozenset({"charset", "from_charset", "to_charset"}),
+    "timezone": frozenset({"tz", "from_tz", "to_tz"}),
+    "unit": frozenset({"from_unit", "to_unit"}),
+}
+"""Arguments without declared ``choices`` whose values a shared vocabulary gives."""
+
+
+# --- the table -----------------------------------------------------------------------------
+
+NORMALISERS: dict[str, Callable[[str], Any]] = {
+    "text": lambda text: text,
+    "number": normalise_number,
+    "integer": normalise_integer,
+    "number-ru": functools.partial(normalise_number, decimal_comma=True),
+    "integer-ru": functools.partial(normalise_integer, decimal_comma=True),
+    "date": normalise_date,
+}
+"""The normalisers by name; ``enum:<vocabulary>`` names the enum normaliser of a vocabulary."""
+
+
+def normalise(name: str, text: str) -> Any:
+    """The value of ``text`` under the normaliser ``name``.
+
+    Raises:
+        NormaliseError: The normaliser does not exist or gives no value for ``text``.
+    """
+    kind, _, vocabulary = name.partition(":")
+    if kind == "enum":
+        known = vocabularies()
+        if vocabulary not in known:
+            raise NormaliseError(f"no vocabulary {vocabulary!r}; known: {', '.join(sorted(known))}")
+        return known[vocabulary].lookup(text)
+    function = NORMALISERS.get(name)
+    if function is None:
+        raise NormaliseError(f"no normaliser {name!r}; known: {', '.join(NORMALISERS)}, enum:<vocabulary>")
+    if not text:
+        raise NormaliseError("an empty span has no value")
+    return function(text)
+
+
+# --- spans a question offers ---------------------------------------------------------------
+
+
+def date_spans(question: str) -> list[tuple[int, int]]:
+    """Spans that read as a complete absolute date, in order."""
+    return [(m.start(), m.end()) for m in _DATE_SPAN.finditer(question)]
+
+
+def number_spans(question: str, *, words: bool = True) -> list[tuple[int, int]]:
+    """Spans that read as one number (digits, or number words), in order, outside dates."""
+    taken = date_spans(question)
+    found = [(m.start(), m.end()) for m in _DIGITS.finditer(question)
+             if not any(s <= m.start() < e for s, e in taken)]
+    if words:
+        found += _word_number_spans(question)
+    return sorted(found)
+
+
+def _word_number_spans(question: str) -> list[tuple[int, int]]:
+    """Runs of number words, joined by spaces, hyphens, or "and" after an English scale word."""
+    found: list[tuple[int, int]] = []
+    run: list[re.Match[str]] = []
+
+    def close() -> None:
+        if run and not (len(run) == 1 and run[0][0].casefold() in _STANDALONE_ONE):
+            found.append((run[0].start(), run[-1].end()))
+        run.clear()
+
+    words = list(_WORD.finditer(question))
+    for i, m in enumerate(words):
+        word = m[0].casefold()
+        gap = question[run[-1].end():m.start()].strip() if run else ""
+        if word in NUMBER_WORDS or word in SCALE_WORDS:
+            if run and gap.casefold() not in ("", "-", "and"):
+                close()
+            run.append(m)
+            continue
+        # only English joins a number with "and", and only after a scale: "two thousand and
+        # twenty"; "twelve and eighteen" and «двенадцать и восемнадцать» are two numbers
+        joins = word == "and" and run and not gap and i + 1 < len(words) and (
+            run[-1][0].casefold() in ("hundred", "thousand", "million")) and (
+            words[i + 1][0].casefold() in NUMBER_WORDS
+            and not question[m.end():words[i + 1].start()].strip())
+        if not joins:
+            close()
+    close()
+    return found
+
+
+def candidate_spans(question: str) -> Iterator[ArgSpan]:
+    """Every span of ``question`` some normaliser reads, each with that normaliser."""
+    for start, end in date_spans(question):
+        yield ArgSpan(start, end, "date")
+    for start, end in number_spans(question):
+        yield ArgSpan(start, end, "number")
+        if "," in question[start:end]:
+            yield ArgSpan(start, end, "number-ru")
+    for name, vocabulary in vocabularies().items():
+        for start, end in vocabulary.spans(question):
+            yield ArgSpan(start, end, f"enum:{name}")
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return float(a) == float(b)
+    return type(a) is type(b) and a == b
+
+
+def derive(question: str, value: Any) -> ArgSpan | None:
+    """A span of ``question`` whose normalisation is ``value``, or None when there is none.
+
+    A string is derived from itself where it occurs in the question verbatim; otherwise (and for
+    numbers) every span a normaliser reads is tried.
+    """
+    if isinstance(value, str) and value:
+        at = question.find(value)
+        if at >= 0:
+            return ArgSpan(at, at + len(value), "text")
+    if not isinstance(value, str | int | float) or isinstance(value, bool):
+        return None
+    for span in candidate_spans(question):
+        try:
+            if _same(span.value(question), value):
+                return span
+        except NormaliseError:
+            continue
+    return None
+
+
+@dataclass(frozen=True)
+class Underived:
+    """An argument whose value is not the normalisation of any span of the question."""
+
+    argument: str
+    """The argument's name."""
+    value: Any
+    """The value the router bound."""
+    reason: str
+    """Why it does not derive (the declared span gives another value, or no span gives it)."""
+
+
+def underived_arguments(question: str, args: Mapping[str, Any],
+                        spans: Mapping[str, ArgSpan] | None = None) -> list[Underived]:
+    """The arguments of ``args`` whose values do not derive from a span of ``question``.
+
+    An argument with a declared span must equal that span's normalisation; one without must be
+    the normalisation of some span (:func:`derive`).
+    """
+    spans = spans or {}
+    found = []
+    for name, value in args.items():
+        if isinstance(value, list | dict) or value is None:
+            continue  # no utility declares such a type: the schema check refuses it (BAD_ARGUMENT)
+        span = spans.get(name)
+        if span is not None:
+            try:
+                given = span.value(question)
+            except NormaliseError as exc:
+                found.append(Underived(name, value, f"its span gives no value ({exc})"))
+                continue
+            if not _same(given, value):
+                found.append(Underived(name, value, f"its span {span.start}-{span.end} reads "
+                                                    f"{given!r} under {span.normaliser}"))
+        elif derive(question, value) is None:
+            found.append(Underived(name, value, "no span of the question normalises to it"))
+    return found
