@@ -82,7 +82,8 @@ def test_answers_are_verbatim_in_the_files(bi_encoder_settings, course_index, na
 
 
 def test_ask_json_through_the_installed_command(bi_encoder_settings, course_index) -> None:
-    cmd = [sys.executable, "-m", "workbench.cli", "ask", "--json", "--mode", "bi-encoder",
+    cmd = [sys.executable, "-m", "workbench.cli", "ask", "--json", "--source", "quote",
+           "--mode", "bi-encoder",
            "--index", str(course_index.folder), "Что такое mojibake?",
            "Какая ставка НДС на Марсе?"]
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=ROOT, check=True)

@@ -205,6 +205,7 @@ def test_config_nearest_the_verb_wins(tmp_path: Path, capsys) -> None:
     bad.write_text(BAD_RULE, encoding="utf-8")
     good.write_text('[paths]\nindex = "no-index-here"\n', encoding="utf-8")
     # the good file reaches the command, which then stops at its missing index, not at the rule
-    assert cli.main(["--config", str(bad), "ask", "--config", str(good), "q"]) == 2
+    assert cli.main(["--config", str(bad), "ask", "--config", str(good), "--source", "quote",
+                     "q"]) == 2
     err = capsys.readouterr().err
     assert "unknown relevance rule" not in err and "no-index-here" in err
