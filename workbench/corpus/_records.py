@@ -43,7 +43,7 @@ class Fragment:
     """``ru`` or ``en``, by the share of Cyrillic letters."""
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON line stored in ``fragments.jsonl``."""
+        """A JSON-ready form: one row of the fragment store."""
         return {
             "id": self.id,
             "path": self.anchor.path,

@@ -2,7 +2,7 @@
 
 An index is a folder with no pickle in it: ``manifest.json`` (versions, the digest of every
 indexed file, the embedder, the build parameters, a digest of every artifact and of the manifest
-itself), ``fragments.jsonl``, the lexical arrays and ``dense.faiss``. Building replaces only an
+itself), ``fragments.parquet``, the lexical arrays and ``dense.faiss``. Building replaces only an
 index it wrote; loading checks every digest and fails with a typed error that names the file.
 The drift audit reads the index's fragments back against the corpus files as they are now.
 

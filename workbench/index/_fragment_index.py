@@ -6,7 +6,9 @@ Layout of an index folder (nothing in it is pickled)::
                        skipped files, embedder id and dimension, fragmenting parameters,
                        build time, the sha256 and size of every artifact below, and its own
                        sha256 (``manifest_sha256``, over every other field)
-    fragments.jsonl    one fragment a line (id, path, start, end, sha256, lang, text)
+    fragments.parquet  the fragment store: one row a fragment, one column each for id, path,
+                       start, end, sha256, lang and text (uncompressed Parquet, so the drift
+                       audit reads the columns it needs without parsing a line per fragment)
     lexical/           bm25s's JSON vocabulary and .npy sparse arrays
     dense.faiss        FAISS IndexFlatIP over L2-normalised vectors
 
@@ -32,14 +34,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 from tqdm.auto import tqdm
 
 from workbench import __version__
 from workbench.config import Fragmenting
 from workbench.corpus._fragment import fragment_text
-from workbench.corpus._records import Fragment
+from workbench.corpus._records import Anchor, Fragment
 from workbench.corpus._text import BinaryFileError, Corpus, CorpusError, NotUtf8Error
 from workbench.digests import corpus_digest, sha256_file
 from workbench.errors import WorkbenchError
@@ -54,14 +58,22 @@ from workbench.retrieval._lexical import ANALYZER_ID, LexicalIndex
 
 FORMAT = "workbench-fragment-index"
 # 2: the manifest carries its own digest, so an edited corpus_root or artifact digest is caught
-FORMAT_VERSION = 2
+# 3: the fragments live in a columnar Parquet store instead of JSON lines (the drift audit at
+#    55,752 fragments spent 1.1 s parsing fragments.jsonl; the Parquet columns load in 0.13 s)
+FORMAT_VERSION = 3
 MANIFEST = "manifest.json"
-FRAGMENTS = "fragments.jsonl"
+FRAGMENTS = "fragments.parquet"
 LEXICAL = "lexical"
 DENSE = "dense.faiss"
 SELF_DIGEST = "manifest_sha256"
 INDEX_ENTRIES = frozenset({MANIFEST, FRAGMENTS, LEXICAL, DENSE})
 """Every name a build puts in an index folder; a folder holding anything else is not an index."""
+_OLDER_ENTRIES = frozenset({"fragments.jsonl"})
+"""Names earlier formats put there: an index of an older format is still one a build replaces."""
+FRAGMENT_SCHEMA = pa.schema([("id", pa.string()), ("path", pa.string()), ("start", pa.int64()),
+                             ("end", pa.int64()), ("sha256", pa.string()), ("lang", pa.string()),
+                             ("text", pa.string())])
+"""The columns of the fragment store, in order; no value in them is null."""
 
 
 class FragmentIndexError(WorkbenchError):
@@ -114,7 +126,7 @@ def _is_index_folder(folder: Path) -> bool:
     that does not parse does not, since nothing then says the folder was ours.
     """
     names = {entry.name for entry in folder.iterdir()}
-    if MANIFEST not in names or not names <= INDEX_ENTRIES:
+    if MANIFEST not in names or not names <= INDEX_ENTRIES | _OLDER_ENTRIES:
         return False
     try:
         manifest = json.loads((folder / MANIFEST).read_bytes().decode("utf-8"))
@@ -411,9 +423,7 @@ def build_index(corpus_dir: str | os.PathLike[str], out_dir: str | os.PathLike[s
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = _fresh_sibling(out, "building")
     try:
-        with (staging / FRAGMENTS).open("w", encoding="utf-8") as handle:
-            for fragment in fragments:
-                handle.write(json.dumps(fragment.to_dict(), ensure_ascii=False) + "\n")
+        write_fragments(staging / FRAGMENTS, fragments)
         lexical.save(staging / LEXICAL)
         dense.save(staging / DENSE)
         artifacts = {
@@ -615,8 +625,17 @@ def read_manifest(folder: str | os.PathLike[str]) -> dict[str, Any]:
     return manifest
 
 
-def verify_artifacts(folder: Path, manifest: dict[str, Any]) -> None:
-    """Check every artifact's presence, size and sha256 against a manifest from read_manifest."""
+def verify_artifacts(folder: Path, manifest: dict[str, Any],
+                     hashed: frozenset[str] | None = None) -> None:
+    """Check every artifact's presence, size and sha256 against a manifest from read_manifest.
+
+    Args:
+        folder: The index folder.
+        manifest: Its manifest, as :func:`read_manifest` returned it.
+        hashed: The artifacts whose sha256 is checked (default: every one). The others are
+            checked for presence and size only: a reader that never opens them (the drift
+            audit never opens the search arrays) need not pay for hashing them.
+    """
     for rel, meta in sorted(manifest["artifacts"].items()):
         path = folder / rel
         if not path.is_file():
@@ -626,34 +645,93 @@ def verify_artifacts(folder: Path, manifest: dict[str, Any]) -> None:
             raise IndexCorruptError(
                 f"{folder}: {rel} has {size} bytes, the manifest says {meta['bytes']} "
                 f"(truncated or edited); {_rebuild_hint(folder)}")
-        if sha256_file(path) != meta["sha256"]:
+        if (hashed is None or rel in hashed) and sha256_file(path) != meta["sha256"]:
             raise IndexCorruptError(
                 f"{folder}: {rel} does not match its digest (edited or damaged); "
                 f"{_rebuild_hint(folder)}")
 
 
-def load_fragments(folder: Path, expected: int | None = None) -> list[Fragment]:
-    """Read ``fragments.jsonl``; a line that does not parse is a corrupt index."""
+class FragmentColumns(NamedTuple):
+    """The fragment store column by column, in row order (what the drift audit reads)."""
+
+    id: list[str]
+    """Fragment ids."""
+    path: list[str]
+    """Each fragment's file."""
+    start: list[int]
+    """First code point of each fragment."""
+    end: list[int]
+    """One past its last code point."""
+    sha256: list[str]
+    """Hex sha256 of each text."""
+    lang: list[str]
+    """``ru`` or ``en``."""
+    text: list[str]
+    """Each fragment's text at indexing time."""
+
+    def fragments(self) -> list[Fragment]:
+        """The same rows as :class:`Fragment` records."""
+        return [Fragment(id=i, anchor=Anchor(path=p, start=s, end=e, sha256=h), text=t, lang=lang)
+                for i, p, s, e, h, lang, t in zip(*self, strict=True)]
+
+    @classmethod
+    def of(cls, fragments: Sequence[Fragment]) -> FragmentColumns:
+        """Columns of loaded fragments."""
+        return cls(id=[f.id for f in fragments], path=[f.anchor.path for f in fragments],
+                   start=[f.anchor.start for f in fragments],
+                   end=[f.anchor.end for f in fragments],
+                   sha256=[f.anchor.sha256 for f in fragments],
+                   lang=[f.lang for f in fragments], text=[f.text for f in fragments])
+
+
+def write_fragments(path: Path, fragments: Sequence[Fragment]) -> None:
+    """Write the fragment store: uncompressed Parquet, one column a field.
+
+    Uncompressed because loading is what an index is for: on 55,752 fragments the columns read
+    in 0.13 s uncompressed against 0.3 s with snappy or zstd, for 40 MiB against 12-24 MiB.
+    """
+    columns = FragmentColumns.of(fragments)
+    table = pa.Table.from_arrays([pa.array(values, type=column_field.type) for values, column_field in
+                                  zip(columns, FRAGMENT_SCHEMA, strict=True)],
+                                 schema=FRAGMENT_SCHEMA)
+    # dictionary pages only where values repeat (a file's path, the language); ids and texts are
+    # unique, and a dictionary of them would only be read twice
+    pq.write_table(table, path, compression="none", use_dictionary=["path", "lang"])
+
+
+def load_fragment_columns(folder: Path, expected: int | None = None) -> FragmentColumns:
+    """Read the fragment store column by column; anything unreadable is a corrupt index.
+
+    Raises:
+        IndexCorruptError: The store is not Parquet, lacks a column, holds one of another type
+            or a null value, or holds another number of rows than ``expected``.
+    """
     path = folder / FRAGMENTS
-    fragments: list[Fragment] = []
+    hint = _rebuild_hint(folder)
     try:
-        handle = path.open("rb")  # bytes, so a line that is not UTF-8 is reported by number
-    except OSError as exc:
-        raise IndexCorruptError(f"{path} cannot be read ({exc.strerror}); "
-                                f"{_rebuild_hint(folder)}") from None
-    with handle:
-        for number, line in enumerate(handle, start=1):
-            try:
-                fragments.append(Fragment.from_dict(json.loads(line.decode("utf-8"))))
-            except (KeyError, TypeError, ValueError) as exc:  # ValueError: JSON and UTF-8 too
-                raise IndexCorruptError(
-                    f"{path}: line {number} is damaged ({exc}); "
-                    f"{_rebuild_hint(folder)}") from None
-    if expected is not None and len(fragments) != expected:
+        table = pq.read_table(path, memory_map=True)
+    except (OSError, pa.ArrowException) as exc:  # ArrowInvalid: not Parquet, truncated
+        raise IndexCorruptError(f"{path} cannot be read ({type(exc).__name__}: {exc}); "
+                                f"{hint}") from None
+    for column_field in FRAGMENT_SCHEMA:
+        if column_field.name not in table.column_names:
+            raise IndexCorruptError(f"{path} lacks the column {column_field.name!r}; {hint}")
+        column = table.column(column_field.name)
+        if column.type != column_field.type:
+            raise IndexCorruptError(f"{path}: column {column_field.name!r} holds {column.type}, "
+                                    f"not {column_field.type}; {hint}")
+        if column.null_count:
+            raise IndexCorruptError(f"{path}: column {column_field.name!r} has {column.null_count} "
+                                    f"empty values; {hint}")
+    if expected is not None and table.num_rows != expected:
         raise IndexCorruptError(
-            f"{folder}: {len(fragments)} fragments, the manifest says {expected}; "
-            f"{_rebuild_hint(folder)}")
-    return fragments
+            f"{folder}: {table.num_rows} fragments, the manifest says {expected}; {hint}")
+    return FragmentColumns(*(table.column(name).to_pylist() for name in FRAGMENT_SCHEMA.names))
+
+
+def load_fragments(folder: Path, expected: int | None = None) -> list[Fragment]:
+    """Read the fragment store as :class:`Fragment` records (see :func:`load_fragment_columns`)."""
+    return load_fragment_columns(folder, expected).fragments()
 
 
 _Side = TypeVar("_Side", LexicalIndex, DenseIndex)

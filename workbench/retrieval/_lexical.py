@@ -24,7 +24,10 @@ from bm25s.stopwords import STOPWORDS_EN, STOPWORDS_RUSSIAN
 
 ANALYZER_ID = "ru-en-snowball-v1"
 _WORD = re.compile(r"\w+(?:[-‐–]\w+)*", re.UNICODE)
+_HYPHEN = re.compile(r"[-‐–]")
 _CYRILLIC = re.compile(r"[а-яё]")
+_EMPTY_DOC = "\u2400"
+"""The one term of a fragment without terms: bm25s rejects an empty document."""
 _STOPWORDS = frozenset(w.replace("ё", "е") for w in (*STOPWORDS_RUSSIAN, *STOPWORDS_EN))
 
 
@@ -41,20 +44,49 @@ def _stem(word: str) -> str:
     return str(_stemmer(lang).stemWord(word))
 
 
+@lru_cache(maxsize=200_000)
+def _compound_terms(compound: str) -> tuple[str, ...]:
+    """The terms of one matched word or hyphenated compound (lower-cased, ё folded)."""
+    parts = _HYPHEN.split(compound)
+    terms = [_stem(part) for part in parts if part and part not in _STOPWORDS and part != "_"]
+    if len(parts) > 1:
+        joined = "".join(parts)
+        if joined not in _STOPWORDS:
+            terms.append(_stem(joined))
+    return tuple(terms)
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.lower().replace("ё", "е"))
+
+
 def analyze(text: str) -> list[str]:
     """The lexical terms of ``text``, in order, repeats kept (the input of BM25)."""
     terms: list[str] = []
-    for match in _WORD.finditer(text.lower().replace("ё", "е")):
-        compound = match.group(0)
-        parts = re.split(r"[-‐–]", compound)
-        for part in parts:
-            if part and part not in _STOPWORDS and part != "_":
-                terms.append(_stem(part))
-        if len(parts) > 1:
-            joined = "".join(parts)
-            if joined not in _STOPWORDS:
-                terms.append(_stem(joined))
+    for compound in _words(text):
+        terms.extend(_compound_terms(compound))
     return terms
+
+
+def _term_ids(texts: Sequence[str]) -> tuple[list[list[int]], dict[str, int]]:
+    """Each text's terms as vocabulary ids, and the vocabulary: the analyzer's terms, numbered.
+
+    A word is analyzed once per build, not once per occurrence (a corpus repeats its words), and
+    bm25s gets ids, so it does not walk every term again to number them.
+    """
+    vocab: dict[str, int] = {}
+    ids_of: dict[str, tuple[int, ...]] = {}
+    corpus_ids: list[list[int]] = []
+    for text in texts:
+        ids: list[int] = []
+        for compound in _words(text):
+            known = ids_of.get(compound)
+            if known is None:
+                known = ids_of[compound] = tuple(vocab.setdefault(term, len(vocab))
+                                                 for term in _compound_terms(compound))
+            ids.extend(known)
+        corpus_ids.append(ids or [vocab.setdefault(_EMPTY_DOC, len(vocab))])
+    return corpus_ids, vocab
 
 
 def content_terms(text: str) -> list[str]:
@@ -85,9 +117,8 @@ class LexicalIndex:
         """Index ``texts`` (one per fragment, in index order)."""
         if not texts:
             return cls(None, 0)
-        corpus_terms = [analyze(t) or ["\u2400"] for t in texts]  # bm25s rejects empty docs
         model = bm25s.BM25()
-        model.index(corpus_terms, show_progress=show_progress)
+        model.index(_term_ids(texts), show_progress=show_progress)
         return cls(model, len(texts))
 
     def save(self, folder: Path) -> None:
