@@ -70,7 +70,8 @@ def test_report_renders_offline_in_chromium(browser: Any, tmp_path: Path) -> Non
             assert charts.nth(index).locator(".main-svg").count() >= 1
         assert page.locator(".plotly-graph-div .bars path").count() > 0  # bars were drawn
         assert page.locator("section#leakage h2").inner_text().startswith("Leakage")
-        assert page.locator(".banner.ok .big").inner_text() == "0"
+        assert page.locator("#banner-leakage.ok .big").inner_text() == "0"
+        assert page.locator("#banner-selection .big").count() == 1  # wrong answers beside it
         # no section is wider than the page: wide tables scroll inside their own box
         overflow = page.evaluate("document.documentElement.scrollWidth > window.innerWidth")
         assert overflow is False

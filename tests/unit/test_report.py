@@ -111,7 +111,7 @@ def test_every_section_from_its_run(tmp_path: Path) -> None:
         assert folder.name in page  # each section names the run it came from
     assert "No <b>" not in page
     # numbers recomputed from the rows: attribution, ablation, McNemar, drift, catch rate
-    assert '<div class="banner ok"><div class="big">0</div>' in page
+    assert '<div class="banner ok" id="banner-leakage"><div class="big">0</div>' in page
     assert "Leakage: 0 of 2 mode-A answers" in page
     assert "<td>in_corpus</td><td>3</td><td>0</td><td>1</td>" in page  # n, gate0, threshold
     assert "b (only A right)" in page and "<td>rule</td><td>base</td><td>6</td><td>4</td><td>1</td>" in page
@@ -153,7 +153,7 @@ def test_wrong_answers_and_targets_on_the_front_page(tmp_path: Path) -> None:
     write_all(tmp_path)
     page = plain(build_report(tmp_path).read_text(encoding="utf-8"))
     # beside the green leakage zero: the one verified answer to an out-of-corpus question
-    assert '<div class="banner bad"><div class="big">1</div>' in page
+    assert '<div class="banner bad" id="banner-selection"><div class="big">1</div>' in page
     assert "Answered wrong: 1 of 3 verified answers" in page
     assert page.index("Answered wrong:") < page.index('<section id="leakage">')
     assert "A selection error is a verified answer" in page  # the definition is on the page
@@ -170,7 +170,7 @@ def test_wrong_answers_and_targets_on_the_front_page(tmp_path: Path) -> None:
 def test_a_leak_turns_the_banner_red(tmp_path: Path) -> None:
     write_all(tmp_path, leaks=1)
     page = plain(build_report(tmp_path).read_text(encoding="utf-8"))
-    assert '<div class="banner bad"><div class="big">1</div>' in page
+    assert '<div class="banner bad" id="banner-leakage"><div class="big">1</div>' in page
     assert "<td>in_corpus</td><td>2</td><td>2</td><td>1</td>" in page
 
 

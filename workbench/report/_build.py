@@ -198,7 +198,8 @@ def leakage_banner(scope: Scoped) -> tuple[str, Section]:
              "evidence, an answer although the source refused, or an invariant that failed when "
              "the run re-checked it against the files. The target is 0 in every evaluation set.")
     if not runs:
-        banner = ('<div class="banner none"><div class="big">?</div><div class="what"><b>Leakage: '
+        banner = ('<div class="banner none" id="banner-leakage"><div class="big">?</div>'
+                  '<div class="what"><b>Leakage: '
                   "no answers run yet.</b> Run <code>workbench demo</code>.</div></div>")
         return banner, Section("leakage", "Leakage", intro,
                                _missing("answers", "workbench demo"))
@@ -221,8 +222,9 @@ def leakage_banner(scope: Scoped) -> tuple[str, Section]:
     state = "bad" if total else ("ok" if known else "none")
     shown = _int(total) if known else "?"
     where = ", ".join(esc(str(m)) for m in runs)
-    banner = (f'<div class="banner {state}"><div class="big">{shown}</div><div class="what">'
-              f"<b>Leakage: {shown} of {answered:,} mode-A answers lack verifiable evidence</b>"
+    banner = (f'<div class="banner {state}" id="banner-leakage"><div class="big">{shown}</div>'
+              f'<div class="what"><b>Leakage: {shown} of {answered:,} mode-A answers lack '
+              f"verifiable evidence</b>"
               f"<br>the answers run of each rerank mode in this report ({where}); the target is 0 "
               f'— <a href="#leakage">per evaluation set</a></div></div>')
     return banner, Section("leakage", "Leakage per evaluation set", intro, "".join(blocks),
@@ -275,8 +277,9 @@ def selection_banner(scope: Scoped) -> tuple[str, Section]:
     missed = [f"{esc(c.target.label)} ({esc(mode)})" for mode, (_, r) in reports.items()
               for c in r.targets if c.met is False]
     state = "bad" if wrong or missed else "ok"
-    banner = (f'<div class="banner {state}"><div class="big">{wrong:,}</div><div class="what">'
-              f"<b>Answered wrong: {wrong:,} of {verified:,} verified answers quote the wrong "
+    banner = (f'<div class="banner {state}" id="banner-selection"><div class="big">{wrong:,}'
+              f'</div><div class="what"><b>Answered wrong: {wrong:,} of {verified:,} verified '
+              f"answers quote the wrong "
               f"place</b> (selection errors, every rerank mode, both splits)<br>"
               + (f"targets not met: {'; '.join(missed)}" if missed else "every target is met")
               + ' — <a href="#selection">per set, the targets, and each wrong answer</a>'
