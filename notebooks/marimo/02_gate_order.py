@@ -8,11 +8,15 @@ with app.setup:
 
     from workbench.gates import UnknownGateError, check_order, default_order
     from workbench.lab import setup
+    from workbench.plots import sweep_curve_figure
     from workbench.studies import (
+        chosen_cells,
         fire_overlaps,
         first_firing,
         gate_attribution,
         headline,
+        load_grid,
+        sweep_curves,
         would_fire_matrix,
     )
     from workbench.widgets import GateOrderExplorer, gate_order_figure, gate_order_state
@@ -125,6 +129,45 @@ def _(overlap_set, run):
         fire_overlaps(would_fire_matrix(run), overlap_set.value),
         mo.md("Reported shares on the test split: " + ", ".join(
             f"{name} {share:.3f}" for name, share in headline(run, "test").items())),
+    ])
+    return
+
+
+@app.cell
+def _():
+    mo.md(r"""
+    ## The threshold per rerank mode
+
+    The shipped sweep `sweeps/threshold_per_mode.toml` moves each mode's threshold across its own
+    scores: answerable questions answered from a gold fragment (HasAns) against questions that
+    must be refused refused (NoAns). Each mode is evaluated once and cached; every point, and the
+    test split, re-slices those rows at thresholds spread over the dev split's scores.
+    """)
+    return
+
+
+@app.cell
+def _(run):
+    # after the evaluation above (its button): the configured mode's rows are cached by then
+    grid = load_grid(lab.settings.source.parent / "sweeps" / "threshold_per_mode.toml")
+    curves = sweep_curves(lab.settings, grid, splits=("dev", "test"))
+    split = mo.ui.dropdown(options=["dev", "test"], value="dev", label="split")
+    mo.hstack([split, mo.md(f"{len(curves)} points re-sliced from {len(run)} questions a mode")],
+              justify="start")
+    return curves, split
+
+
+@app.cell
+def _(curves, split):
+    chosen = chosen_cells(curves, "dev")
+    chosen["shipped"] = [lab.settings.gates.threshold_for(m) for m in chosen["reranker.mode"]]
+    mo.vstack([
+        sweep_curve_figure(curves[curves["split"] == split.value], "reranker.mode",
+                           f"HasAns against NoAns per rerank mode ({split.value} split)"),
+        mo.md("The threshold the dev split chooses (largest HasAns + NoAns share, then fewer "
+              "false answers), beside the shipped one:"),
+        chosen[["reranker.mode", "gates.threshold", "shipped", "hasans_correct_share",
+                "noans_refused_share", "false_answers"]],
     ])
     return
 

@@ -17,9 +17,11 @@ from workbench.gates import default_order
 from workbench.runs import runs_df
 from workbench.studies import (
     SweepGridError,
+    chosen_cells,
     load_grid,
     parse_grid,
     run_sweep,
+    sweep_curves,
     threshold_sweep,
 )
 
@@ -202,3 +204,84 @@ def test_the_report_draws_the_latest_sweep(settings: Settings, tmp_path: Path) -
     assert not section.missing
     assert "fig-sweep" in section.body and "retrieval broke for top_k 7" in section.body
     assert "fig-sweep" in build_report(tmp_path / "results").read_text(encoding="utf-8")
+
+
+def scored_rows(scores: list[float]) -> pd.DataFrame:
+    """Answerable questions answered from gold unless the threshold refuses them."""
+    rows = synthetic_rows(load_settings(), (), None).head(len(scores)).copy()
+    rows["set"], rows["top_score"], rows["top_is_gold"] = "in_corpus", scores, True
+    for gate in default_order():
+        rows[f"wf_{gate}"] = False
+    return rows.reset_index(drop=True)
+
+
+def test_the_top_threshold_still_answers_the_best_scored_question(settings: Settings,
+                                                                  tmp_path: Path) -> None:
+    # the course's best bi-encoder score: rounded to nearest, the top threshold (0.9492) lay above
+    # it and the curve ended in a drop to nothing that no threshold at the best score gives
+    rows = scored_rows([0.80, 0.85, 0.90, 0.9491847157478333])
+    grid = parse_grid({"sweep": {"threshold_points": 21}, "grid": {"reranker.mode": ["none"]}})
+    table = run_sweep(settings, grid, Executor(), evaluate=lambda s, sets, split: rows,
+                      is_cached=never_cached, results_dir=tmp_path / "results").table
+    top = table.sort_values("gates.threshold").iloc[-1]
+    assert top["gates.threshold"] <= 0.9491847157478333 and top["hasans_answered"] == 1
+
+
+def test_coarse_scores_give_distinct_thresholds(settings: Settings, tmp_path: Path) -> None:
+    # fused rank scores (mode none) take a few values near 2/61: 21 points collapse to fewer
+    levels = [1 / 61 + 1 / (61 + k) for k in range(4)]
+    rows = scored_rows([levels[i % 4] for i in range(40)])
+    grid = parse_grid({"sweep": {"threshold_points": 21}, "grid": {"reranker.mode": ["none"]}})
+    table = run_sweep(settings, grid, Executor(), evaluate=lambda s, sets, split: rows,
+                      is_cached=never_cached, results_dir=tmp_path / "results").table
+    assert table["gates.threshold"].is_unique and len(table) < 21
+
+
+def split_rows(settings: Settings, sets: tuple[str, ...], split: str | None) -> pd.DataFrame:
+    """Synthetic rows with a dev and a test half; refuses to be asked for one split only."""
+    assert split is None, "the curves evaluate every question once and slice the splits"
+    rows = synthetic_rows(settings, sets, split)
+    rows["split"] = np.where(np.arange(len(rows)) % 2 == 0, "dev", "test")
+    return rows
+
+
+def test_sweep_curves_slice_each_split_from_one_evaluation(settings: Settings) -> None:
+    grid = parse_grid({"sweep": {"threshold_points": 5, "split": "dev"},
+                       "grid": {"reranker.mode": ["bi-encoder", "none", "nonsense"]}})
+    calls: list[str] = []
+
+    def evaluate(s: Settings, sets: tuple[str, ...], split: str | None) -> pd.DataFrame:
+        calls.append(s.reranker.mode)
+        return split_rows(s, sets, split)
+
+    table = sweep_curves(settings, grid, splits=("dev", "test"), evaluate=evaluate)
+    assert calls == ["bi-encoder", "none"]  # one evaluation a mode serves both splits
+    failed = table[table["reranker.mode"] == "nonsense"]  # a mode the settings refuse
+    assert (failed["status"] == "failed").all() and "nonsense" in failed["error"].iloc[0]
+    for mode in ("bi-encoder", "none"):
+        rows = split_rows(settings.with_overrides(reranker={"mode": mode}), (), None)
+        dev = table[(table["reranker.mode"] == mode) & (table["split"] == "dev")]
+        test = table[(table["reranker.mode"] == mode) & (table["split"] == "test")]
+        # the thresholds come from the dev scores and cut the test split at the same points
+        assert dev["gates.threshold"].tolist() == test["gates.threshold"].tolist()
+        assert dev["gates.threshold"].max() <= rows.loc[rows["split"] == "dev", "top_score"].max()
+        for split, part in (("dev", dev), ("test", test)):
+            expected = threshold_sweep(rows[rows["split"] == split],
+                                       thresholds=part["gates.threshold"].tolist())
+            assert part["hasans_correct"].tolist() == expected["hasans_correct"].tolist()
+            assert part["noans_refused"].tolist() == expected["noans_refused"].tolist()
+
+
+def test_chosen_cells_take_the_best_sum_then_fewer_false_answers_then_the_lower_threshold() -> None:
+    table = pd.DataFrame({
+        "split": ["dev"] * 5 + ["test"],
+        "status": ["ok"] * 4 + ["failed", "ok"],
+        "reranker.mode": ["a", "a", "a", "b", "b", "b"],
+        "gates.threshold": [0.1, 0.2, 0.3, 0.5, 0.6, 0.7],
+        "hasans_correct_share": [0.9, 0.8, 0.8, 0.5, 1.0, 1.0],
+        "noans_refused_share": [0.5, 0.6, 0.6, 0.5, 1.0, 1.0],
+        "false_answers": [3, 2, 2, 9, 0, 0],
+    })
+    chosen = chosen_cells(table, "dev").set_index("reranker.mode")
+    assert chosen.loc["a", "gates.threshold"] == 0.2  # 1.4 each: fewer false answers, lower one
+    assert chosen.loc["b", "gates.threshold"] == 0.5  # the failed and the test cells are not read

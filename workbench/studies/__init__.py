@@ -142,11 +142,13 @@ from workbench.studies._sweep import (
     SweepGridError,
     SweepResult,
     cell_metrics,
+    chosen_cells,
     evaluate_rows,
     load_grid,
     parse_grid,
     rows_cached,
     run_sweep,
+    sweep_curves,
 )
 
 __all__ = [
@@ -206,6 +208,7 @@ __all__ = [
     "calibrate_gates",
     "catch_rates",
     "cell_metrics",
+    "chosen_cells",
     "check_forgeries",
     "compare_pair",
     "compare_routers",
@@ -248,6 +251,7 @@ __all__ = [
     "run_order",
     "run_rules",
     "run_sweep",
+    "sweep_curves",
     "standard_digests",
     "study_routers",
     "suite_figures",

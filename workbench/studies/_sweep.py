@@ -230,12 +230,19 @@ def cell_metrics(rows: pd.DataFrame, settings: Settings, grid_keys: Sequence[str
 
 
 def _thresholds(rows: pd.DataFrame, points: int) -> tuple[float, ...]:
-    """``points`` thresholds from the 2% quantile of the best scores to their maximum."""
+    """Up to ``points`` distinct thresholds from the 2% quantile of the best scores to their maximum.
+
+    Each is rounded *down* to 4 decimals: rounded to nearest, the top one can land above the best
+    score and refuse every question (on the course, 0.94918 became 0.9492), which draws a drop to
+    nothing that no threshold at the best score would give. Scores on a coarse scale (the fused
+    rank scores of mode ``none``) give fewer distinct thresholds than ``points``.
+    """
     scores = rows["top_score"].astype(float)
     if scores.empty:
         return ()
     low, high = float(scores.quantile(0.02)), float(scores.max())
-    return tuple(float(t) for t in np.round(np.linspace(low, high, points), 4))
+    floored = np.floor(np.linspace(low, high, points) * 10_000) / 10_000
+    return tuple(float(t) for t in np.unique(floored))
 
 
 def _cell_value(value: Any) -> Any:
@@ -373,6 +380,75 @@ def _cells(grid: SweepGrid, combo: dict[str, Any], base: Settings, rows: pd.Data
         out.append(row)
         bar.update(1)
     return out
+
+
+def sweep_curves(settings: Settings, grid: SweepGrid, *,
+                 splits: Sequence[str | None] = ("dev", "test"),
+                 evaluate: Evaluate = evaluate_rows) -> pd.DataFrame:
+    """The grid's cells on each split, computed here and written nowhere: a notebook's view.
+
+    Each retrieval combination is evaluated once over every question of ``grid.sets`` (read back
+    when that evaluation is cached, as the lab's gate run is), and each split is a filter of its
+    rows, so a second split costs no retrieval. The thresholds of a ``threshold_points`` grid
+    come from the scores of ``grid.split`` (every question when it is None) and cut every split
+    at the same points: a threshold is chosen on one split and read on another. An evaluation
+    that fails marks its cells ``failed`` with the error, as in :func:`run_sweep`.
+
+    Args:
+        settings: The base settings every cell starts from.
+        grid: The axes (:func:`load_grid`).
+        splits: The splits to slice (None: every question).
+        evaluate: Computes (or reads back) an evaluation's rows.
+
+    Returns:
+        One row per split and cell: ``split``, status, error, each axis and :data:`METRICS`.
+    """
+    records: list[dict[str, Any]] = []
+    retrieval_keys = [k for k, _ in grid.retrieval]
+    for values in itertools.product(*[v for _, v in grid.retrieval]):
+        combo = dict(zip(retrieval_keys, values, strict=True))
+        try:
+            base = _overrides(settings, combo)
+            rows: pd.DataFrame | None = evaluate(base, grid.sets, None)
+            error = ""
+        except Exception as exc:  # noqa: BLE001 - a failed evaluation is a row, not a failure
+            base, rows, error = settings, None, f"{type(exc).__name__}: {exc}"
+        axes = list(grid.reslice)
+        if grid.threshold_points:
+            source = (rows if rows is None or grid.split is None
+                      else rows[rows["split"] == grid.split])
+            axes.append(("gates.threshold", _thresholds(source, grid.threshold_points)
+                         if source is not None else (None,)))
+        for split in splits:
+            part = rows if rows is None or split is None else rows[rows["split"] == split]
+            for cell_values in itertools.product(*[v for _, v in axes]):
+                cell = dict(zip([k for k, _ in axes], cell_values, strict=True))
+                row: dict[str, Any] = {"split": split, "status": "ok", "error": error,
+                                       **{k: _cell_value(v) for k, v in {**combo, **cell}.items()},
+                                       **dict.fromkeys(METRICS, None)}
+                if part is None:
+                    row["status"] = "failed"
+                else:
+                    cell_settings = _overrides(base, {k: v for k, v in cell.items()
+                                                      if v is not None})
+                    row.update(cell_metrics(part.reset_index(drop=True), cell_settings,
+                                            grid.keys)[0])
+                records.append(row)
+    return pd.DataFrame.from_records(records)
+
+
+def chosen_cells(table: pd.DataFrame, split: str = "dev", by: str = "reranker.mode"
+                 ) -> pd.DataFrame:
+    """The cell each value of ``by`` would choose on ``split``: the best HasAns plus NoAns share.
+
+    The criterion of :func:`~workbench.studies.calibrate_gates`: each kind of question weighs
+    the same however many there are; ties go to fewer false answers, then to the lower threshold.
+    """
+    done = table[(table["status"] == "ok") & (table["split"] == split)].copy()
+    done["score"] = done["hasans_correct_share"] + done["noans_refused_share"]
+    keys = ["score", "false_answers", *(["gates.threshold"] if "gates.threshold" in done else [])]
+    ranked = done.sort_values(keys, ascending=[False, True, True][:len(keys)], kind="stable")
+    return ranked.groupby(by, sort=False).head(1).reset_index(drop=True)
 
 
 def _retrieval_index(grid: SweepGrid, combo: Mapping[str, Any]) -> int:
