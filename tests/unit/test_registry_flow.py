@@ -430,6 +430,8 @@ def test_every_registered_router_is_built(tmp_path: Path) -> None:
         # the one router that needs model weights: built on a folder without any, it refuses
         # in its own typed error, which is what a run with a bad model path reports
         "transformers": ({"path": str(tmp_path / "no-model")}, "TransformersRouterError"),
+        # so does the span router: a folder without weights is its own typed error
+        "span": ({"path": str(tmp_path / "no-weights")}, "SpanRouterError"),
     }
     assert set(builds) == set(registry.names("router")), "add the new router's build here"
     for name, (params, error) in builds.items():

