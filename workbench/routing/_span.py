@@ -10,7 +10,7 @@ argument the circumstance rule reads as a circumstance (or a missing one beside 
 phrase such as «в кодировке KOI8-R») gives ``ARGUMENT_IS_CIRCUMSTANCE``. A spec's inputs are
 bound the same way: dates and amounts from date and number spans, enum and yes/no inputs from
 cue words of the question (learned from the training lines, a closed table of word -> member of
-the spec's declared type), and the most frequent training value where no cue word occurs.
+the spec's declared type); an input the question does not name is left absent, never guessed.
 
 Embeddings are cached on disk by the digest of the text (``vectors.npy`` + ``index.json``; no
 pickle). The weights are ``weights.npy`` + ``bias.npy`` beside ``config.json``.
@@ -372,7 +372,11 @@ class SpanRouter:
         return decision
 
     def _spec_inputs(self, spec: str, question: str) -> dict[str, str]:
-        """Each input of ``spec``: a value read from a span or a cue word, else the default."""
+        """Each input of ``spec`` that the question names: a value read from a span or a cue word.
+
+        An input with neither stays absent, and the pipeline refuses the call for its missing
+        input rather than conclude from a value the question never gave.
+        """
         types = self.spec_types.get(spec, {})
         words = _cue_words(question)
         dates = [normalise_date(question[s:e]) for s, e in date_spans(question)]
@@ -400,7 +404,8 @@ class SpanRouter:
                 if learned is None:
                     continue
                 hits = Counter(v for w, v in learned["cues"].items() if w in words and v in members)
-                args[name] = hits.most_common(1)[0][0] if hits else learned["default"]
+                if hits:  # an input the question does not name stays absent: never a guess
+                    args[name] = hits.most_common(1)[0][0]
         return args
 
 
