@@ -226,6 +226,20 @@ class Glossary:
         return f'<dl class="wb-glossary">{items}</dl>'
 
 
+WRAPPED_STYLE = ("white-space: pre-wrap; overflow-wrap: anywhere; margin: 0; "
+                 "font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12px")
+"""How a monospace block wraps: lines break at the page's edge, long tokens (digests) too."""
+
+
+def wrapped(text: str) -> str:
+    """``text`` as a monospace HTML block whose long lines wrap instead of running off the page.
+
+    Quotes, evidence JSON and refusal explanations are single long lines; a plain ``<pre>``
+    keeps them on one line. In marimo: ``mo.Html(wrapped(text))``.
+    """
+    return f'<pre class="wb-wrapped" style="{WRAPPED_STYLE}">{html.escape(text)}</pre>'
+
+
 def _fix_seeds(seed: int) -> None:
     random.seed(seed)
     np.random.seed(seed)
@@ -271,5 +285,5 @@ def setup(config: str | os.PathLike[str] | None = None, *, ci: bool | None = Non
     return lab
 
 
-__all__ = ["CI_ENV", "PLOTLY_RENDERER", "SEED", "Glossary", "Lab", "LabError", "ci_requested", "setup",
-           "trained_routers"]
+__all__ = ["CI_ENV", "PLOTLY_RENDERER", "SEED", "WRAPPED_STYLE", "Glossary", "Lab", "LabError",
+           "ci_requested", "setup", "trained_routers", "wrapped"]

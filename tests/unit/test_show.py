@@ -93,3 +93,11 @@ def test_the_lab_shows_glossary_rows_whole() -> None:
     meaning = dict(GLOSSARY)["visible failure (router)"]
     assert repr(shown) == f"visible failure (router): {meaning}"
     assert html.escape(meaning) in shown._repr_html_()
+
+
+def test_wrapped_text_breaks_long_lines_and_escapes() -> None:
+    from workbench.lab import wrapped
+
+    block = wrapped('{"quote": "<b>" ' + "x" * 400 + "}")
+    assert block.startswith('<pre class="wb-wrapped"') and "white-space: pre-wrap" in block
+    assert "overflow-wrap: anywhere" in block and "&lt;b&gt;" in block
