@@ -371,7 +371,9 @@ def figure_svg(fig: go.Figure, *, width: int = _SVG_WIDTH) -> str:
                 out.append(f'<rect x="{box[0]:.1f}" y="{box[1]:.1f}" width="{box[2]:.1f}" '
                            f'height="{box[3]:.1f}" fill="{colour}"><title>{tip}</title></rect>')
                 text = str(labels[j]) if j < len(labels) and labels[j] is not None else ""
-                if text and (box[2] if horizontal else box[3]) >= 0:
+                # a label wider than its bar is left to the <title> (plotly hides it too)
+                room = box[2] if horizontal else (box[3] if stacked else box[2] * 2)
+                if text and room >= 7 * len(text) + 2:
                     cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2 + 4
                     if not stacked and not horizontal:
                         cy = box[1] - 3  # grouped columns: the label sits on top
