@@ -11,7 +11,7 @@ export PYTHONUNBUFFERED := 1
 
 .DEFAULT_GOAL := help
 .PHONY: help setup demo test test-unit test-integration test-notebooks test-browser browser-deps \
-	bench lint lab marimo models clean
+	bench lint lab marimo models notebooks notebooks-html clean
 
 # the notebooks' tests run at their CI size (seeded samples) with plotly's renderer pinned
 NOTEBOOK_ENV := WORKBENCH_CI=1 PLOTLY_RENDERER=plotly_mimetype
@@ -66,6 +66,22 @@ models: $(STAMP) ## retrain the four small routers from their configs (about an 
 		models/routers/base-no-refusals.toml; do \
 		$(BIN)/workbench router train $$config; \
 	done
+
+# saved widget state would make nbconvert draw the live view and load its manager from a CDN;
+# each widget's output carries its own kernel-free snapshot instead (workbench.widgets.show)
+# at full size (no WORKBENCH_CI): the saved outputs are what a reader sees, nbval compares only
+# the cells whose output does not depend on the size
+notebooks: $(STAMP) ## execute every Jupyter notebook in place at full size (the saved outputs)
+	for nb in notebooks/*.ipynb; do \
+		PLOTLY_RENDERER=plotly_mimetype $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+			--ExecutePreprocessor.store_widget_state=False $$nb; \
+	done
+
+# nbconvert's page loads require.js and MathJax from a CDN; neither is needed by the outputs
+notebooks-html: ## the Jupyter notebooks as HTML pages that read offline (results/notebooks/)
+	$(BIN)/jupyter nbconvert --to html --output-dir results/notebooks \
+		--HTMLExporter.require_js_url=data:text/javascript, \
+		--HTMLExporter.mathjax_url=data:text/javascript, notebooks/*.ipynb
 
 lab: $(STAMP) ## JupyterLab on the notebooks
 	$(BIN)/jupyter lab notebooks/ $$([ "$$(id -u)" = 0 ] && echo --allow-root)

@@ -13,6 +13,7 @@ The seeds are fixed either way: a notebook shows the same numbers every time it 
 
 from __future__ import annotations
 
+import html
 import os
 import random
 import shutil
@@ -180,6 +181,20 @@ class Lab:
         """Routers trained here that finished training (see :func:`trained_routers`)."""
         return trained_routers(self.settings.paths.models)
 
+    # --- the glossary --------------------------------------------------------------------------
+
+    def glossary(self, *terms: str) -> Glossary:
+        """The glossary's rows for ``terms`` (all rows if none): the report's glossary, one source.
+
+        Args:
+            *terms: Keys matched, case-insensitively, within the terms
+                (see :func:`workbench.studies.glossary`).
+        """
+        from workbench.studies import glossary
+
+        table = glossary(*terms)
+        return Glossary(tuple(zip(table.index, table["meaning"], strict=True)))
+
     # --- scratch copies ----------------------------------------------------------------------------
 
     def scratch_corpus(self) -> Path:
@@ -193,6 +208,36 @@ class Lab:
         target = Path(folder.name) / Path(self.settings.paths.corpus).name
         shutil.copytree(self.settings.paths.corpus, target)
         return target
+
+
+@dataclass(frozen=True)
+class Glossary:
+    """Terms and their meanings, shown whole (a table would cut the meanings short)."""
+
+    rows: tuple[tuple[str, str], ...]
+    """(term, meaning) pairs, in the glossary's order."""
+
+    def __repr__(self) -> str:
+        return "\n".join(f"{term}: {meaning}" for term, meaning in self.rows)
+
+    def _repr_html_(self) -> str:
+        items = "".join(f"<dt><b>{html.escape(term)}</b></dt><dd>{html.escape(meaning)}</dd>"
+                        for term, meaning in self.rows)
+        return f'<dl class="wb-glossary">{items}</dl>'
+
+
+WRAPPED_STYLE = ("white-space: pre-wrap; overflow-wrap: anywhere; margin: 0; "
+                 "font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12px")
+"""How a monospace block wraps: lines break at the page's edge, long tokens (digests) too."""
+
+
+def wrapped(text: str) -> str:
+    """``text`` as a monospace HTML block whose long lines wrap instead of running off the page.
+
+    Quotes, evidence JSON and refusal explanations are single long lines; a plain ``<pre>``
+    keeps them on one line. In marimo: ``mo.Html(wrapped(text))``.
+    """
+    return f'<pre class="wb-wrapped" style="{WRAPPED_STYLE}">{html.escape(text)}</pre>'
 
 
 def _fix_seeds(seed: int) -> None:
@@ -240,5 +285,5 @@ def setup(config: str | os.PathLike[str] | None = None, *, ci: bool | None = Non
     return lab
 
 
-__all__ = ["CI_ENV", "PLOTLY_RENDERER", "SEED", "Lab", "LabError", "ci_requested", "setup",
-           "trained_routers"]
+__all__ = ["CI_ENV", "PLOTLY_RENDERER", "SEED", "WRAPPED_STYLE", "Glossary", "Lab", "LabError",
+           "ci_requested", "setup", "trained_routers", "wrapped"]

@@ -7,7 +7,10 @@ the report, a notebook, or an exported image.
 
 from __future__ import annotations
 
+import html
+import math
 from collections.abc import Sequence
+from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -163,3 +166,245 @@ def sweep_curve_figure(table: pd.DataFrame, curve_by: str, title: str) -> go.Fig
     fig.update_yaxes(title_text="answerable questions answered from gold (HasAns)",
                      range=[0, 1.02], tickformat=".0%")
     return _layout(fig, title, 420)
+
+
+# --- a static SVG of a figure, for pages read without a kernel or a script ----------------------
+
+_SVG_WIDTH = 760
+_PALETTE = ("#4c78a8", "#f58518", "#e45756", "#72b7b2", "#54a24b", "#eeca3b", "#b279a2",
+            "#ff9da6", "#9d755d", "#bab0ac")
+
+
+def _esc(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _seq(values: Any) -> list[Any]:
+    """A trace's data as a list (plotly keeps a tuple, a NumPy array or ``None``)."""
+    return [] if values is None else list(values)
+
+
+def _number(value: object) -> float | None:
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _tick(value: float, fmt: str) -> str:
+    if fmt.endswith("%"):
+        return f"{100 * value:.0f}%"
+    return f"{value:g}"
+
+
+def _nice_step(span: float) -> float:
+    """A round step that cuts ``span`` into about five parts (1, 2 or 5 times a power of ten)."""
+    if span <= 0:
+        return 1.0
+    raw = span / 5
+    power = 10 ** math.floor(math.log10(raw))
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+
+
+def _trace_colour(trace: Any, i: int) -> str:
+    colour = getattr(trace.marker, "color", None) if hasattr(trace, "marker") else None
+    if isinstance(colour, str):
+        return colour
+    line = getattr(trace, "line", None)
+    if line is not None and isinstance(getattr(line, "color", None), str):
+        return str(line.color)
+    return _PALETTE[i % len(_PALETTE)]
+
+
+def figure_svg(fig: go.Figure, *, width: int = _SVG_WIDTH) -> str:
+    """The figure drawn as a plain SVG: bars (stacked or grouped, either direction) and lines.
+
+    Plotly draws a figure with JavaScript; a page read without a kernel or scripts (a
+    repository's viewer, ``nbconvert`` output opened offline) would show nothing. This draws the
+    same data with no script and no font or file to fetch: the title, both axis titles, the
+    ticks, a legend, every bar with its text label, every line with its markers. Hover texts
+    become SVG ``<title>`` elements. Trace kinds other than bars and scatter lines are listed in
+    the legend but not drawn.
+
+    Args:
+        fig: A plotly figure (the ones of this module, or any of bars and lines).
+        width: The SVG's width in pixels (the height is the figure's).
+
+    Returns:
+        The ``<svg>`` element as text.
+    """
+    layout = fig.layout
+    height = int(layout.height or 360)
+    title = layout.title.text or ""
+    traces = list(fig.data)
+    bars = [t for t in traces if t.type == "bar"]
+    horizontal = bool(bars) and all(t.orientation == "h" for t in bars)
+    stacked = layout.barmode in ("stack", "relative")
+    x_title = layout.xaxis.title.text or ""
+    y_title = layout.yaxis.title.text or ""
+    value_axis = layout.xaxis if horizontal else layout.yaxis
+    value_format = str(value_axis.tickformat or "")
+
+    # the category axis: categories in order of first appearance (plotly's default)
+    category_of = "y" if horizontal else "x"
+    categories: list[str] = []
+    if bars:
+        for trace in bars:
+            for c in _seq(getattr(trace, category_of)):
+                if str(c) not in categories:
+                    categories.append(str(c))
+        axis = layout.yaxis if horizontal else layout.xaxis
+        if axis.categoryorder == "array" and axis.categoryarray:
+            wanted = [str(c) for c in axis.categoryarray]
+            categories = [c for c in wanted if c in categories] + [c for c in categories
+                                                                  if c not in wanted]
+
+    # the value range: stacked sums, or the largest single value; a fixed axis range wins
+    values: list[float] = [0.0]
+    if bars:
+        totals: dict[tuple[str, bool], float] = {}
+        for trace in bars:
+            cats = _seq(getattr(trace, category_of))
+            vals = _seq(getattr(trace, "x" if horizontal else "y"))
+            for c, v in zip(cats, vals, strict=False):
+                number = _number(v)
+                if number is None:
+                    continue
+                if stacked:
+                    key = (str(c), number >= 0)
+                    totals[key] = totals.get(key, 0.0) + number
+                else:
+                    values.append(number)
+        values.extend(totals.values())
+    scatter = [t for t in traces if t.type == "scatter"]
+    xs = [n for t in scatter for n in map(_number, _seq(t.x)) if n is not None]
+    ys = [n for t in scatter for n in map(_number, _seq(t.y)) if n is not None]
+    values.extend(ys)
+    low, high = min(values), max(values)
+    if value_axis.range is not None:
+        low, high = (float(value_axis.range[0]), float(value_axis.range[1]))
+    elif high == low:
+        high = low + 1
+    x_low, x_high = (min(xs, default=0.0), max(xs, default=1.0))
+    if scatter and layout.xaxis.range is not None:
+        x_low, x_high = float(layout.xaxis.range[0]), float(layout.xaxis.range[1])
+
+    legend_names = [str(t.name) for t in traces if t.name is not None]
+    legend_rows = math.ceil(len(legend_names) / 5) if legend_names else 0
+    top = 36 + 18 * legend_rows
+    label_width = (min(220, 8 + 7 * max((len(c) for c in categories), default=0))
+                   if horizontal else 56)
+    left, right, bottom = label_width + 24, 16, 48
+    plot_w, plot_h = width - left - right, height - top - bottom
+    if plot_w <= 40 or plot_h <= 40:
+        plot_h = max(plot_h, 120)
+        height = top + plot_h + bottom
+
+    def value_pos(v: float) -> float:
+        share = (v - low) / (high - low) if high != low else 0.0
+        return left + share * plot_w if horizontal else top + plot_h - share * plot_h
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" role="img" aria-label="{_esc(title)}" '
+           'font-family="sans-serif" font-size="12">',
+           f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
+           f'<text x="8" y="20" font-size="15" fill="#1f2328">{_esc(title)}</text>']
+    for i, name in enumerate(legend_names):
+        trace = next(t for t in traces if str(t.name) == name)
+        lx, ly = 8 + (i % 5) * ((width - 16) / 5), 34 + 18 * (i // 5)
+        out.append(f'<rect x="{lx:.1f}" y="{ly:.1f}" width="12" height="12" '
+                   f'fill="{_esc(_trace_colour(trace, i))}"/>'
+                   f'<text x="{lx + 16:.1f}" y="{ly + 10:.1f}" fill="#1f2328">{_esc(name[:24])}</text>')
+    # value ticks and grid
+    step = _nice_step(high - low)
+    tick = math.ceil(low / step) * step
+    while tick <= high + step * 1e-9:
+        pos = value_pos(tick)
+        label = _esc(_tick(tick, value_format))
+        if horizontal:
+            out.append(f'<line x1="{pos:.1f}" y1="{top}" x2="{pos:.1f}" y2="{top + plot_h}" '
+                       f'stroke="#e6e8eb"/><text x="{pos:.1f}" y="{top + plot_h + 14}" '
+                       f'text-anchor="middle" fill="#57606a">{label}</text>')
+        else:
+            out.append(f'<line x1="{left}" y1="{pos:.1f}" x2="{left + plot_w}" y2="{pos:.1f}" '
+                       f'stroke="#e6e8eb"/><text x="{left - 4}" y="{pos + 4:.1f}" '
+                       f'text-anchor="end" fill="#57606a">{label}</text>')
+        tick += step
+    out.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 8}" text-anchor="middle" '
+               f'fill="#1f2328">{_esc(x_title)}</text>')
+    out.append(f'<text transform="translate(12 {top + plot_h / 2:.1f}) rotate(-90)" '
+               f'text-anchor="middle" fill="#1f2328">{_esc(y_title)}</text>')
+
+    if bars:
+        slot = (plot_h if horizontal else plot_w) / max(len(categories), 1)
+        band = slot * 0.7
+        offsets: dict[tuple[str, bool], float] = {}
+        for i, trace in enumerate(bars):
+            colour = _esc(_trace_colour(trace, traces.index(trace)))
+            cats = _seq(getattr(trace, category_of))
+            vals = _seq(getattr(trace, "x" if horizontal else "y"))
+            labels = _seq(trace.text) if not isinstance(trace.text, str) else []
+            for j, (c, v) in enumerate(zip(cats, vals, strict=False)):
+                number = _number(v)
+                if not number or str(c) not in categories:  # a zero bar has no area
+                    continue
+                k = categories.index(str(c))
+                if horizontal:  # plotly puts the first category at the bottom
+                    k = len(categories) - 1 - k
+                if stacked:
+                    key = (str(c), number >= 0)
+                    start = offsets.get(key, 0.0)
+                    offsets[key] = start + number
+                    thick, shift = band, 0.0
+                else:
+                    start = 0.0
+                    thick = band / len(bars)
+                    shift = i * thick
+                a, b = sorted((value_pos(start), value_pos(start + number)))
+                across = (top if horizontal else left) + k * slot + (slot - band) / 2 + shift
+                if horizontal:
+                    box = (a, across, b - a, thick)
+                else:
+                    box = (across, a, thick, b - a)
+                tip = _esc(f"{trace.name}: {v} ({c})")
+                out.append(f'<rect x="{box[0]:.1f}" y="{box[1]:.1f}" width="{box[2]:.1f}" '
+                           f'height="{box[3]:.1f}" fill="{colour}"><title>{tip}</title></rect>')
+                text = str(labels[j]) if j < len(labels) and labels[j] is not None else ""
+                # a label wider than its bar is left to the <title> (plotly hides it too)
+                room = box[2] if horizontal else (box[3] if stacked else box[2] * 2)
+                if text and room >= 7 * len(text) + 2:
+                    cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2 + 4
+                    if not stacked and not horizontal:
+                        cy = box[1] - 3  # grouped columns: the label sits on top
+                    out.append(f'<text x="{cx:.1f}" y="{cy:.1f}" text-anchor="middle" '
+                               f'font-size="11" fill="#1f2328">{_esc(text)}</text>')
+        for k, c in enumerate(categories):
+            if horizontal:
+                k = len(categories) - 1 - k
+            mid = (top if horizontal else left) + k * slot + slot / 2
+            if horizontal:
+                out.append(f'<text x="{left - 6}" y="{mid + 4:.1f}" text-anchor="end" '
+                           f'fill="#1f2328">{_esc(c)}</text>')
+            else:
+                out.append(f'<text x="{mid:.1f}" y="{top + plot_h + 14}" text-anchor="middle" '
+                           f'fill="#1f2328">{_esc(c)}</text>')
+
+    for trace in scatter:
+        colour = _esc(_trace_colour(trace, traces.index(trace)))
+        points = []
+        for x, y in zip(_seq(trace.x), _seq(trace.y), strict=False):
+            nx, ny = _number(x), _number(y)
+            if nx is None or ny is None:
+                continue
+            px = left + ((nx - x_low) / (x_high - x_low) if x_high != x_low else 0.5) * plot_w
+            points.append((px, value_pos(ny)))
+        if len(points) > 1:
+            path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
+            out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        out.extend(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="3" fill="{colour}"/>'
+                   for px, py in points)
+    out.append(f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="none" '
+               'stroke="#d0d7de"/>')
+    out.append("</svg>")
+    return "".join(out)

@@ -8,7 +8,7 @@ with app.setup:
 
     from workbench.corpus import Corpus
     from workbench.fts import export_vat_counterexample, load_library
-    from workbench.lab import setup
+    from workbench.lab import setup, wrapped
     from workbench.utilities import call_utility
 
     lab = setup()
@@ -63,7 +63,7 @@ def _(question, router_name):
     # the labelled decisions know only task-set questions; others are refused by that router
     chosen = lab.labelled_router() if router_name.value == "labelled decisions" else None
     asked = lab.ask(question.value, router=chosen)
-    mo.plain_text(asked.describe())
+    mo.Html(wrapped(asked.describe()))
     return
 
 
@@ -107,7 +107,7 @@ def _():
     anchor = quote_evidence.anchor
     file_now = Corpus(lab.settings.paths.corpus).read(anchor.path).text
     mo.vstack([
-        mo.plain_text(quote.answer.text),
+        mo.Html(wrapped(quote.answer.text)),
         mo.md(f"At `{anchor.path}:{anchor.start}-{anchor.end}` in the file now: "
               f"**{file_now[anchor.start:anchor.end] == quote_evidence.text}**"),
     ])
@@ -122,6 +122,12 @@ def _():
     "Which VAT rate applies?" follows from rules and from facts of the case. The rule is an
     executable specification whose premises are reviewed entries of the morphism library. The
     labelled decision (a perfect router) binds the facts, so the spec source is seen on its own.
+
+    The spec's input `documents_confirmed = no` stands for export documents *not collected within
+    the 180 days* that Article 165 allows; only then does the course text move an export off the
+    0% rate to the goods' own rate, 10% for food. "Still missing" in the question is read as that
+    deadline having passed: for documents late while the 180 days still run, the spec has no
+    input, and its 10% is no answer for that case.
     """)
     return
 
@@ -132,7 +138,7 @@ def _():
                    "Which VAT rate applies?", router=lab.labelled_router())
     certificate = spec.answer.evidence[0].certificate
     mo.vstack([
-        mo.plain_text(spec.answer.text),
+        mo.Html(wrapped(spec.answer.text)),
         spec.answer.evidence[0].inputs,
         mo.md(f"checks passed: {', '.join(certificate['checks'])}; "
               f"certificate digest `{certificate['digest'][:16]}…`"),
@@ -159,7 +165,7 @@ def _():
         "What is the VAT rate in Kazakhstan?",
         "По каким кодам ОКПД2 детские товары облагаются НДС по ставке 10%?")]
     mo.ui.table([{"code": r.code, "area": r.area, "numbers": str(dict(r.numbers)), "text": r.text}
-                 for r in refusals], selection=None)
+                 for r in refusals], selection=None, wrapped_columns=["area", "numbers", "text"])
     return
 
 
@@ -182,7 +188,7 @@ def _():
     rejected = load_library(lab.settings.paths.morphisms).entries[limit.entry]
     mo.vstack([
         mo.md(f"**library as shipped:** `{limit.shipped.code}`"),
-        mo.plain_text(limit.shipped.refusal.text),
+        mo.Html(wrapped(limit.shipped.refusal.text)),
         mo.md(f"**scratch copy, entry flipped:** "
               f"{'certified' if limit.flipped.passed else limit.flipped.code}, "
               f"{len(limit.flipped.fallacies)} fallacies, concludes **{limit.conclusion}**"),

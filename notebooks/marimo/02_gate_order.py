@@ -69,10 +69,17 @@ def _():
 
 @app.cell
 def _():
+    # one order for the dropdowns and the explorer below: either one sets it, both show it
+    get_order, set_order = mo.state(("relevance", "gate0", "threshold", "disagreement", "verbatim"))
+    return get_order, set_order
+
+
+@app.cell
+def _(get_order, set_order):
     positions = mo.ui.array(
         [mo.ui.dropdown(options=list(default_order()), value=gate, label=f"{i + 1}.")
-         for i, gate in enumerate(("relevance", "gate0", "threshold", "disagreement", "verbatim"))],
-        label="firing order")
+         for i, gate in enumerate(get_order())],
+        label="firing order", on_change=lambda chosen: set_order(tuple(chosen)))
     positions.hstack(justify="start")
     return (positions,)
 
@@ -177,16 +184,18 @@ def _():
     mo.md(r"""
     ## The explorer
 
-    The same cached verdicts in one widget: move gates, switch them off, read the overlaps.
+    The same cached verdicts in one widget, in the order chosen above: move gates, switch them
+    off, read the overlaps. A move here sets the dropdowns too.
     """)
     return
 
 
 @app.cell
-def _(run):
-    explorer = mo.ui.anywidget(GateOrderExplorer(run))
+def _(order, run, set_order):
+    explorer = mo.ui.anywidget(GateOrderExplorer(run, order=list(order)))
+    explorer.widget.observe(lambda change: set_order(tuple(change["new"])), names="order")
     explorer
-    return
+    return (explorer,)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ app = marimo.App(width="medium")
 with app.setup:
     import marimo as mo
 
-    from workbench.lab import setup
+    from workbench.lab import setup, wrapped
     from workbench.relevance import quote_rules
     from workbench.studies import flipped_questions, gate_attribution, rule_ablation, rule_report
     from workbench.widgets import RuleAblationPanel
@@ -76,7 +76,7 @@ def _(against, rules, run):
         mo.md(f"### {len(changed)} questions change between "
               f"**{' + '.join(against.value) or 'no rule'}** and **{' + '.join(rules.value) or 'no rule'}**"),
         mo.ui.table(changed[["set", "lang", "question", "before", "after"]], selection=None,
-                    page_size=8),
+                    page_size=8, wrapped_columns=["question"]),
     ])
     return (changed,)
 
@@ -86,7 +86,8 @@ def _(run, split):
     mo.vstack([
         mo.md(f"### Every subset of rules on the {split.value} split, against no rule at all"),
         rule_ablation(run, split=split.value),
-        mo.plain_text("\n".join(rule_report(run, split.value, lab.settings.gates.relevance_rules))),
+        mo.Html(wrapped("\n".join(rule_report(run, split.value,
+                                               lab.settings.gates.relevance_rules)))),
     ])
     return
 

@@ -69,7 +69,10 @@ def _(chosen_routers, compare, how_many, test_items, trained):
     sample = lab.pick(test_items, how_many.value)
     routers = {name: rule_router() if name == "rule" else transformers_router(str(trained[name]))
                for name in chosen_routers.value}
-    comparison = compare_routers(routers, sample)
+    with mo.status.progress_bar(total=len(routers) * len(sample), title="comparing routers",
+                                remove_on_exit=True) as bar:
+        comparison = compare_routers(routers, sample,
+                                     on_item=lambda name: bar.update(subtitle=f"router {name}"))
     comparison.summary[["items", "source_accuracy", "utility_accuracy", "argument_exact_match",
                         "over_refusal_rate", "visible_failure_rate", "verified_wrong_answer_rate",
                         "parse_failure_rate", "prompt_tokens_per_request", "latency_p50_ms"]].round(3)
@@ -94,7 +97,8 @@ def _(comparison, routers):
               "Only the discordant items count: under equal error rates the first number follows "
               "Binomial(b + c, ½)."),
         mo.ui.table(disagreements(comparison, first, second)[
-            ["id", "kind", "question", "error_a", "error_b"]], selection=None, page_size=8),
+            ["id", "kind", "question", "error_a", "error_b"]], selection=None, page_size=8,
+            wrapped_columns=["question"]),
     ])
     return
 
@@ -109,7 +113,8 @@ def _(comparison, trained):
               "paired test; a router that is not in the comparison leaves its finding "
               "unmeasured."),
         mo.ui.table(findings_frame(router_findings(comparison, tokens))[
-            ["router", "against", "holds", "verdict"]], selection=None),
+            ["router", "against", "holds", "verdict"]], selection=None,
+            wrapped_columns=["verdict"]),
     ])
     return
 

@@ -15,7 +15,7 @@ with app.setup:
         forge,
         refusal_from_report,
     )
-    from workbench.lab import setup
+    from workbench.lab import setup, wrapped
     from workbench.widgets import InvariantChecker
 
     lab = setup()
@@ -60,7 +60,8 @@ def _(ask_button):
     results = {name: lab.ask(question, router=router) for name, (question, router) in questions.items()}
     mo.ui.table([{"source": name, **{k: result.to_row()[k] for k in
                                      ("question", "mode", "code", "invariants_passed")}}
-                 for name, result in results.items()], selection=None)
+                 for name, result in results.items()], selection=None,
+                wrapped_columns=["question"])
     return (results,)
 
 
@@ -75,7 +76,7 @@ def _(results):
 @app.cell
 def _(picked, results):
     inspected = results[picked.value].answer
-    mo.vstack([mo.plain_text(inspected.text),
+    mo.vstack([mo.Html(wrapped(inspected.text)),
                mo.ui.anywidget(InvariantChecker(inspected, lab.context))])
     return
 
@@ -119,7 +120,7 @@ def _(forgery_seed, kind, results):
                else refusal_from_report(report, "en").text)
     mo.vstack([
         mo.md(f"**{forgery.kind}**: {forgery.detail}"),
-        mo.plain_text(forged.text),
+        mo.Html(wrapped(forged.text)),
         mo.md(f"**passed: {report.passed}** — {verdict}"),
         mo.ui.anywidget(InvariantChecker(forged, lab.context)),
     ])

@@ -15,7 +15,7 @@ with app.setup:
         export_vat_counterexample,
         verify_library,
     )
-    from workbench.lab import setup
+    from workbench.lab import setup, wrapped
     from workbench.widgets import CertificateView
 
     lab = setup()
@@ -67,7 +67,7 @@ def _(source):
         mo.md(f"**{verdict.spec_id or 'the specification'}: "
               f"{'certified' if verdict.passed else verdict.code}**"
               + (f" — certificate digest `{verdict.certificate_digest}`" if verdict.passed else "")),
-        mo.plain_text(verdict.refusal.text) if verdict.refusal is not None else mo.md(""),
+        mo.Html(wrapped(verdict.refusal.text)) if verdict.refusal is not None else mo.md(""),
     ])
     return (verdict,)
 
@@ -112,7 +112,7 @@ def _():
         mo.md("## Eight gate codes, eight fallacy codes"),
         mo.ui.table([{"gate": str(g), "what it checks": TITLES[g][0], "fallacy": str(f),
                       "what it finds": TITLES[f][0]} for g, f in zip(GATE_ORDER, FALLACY_ORDER, strict=True)],
-                    selection=None),
+                    selection=None, wrapped_columns=["what it checks", "what it finds"]),
     ])
     return
 
@@ -134,7 +134,7 @@ def _():
     limit = export_vat_counterexample(specs, library)
     mo.vstack([
         mo.md(f"**library as shipped:** `{limit.shipped.code}`"),
-        mo.plain_text(limit.shipped.refusal.text),
+        mo.Html(wrapped(limit.shipped.refusal.text)),
         mo.md(f"**scratch copy with `{limit.entry}` marked verified:** "
               f"{'certified' if limit.flipped.passed else limit.flipped.code}, "
               f"{len(limit.flipped.fallacies)} fallacies found, concludes **{limit.conclusion}** for an "

@@ -145,6 +145,11 @@ def test_a_new_gate_order_reslices_everything_downstream() -> None:
     # the refused questions never depend on the order, only their codes do
     assert changed["same_answered"] and shown["same_answered"]
     assert (changed["attribution"]["answered"] == shown["attribution"]["answered"]).all()
+    # the explorer shows the order the dropdowns chose, and a move in it sets that one order
+    assert list(changed["explorer"].widget.order) == order
+    assert list(shown["explorer"].widget.order) == list(shown["order"])
+    shown["explorer"].widget.move("verbatim", -4)
+    assert shown["get_order"]()[0] == "verbatim"
 
 
 @pytest.mark.slow

@@ -253,3 +253,21 @@ def test_a_trained_folder_name_builds_a_transformers_router(tmp_path: Path, monk
     (tmp_path / "routers" / "half").mkdir()
     routing_cli.build_router("half", models=tmp_path)
     assert built["name"] == "half"
+
+
+def test_compare_reports_each_routed_item_for_a_progress_bar(tmp_path: Path) -> None:
+    replay = ReplayRouter(_write_replay(tmp_path / "r.jsonl", [
+        {"id": "t-1", "decision": SHA, "prompt_tokens": 100, "output_tokens": 10, "latency_ms": 50},
+    ]))
+    routed: list[str] = []
+
+    class Watching(RuleRouter):
+        # what the callback has seen when each item is routed: the items before it, never more
+        def route(self, question: str) -> RouterDecision:
+            seen.append(len(routed))
+            return super().route(question)
+
+    seen: list[int] = []
+    compare_routers({"rule": Watching(), "replay": replay}, ITEMS, on_item=routed.append)
+    assert routed == ["rule"] * len(ITEMS) + ["replay"] * len(ITEMS)
+    assert seen == list(range(len(ITEMS)))

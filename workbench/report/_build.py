@@ -31,6 +31,7 @@ from workbench.runs import (
 from workbench.stats import format_p
 from workbench.studies import (
     DEFINITION,
+    GLOSSARY,
     STRICT_DEFINITION,
     SelectionReport,
     compare_pair,
@@ -624,35 +625,6 @@ def scope_figures(scope: Scoped) -> dict[str, Any]:
 
 
 # --- glossary ----------------------------------------------------------------------------------
-
-GLOSSARY: tuple[tuple[str, str], ...] = (
-    ("verified answer (mode A)", "An answer shown as verified: its content comes from a quote, a "
-     "utility or a specification, with evidence the invariant checker re-checks."),
-    ("refusal", "The pipeline declines to answer and says why, with a code and numbers (the gate "
-     "that fired, the best score against the threshold, what was missing)."),
-    ("leakage", "A verified answer whose evidence does not hold: none, an answer although the "
-     "source refused, or an invariant that fails against the files now. Target 0."),
-    ("answered wrong (selection error)", DEFINITION),
-    ("quote misses the gold span", STRICT_DEFINITION),
-    ("gold span", "The passage of a course file, labelled by hand, that answers an answerable "
-     "question."),
-    ("split", "dev: the questions thresholds and rules are tuned on; test: the questions "
-     "reported. Each table says which it counts."),
-    ("gate", "One check a quote must pass, in order: gate0 (lexical support), threshold (the "
-     "best score), disagreement (two close candidates from different files), relevance (a rule "
-     "fired), verbatim (the quote is in the file as it is now)."),
-    ("would-fire", "Whether a gate would refuse a question on its own, recorded for every gate "
-     "even after an earlier one refused, so any order can be re-attributed."),
-    ("drift", "A course file changed after indexing; a fragment no longer at its anchor cannot "
-     "be quoted."),
-    ("forgery (negative control)", "A genuine answer spoiled on purpose; caught when an "
-     "invariant fails."),
-    ("McNemar's exact test", "Two routers judged on the same items: b items only the first got "
-     "right, c only the second; p is the chance of a split at least as uneven if both were "
-     "equally good."),
-)
-"""Each term a table of the report uses, and what it means there."""
-
 
 def glossary_section(scope: Scoped) -> Section:
     """The terms the tables use (it needs no run)."""

@@ -89,6 +89,7 @@ from workbench.studies._gates import (
     outcome_columns,
     result_row,
 )
+from workbench.studies._glossary import GLOSSARY, GlossaryError, glossary
 from workbench.studies._leakage import (
     LeakageReport,
     leakage,
@@ -152,6 +153,8 @@ from workbench.studies._sweep import (
 )
 
 __all__ = [
+    "GLOSSARY",
+    "GlossaryError",
     "E2E_SET",
     "OUTCOMES",
     "E2EItem",
@@ -169,6 +172,7 @@ __all__ = [
     "SelectionReport",
     "Target",
     "TargetCheck",
+    "glossary",
     "gold_for_run",
     "gold_spans",
     "selection_errors",

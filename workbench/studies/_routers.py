@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -72,9 +72,21 @@ class RouterComparison:
     """One row per router: the :func:`summarise` figures, tokens per request, latency p50."""
 
 
-def _evaluate(router: Router | ItemRouter, items: Sequence[TaskItem]) -> pd.DataFrame:
+def _counted(items: Sequence[TaskItem], name: str,
+             on_item: Callable[[str], None] | None) -> Iterator[TaskItem]:
+    """``items`` one by one, calling ``on_item(name)`` once each item has been routed."""
+    for item in items:
+        yield item
+        # resumed when the loop asks for the next item, so the previous one is done
+        if on_item is not None:
+            on_item(name)
+
+
+def _evaluate(router: Router | ItemRouter, items: Sequence[TaskItem], name: str = "",
+              on_item: Callable[[str], None] | None = None) -> pd.DataFrame:
     if isinstance(router, ItemRouter):
-        frames = [evaluate_router(_BoundToItem(router, item), [item]) for item in items]
+        frames = [evaluate_router(_BoundToItem(router, item), [item])
+                  for item in _counted(items, name, on_item)]
         frame = (pd.concat(frames, ignore_index=True) if frames
                  else evaluate_router(_BoundToItem(router, TaskItem("", "", "", "", "")), []))
         recorded = getattr(router, "recorded_latency_ms", None)
@@ -83,7 +95,7 @@ def _evaluate(router: Router | ItemRouter, items: Sequence[TaskItem]) -> pd.Data
             measured = [recorded(item) for item in items]
             frame["latency_s"] = [m / 1000.0 if m is not None else math.nan for m in measured]
         return frame
-    return evaluate_router(router, items)
+    return evaluate_router(router, _counted(items, name, on_item))
 
 
 def _rows(name: str, frame: pd.DataFrame) -> pd.DataFrame:
@@ -121,14 +133,16 @@ def summary_figures(frame: pd.DataFrame, rows: pd.DataFrame) -> dict[str, Any]:
     return figures
 
 
-def compare_routers(routers: Mapping[str, Router | ItemRouter],
-                    items: Sequence[TaskItem]) -> RouterComparison:
+def compare_routers(routers: Mapping[str, Router | ItemRouter], items: Sequence[TaskItem], *,
+                    on_item: Callable[[str], None] | None = None) -> RouterComparison:
     """Score every router on every item.
 
     Args:
         routers: Display name -> router. A router with ``route_item`` (the replay router) is
             joined to items by id; any other is asked by question text.
         items: The task items (``load_tasks``), e.g. the router tasks and the red-team set.
+        on_item: Called with the router's name after each item it routed (a progress bar:
+            ``len(routers) * len(items)`` calls in all).
 
     Returns:
         The per-item rows and the per-router summary.
@@ -137,7 +151,7 @@ def compare_routers(routers: Mapping[str, Router | ItemRouter],
     all_rows = []
     summary: dict[str, dict[str, Any]] = {}
     for name, router in routers.items():
-        frame = _evaluate(router, items)
+        frame = _evaluate(router, items, name, on_item)
         rows = _rows(name, frame) if len(frame) else pd.DataFrame(columns=list(ROW_COLUMNS))
         all_rows.append(rows)
         summary[name] = summary_figures(frame, rows) if len(frame) else {"items": 0}

@@ -5,13 +5,14 @@ widget keeps what the user chose in synced traits and shows the result of a pure
 of this package (``gate_order_state`` and the others), which calls the analysis functions of
 ``workbench.gates``, ``workbench.answers``, ``workbench.routing``, ``workbench.corpus`` and
 ``workbench.fts``; tests and the HTML report call the same functions without a widget.
-``export_html`` writes widgets into one static page that works offline.
+``export_html`` writes widgets into one static page that works offline; ``show`` displays a
+chart or a widget with a static copy beside it, for notebook pages read without a kernel.
 """
 
 from workbench.widgets._base import WidgetError, jsonable
 from workbench.widgets._certificate import CertificateView, certificate_state, load_certificate
 from workbench.widgets._drift import DriftView, drift_state
-from workbench.widgets._export import export_html, widget_state
+from workbench.widgets._export import export_html, export_page, snapshot_html, widget_state
 from workbench.widgets._gate_order import (
     GATE_COLORS,
     GateOrderExplorer,
@@ -21,26 +22,34 @@ from workbench.widgets._gate_order import (
 from workbench.widgets._invariant import InvariantChecker, invariant_state
 from workbench.widgets._router import RouterComparisonPanel, router_comparison_state
 from workbench.widgets._rule_ablation import RuleAblationPanel, rule_ablation_state, rule_catalog
+from workbench.widgets._show import PLOTLY_MIME, WIDGET_MIME, Shown, mimebundle, show
 
 __all__ = [
     "GATE_COLORS",
+    "PLOTLY_MIME",
+    "WIDGET_MIME",
     "CertificateView",
     "DriftView",
     "GateOrderExplorer",
     "InvariantChecker",
     "RouterComparisonPanel",
     "RuleAblationPanel",
+    "Shown",
     "WidgetError",
     "certificate_state",
     "drift_state",
     "export_html",
+    "export_page",
     "gate_order_figure",
     "gate_order_state",
     "invariant_state",
     "jsonable",
     "load_certificate",
+    "mimebundle",
     "router_comparison_state",
     "rule_ablation_state",
     "rule_catalog",
+    "show",
+    "snapshot_html",
     "widget_state",
 ]

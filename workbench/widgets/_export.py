@@ -120,19 +120,20 @@ def _entries(widgets: Any) -> list[tuple[str, anywidget.AnyWidget]]:
     return out
 
 
-def export_html(widgets: anywidget.AnyWidget | Iterable[anywidget.AnyWidget]
-                | Mapping[str, anywidget.AnyWidget], path: str | os.PathLike[str], *,
-                title: str = "Workbench widgets") -> Path:
-    """Write one self-contained HTML page that renders ``widgets`` with no kernel and no network.
+def export_page(widgets: anywidget.AnyWidget | Iterable[anywidget.AnyWidget]
+                | Mapping[str, anywidget.AnyWidget], *, title: str = "Workbench widgets",
+                heading: bool = True) -> str:
+    """The text of one self-contained HTML page that renders ``widgets`` with no kernel.
 
     Args:
         widgets: A widget, a sequence of widgets, or a mapping caption -> widget (the captions
             become section headings; otherwise the class name is used).
-        path: The file to write (its folder is created).
         title: The page title and top heading.
+        heading: Whether the page shows its title and one heading per widget (a snapshot
+            inside a notebook's output shows the widget alone).
 
     Returns:
-        The path written.
+        The page as text: the widgets' code and state inline, nothing fetched.
     """
     entries = _entries(widgets)
     payload = []
@@ -147,10 +148,12 @@ def export_html(widgets: anywidget.AnyWidget | Iterable[anywidget.AnyWidget]
         css = str(getattr(widget, "_css", "") or "")
         if css:
             styles.setdefault(css, type(widget).__name__)
+        caption_tag = f"<h2>{html.escape(caption)}</h2>" if heading else ""
         sections.append(f'<section class="wb-export" data-widget="{html.escape(type(widget).__name__)}">'
-                        f"<h2>{html.escape(caption)}</h2><div id=\"{mount}\"></div></section>")
+                        f"{caption_tag}<div id=\"{mount}\"></div></section>")
     style_tags = "\n".join(f"<style>{css}</style>" for css in styles)
-    page = f"""<!DOCTYPE html>
+    top = f"<h1>{html.escape(title)}</h1>" if heading else ""
+    return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -160,13 +163,30 @@ def export_html(widgets: anywidget.AnyWidget | Iterable[anywidget.AnyWidget]
 {style_tags}
 </head>
 <body>
-<h1>{html.escape(title)}</h1>
+{top}
 {"".join(sections)}
 <script type="application/json" id="wb-widgets">{_script_json(payload)}</script>
 <script type="module">{_LOADER}</script>
 </body>
 </html>
 """
+
+
+def export_html(widgets: anywidget.AnyWidget | Iterable[anywidget.AnyWidget]
+                | Mapping[str, anywidget.AnyWidget], path: str | os.PathLike[str], *,
+                title: str = "Workbench widgets") -> Path:
+    """Write one self-contained HTML page that renders ``widgets`` with no kernel and no network.
+
+    Args:
+        widgets: A widget, a sequence of widgets, or a mapping caption -> widget (the captions
+            become section headings; otherwise the class name is used).
+        path: The file to write (its folder is created).
+        title: The page title and top heading.
+
+    Returns:
+        The path written.
+    """
+    page = export_page(widgets, title=title)
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".tmp")
@@ -175,4 +195,36 @@ def export_html(widgets: anywidget.AnyWidget | Iterable[anywidget.AnyWidget]
     return out
 
 
-__all__ = ["export_html", "widget_state"]
+# Sizes the frame of a snapshot to its content, now and whenever the widget redraws (a srcdoc
+# frame shares its parent's origin, so it may set its own element's height).
+_FIT_FRAME = """<script>
+(() => {
+  const fit = () => { if (window.frameElement) {
+    window.frameElement.style.height = (document.documentElement.scrollHeight + 4) + "px"; } };
+  new ResizeObserver(fit).observe(document.body);
+  addEventListener("load", fit);
+})();
+</script>"""
+
+
+def snapshot_html(widget: anywidget.AnyWidget, *, height: int = 480) -> str:
+    """A widget as it is now, as HTML that a notebook page shows without a kernel.
+
+    The page of :func:`export_page` sits in a ``srcdoc`` frame, so several snapshots on one page
+    keep their own element ids and styles; the frame grows to fit what the widget draws. A
+    viewer that runs no script shows the frame's text fallback instead.
+
+    Args:
+        widget: An anywidget widget.
+        height: The frame's height before the widget has drawn (pixels).
+    """
+    name = type(widget).__name__
+    page = export_page(widget, title=name, heading=False).replace("</body>", _FIT_FRAME + "</body>")
+    return (f'<iframe class="wb-snapshot" data-widget="{html.escape(name)}" title="{html.escape(name)}'
+            f' (a snapshot: its controls need a running kernel)" '
+            f'style="width: 100%; height: {height}px; border: 1px solid #d0d7de; border-radius: 4px"'
+            f' srcdoc="{html.escape(page, quote=True)}">{html.escape(name)}: a snapshot that needs '
+            "scripts to show</iframe>")
+
+
+__all__ = ["export_html", "export_page", "snapshot_html", "widget_state"]
