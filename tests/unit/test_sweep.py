@@ -285,3 +285,18 @@ def test_chosen_cells_take_the_best_sum_then_fewer_false_answers_then_the_lower_
     chosen = chosen_cells(table, "dev").set_index("reranker.mode")
     assert chosen.loc["a", "gates.threshold"] == 0.2  # 1.4 each: fewer false answers, lower one
     assert chosen.loc["b", "gates.threshold"] == 0.5  # the failed and the test cells are not read
+
+
+def test_a_grid_cut_to_one_value_keeps_the_other_axes() -> None:
+    from workbench.studies import SweepGridError, parse_grid
+
+    grid = parse_grid({"sweep": {"name": "g", "threshold_points": 5},
+                       "grid": {"reranker.mode": ["bi-encoder", "none"],
+                                "gates.order": [["gate0", "threshold"]]}})
+    one = grid.only("reranker.mode", ["bi-encoder"])
+    assert dict(one.retrieval)["reranker.mode"] == ("bi-encoder",)
+    assert one.reslice == grid.reslice and one.threshold_points == 5
+    with pytest.raises(SweepGridError, match="no axis"):
+        grid.only("reranker.kind", ["x"])
+    with pytest.raises(SweepGridError, match="holds none"):
+        grid.only("reranker.mode", ["cross-encoder"])

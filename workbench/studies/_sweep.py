@@ -25,6 +25,7 @@ finish. The sweep then writes one table (kind ``sweep``) that ``runs_df`` and th
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import json
@@ -101,6 +102,27 @@ class SweepGrid:
         """Every axis key, retrieval first."""
         keys = tuple(k for k, _ in self.retrieval + self.reslice)
         return keys + (("gates.threshold",) if self.threshold_points else ())
+
+    def only(self, key: str, values: Sequence[Any]) -> SweepGrid:
+        """This grid with the axis ``key`` cut down to ``values`` (those it already holds).
+
+        A notebook at its CI size keeps, say, the configured rerank mode alone: its verdicts are
+        the lab's cached gate run, so the curve needs no new retrieval.
+
+        Raises:
+            SweepGridError: ``key`` is no axis of the grid, or none of ``values`` is on it.
+        """
+        axes = dict(self.retrieval + self.reslice)
+        if key not in axes:
+            raise SweepGridError(f"{self.name}: no axis {key!r}; axes: {', '.join(axes)}")
+        kept = tuple(v for v in axes[key] if v in values)
+        if not kept:
+            raise SweepGridError(f"{self.name}: axis {key!r} holds none of {list(values)!r}")
+
+        def cut(part: tuple[tuple[str, tuple[Any, ...]], ...]) -> tuple[tuple[str, tuple[Any, ...]], ...]:
+            return tuple((k, kept if k == key else v) for k, v in part)
+
+        return dataclasses.replace(self, retrieval=cut(self.retrieval), reslice=cut(self.reslice))
 
 
 def parse_grid(raw: Mapping[str, Any], where: str = "grid") -> SweepGrid:
