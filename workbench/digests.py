@@ -82,19 +82,25 @@ def _imports_of(module: str, path: Path) -> set[str]:
 @functools.cache
 def _closure(roots: tuple[str, ...]) -> tuple[str, ...]:
     seen: set[str] = set()
-    stack = list(roots)
+    followed: set[str] = set()
+    stack = [(root, True) for root in roots]
     while stack:
-        module = stack.pop()
-        if module in seen:
+        module, follow = stack.pop()
+        if module in followed or (module in seen and not follow):
             continue
         path = _module_file(module)
         if path is None:
             continue
         seen.add(module)
-        # a submodule import loads its parent packages' __init__ too
+        # A submodule import runs its parent packages' __init__ too: their own source counts,
+        # but what a parent re-exports from its other submodules does not reach this code, so
+        # a parent reached only that way is not followed (editing a sibling study keeps the
+        # cached verdicts of this one). A package imported by name is followed like any module.
         parents = [module.rsplit(".", n)[0] for n in range(1, module.count(".") + 1)]
-        stack.extend(p for p in parents if p not in seen)
-        stack.extend(m for m in _imports_of(module, path) if m not in seen)
+        stack.extend((p, False) for p in parents if p not in seen)
+        if follow:
+            followed.add(module)
+            stack.extend((m, True) for m in _imports_of(module, path) if m not in followed)
     return tuple(sorted(seen))
 
 

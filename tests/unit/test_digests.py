@@ -63,3 +63,18 @@ def test_folder_digest_sees_added_changed_and_removed_files(tmp_path) -> None:
     assert len({first, second, third}) == 3 and folder_digest(tmp_path) == first
     assert sha256_file(tmp_path / "a.txt") == (
         "ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb")
+
+
+def test_a_parent_reached_only_through_a_submodule_is_not_followed(package) -> None:
+    pkg = package / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("from workbench.pkg import other\n", encoding="utf-8")
+    (pkg / "other.py").write_text("Y = 1\n", encoding="utf-8")
+    (pkg / "leaf.py").write_text("Z = 1\n", encoding="utf-8")
+    (package / "user.py").write_text("import workbench.pkg\n", encoding="utf-8")
+    assert set(code_modules(["workbench.pkg.leaf"])) == {"workbench", "workbench.pkg",
+                                                         "workbench.pkg.leaf"}
+    before = code_digest(["workbench.pkg.leaf"])
+    (pkg / "other.py").write_text("Y = 2\n", encoding="utf-8")  # a sibling: the leaf keeps its key
+    assert code_digest(["workbench.pkg.leaf"]) == before
+    assert "workbench.pkg.other" in code_modules(["workbench.user"])  # imported by name: followed
