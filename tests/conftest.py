@@ -67,13 +67,26 @@ def make_corpus():
     return write_corpus
 
 
-def write_keyword_config(tmp_path: Path, corpus: Path) -> Path:
-    """A settings file for ``corpus`` with the exact keyword embedder, everything else under ``tmp_path``."""
+def write_keyword_config(tmp_path: Path, corpus: Path, *, index: Path | None = None,
+                         extra: str = "") -> Path:
+    """A settings file for ``corpus`` with the exact keyword embedder.
+
+    The index (unless given), results and caches go under ``tmp_path``; the specs, the morphism
+    library, the models and the question sets are the project's own. ``extra`` is TOML appended
+    after ``[embedder]`` (e.g. a ``[gates]`` table).
+    """
     config = tmp_path / "wb.toml"
+    folder = index if index is not None else tmp_path / "idx"
     config.write_text(
-        f'[paths]\ncorpus = "{corpus}"\nindex = "{tmp_path / "idx"}"\n'
-        f'results = "{tmp_path / "results"}"\ncache = "{tmp_path / "cache"}"\n'
-        '[embedder]\nname = "keyword"\n', encoding="utf-8")
+        "[paths]\n"
+        f'corpus = "{corpus.as_posix()}"\nindex = "{folder.as_posix()}"\n'
+        f'questions = "{(ROOT / "corpus" / "questions").as_posix()}"\n'
+        f'specs = "{(ROOT / "corpus" / "specs").as_posix()}"\n'
+        f'morphisms = "{(ROOT / "corpus" / "morphisms").as_posix()}"\n'
+        f'models = "{(ROOT / "models").as_posix()}"\n'
+        f'results = "{(tmp_path / "results").as_posix()}"\n'
+        f'cache = "{(tmp_path / "cache").as_posix()}"\n'
+        '[embedder]\nname = "keyword"\n' + extra, encoding="utf-8")
     return config
 
 

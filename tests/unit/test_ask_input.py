@@ -18,24 +18,13 @@ from workbench.config import Settings, load_settings
 from workbench.display import inert
 from workbench.refusal import falsehood_words
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 @pytest.fixture
-def config(small_index, small_corpus: Path, tmp_path: Path) -> Path:
+def config(small_index, small_corpus: Path, tmp_path: Path, keyword_config) -> Path:
     """Settings over the small corpus and its keyword index, with the real specs."""
-    path = tmp_path / "workbench.toml"
-    path.write_text(
-        "[paths]\n"
-        f'corpus = "{small_corpus.as_posix()}"\n'
-        f'index = "{small_index.folder.as_posix()}"\n'
-        f'specs = "{(ROOT / "corpus" / "specs").as_posix()}"\n'
-        f'morphisms = "{(ROOT / "corpus" / "morphisms").as_posix()}"\n'
-        f'results = "{(tmp_path / "results").as_posix()}"\n'
-        f'cache = "{(tmp_path / "cache").as_posix()}"\n'
-        '[embedder]\nname = "keyword"\n[gates]\nthreshold_bi_encoder = 0.2\n'
-        "[answers]\nmax_question_chars = 300\n", encoding="utf-8")
-    return path
+    return keyword_config(tmp_path, small_corpus, index=small_index.folder,
+                          extra="[gates]\nthreshold_bi_encoder = 0.2\n"
+                                "[answers]\nmax_question_chars = 300\n")
 
 
 # --- ask --file: each bad file is one typed line naming the file and the line ----------------

@@ -30,20 +30,10 @@ SHA_QUESTION = "Посчитай SHA-256 от строки привет"
 
 
 @pytest.fixture
-def config(small_index, small_corpus: Path, tmp_path: Path) -> Path:
+def config(small_index, small_corpus: Path, tmp_path: Path, keyword_config) -> Path:
     """Settings over the small corpus and its keyword index, with the real specs and models."""
-    path = tmp_path / "workbench.toml"
-    path.write_text(
-        "[paths]\n"
-        f'corpus = "{small_corpus.as_posix()}"\n'
-        f'index = "{small_index.folder.as_posix()}"\n'
-        f'specs = "{(ROOT / "corpus" / "specs").as_posix()}"\n'
-        f'morphisms = "{(ROOT / "corpus" / "morphisms").as_posix()}"\n'
-        f'models = "{(ROOT / "models").as_posix()}"\n'
-        f'results = "{(tmp_path / "results").as_posix()}"\n'
-        f'cache = "{(tmp_path / "cache").as_posix()}"\n'
-        '[embedder]\nname = "keyword"\n[gates]\nthreshold_bi_encoder = 0.2\n', encoding="utf-8")
-    return path
+    return keyword_config(tmp_path, small_corpus, index=small_index.folder,
+                          extra='[gates]\nthreshold_bi_encoder = 0.2\n')
 
 
 def _ask_json(capsys, *argv: str) -> list[dict]:

@@ -91,20 +91,9 @@ def _item(item_id: str, question: str, gold: dict) -> E2EItem:
 
 
 @pytest.fixture
-def settings(small_index, small_corpus: Path, tmp_path: Path):
-    path = tmp_path / "workbench.toml"
-    path.write_text(
-        "[paths]\n"
-        f'corpus = "{small_corpus.as_posix()}"\n'
-        f'index = "{small_index.folder.as_posix()}"\n'
-        f'questions = "{(ROOT / "corpus" / "questions").as_posix()}"\n'
-        f'specs = "{(ROOT / "corpus" / "specs").as_posix()}"\n'
-        f'morphisms = "{(ROOT / "corpus" / "morphisms").as_posix()}"\n'
-        f'models = "{(ROOT / "models").as_posix()}"\n'
-        f'results = "{(tmp_path / "results").as_posix()}"\n'
-        f'cache = "{(tmp_path / "cache").as_posix()}"\n'
-        '[embedder]\nname = "keyword"\n[gates]\nthreshold_bi_encoder = 0.2\n', encoding="utf-8")
-    return path
+def settings(small_index, small_corpus: Path, tmp_path: Path, keyword_config):
+    return keyword_config(tmp_path, small_corpus, index=small_index.folder,
+                          extra="[gates]\nthreshold_bi_encoder = 0.2\n")
 
 
 def test_each_outcome_class(settings: Path) -> None:
