@@ -149,10 +149,10 @@ def test_no_value_absent_from_the_question(router: SpanRouter, template: str, pa
 
 
 @pytest.mark.parametrize(("question", "codes"), [
-    ("", {"EMPTY_QUESTION"}),
-    ("   \n", {"EMPTY_QUESTION"}),
+    ("", {"QUESTION_EMPTY"}),
+    ("   \n", {"QUESTION_EMPTY"}),
     ("Посчитай SHA-256 от строки «привет» " * 3000, {"QUESTION_TOO_LONG"}),
-    ("请计算字符串的哈希值", {"UNSUPPORTED_SCRIPT"}),
+    ("请计算字符串的哈希值", {"QUESTION_SCRIPT"}),
     ("Посчитай SHA-256 от строки «привет» и переведи 5 дюймов в сантиметры", {"SEVERAL_REQUESTS"}),
 ])
 def test_bad_input_gets_a_typed_refusal(router: SpanRouter, question: str, codes: set[str]) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import enum
 
+from workbench.routing._screen import ScreenCode
+
 
 class Invariant(enum.StrEnum):
     """The built-in invariants: what must hold before a mode-A answer leaves.
@@ -53,13 +55,13 @@ class AnswerCode(enum.StrEnum):
     """The quote source could not be opened (no index was built for the corpus)."""
     MODE_B_UNAVAILABLE = "MODE_B_UNAVAILABLE"
     """Mode A could not answer, mode B was allowed, but no generator is configured."""
-    QUESTION_EMPTY = "QUESTION_EMPTY"
+    QUESTION_EMPTY = ScreenCode.QUESTION_EMPTY.value
     """The question has no characters but whitespace; refused before routing."""
-    QUESTION_TOO_LONG = "QUESTION_TOO_LONG"
+    QUESTION_TOO_LONG = ScreenCode.QUESTION_TOO_LONG.value
     """The question is longer than ``[answers].max_question_chars``; refused before routing."""
     ARGUMENT_NOT_IN_QUESTION = "ARGUMENT_NOT_IN_QUESTION"
     """An argument the router bound is not the normalisation of any span of the question."""
-    QUESTION_SCRIPT = "QUESTION_SCRIPT"
+    QUESTION_SCRIPT = ScreenCode.QUESTION_SCRIPT.value
     """The question is written mostly in a script other than Latin or Cyrillic; refused before
     routing, since neither the router nor the corpus reads it."""
     SOURCE_NOT_CHOSEN = "SOURCE_NOT_CHOSEN"

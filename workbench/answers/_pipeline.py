@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,8 +41,7 @@ from workbench.errors import WorkbenchError
 from workbench.fts import FtsError, check_spec, conclude
 from workbench.gates import QuoteResult, QuoteSource, Trace
 from workbench.refusal import Refusal
-from workbench.relevance import question_literal_spans
-from workbench.routing import Router, RouterDecision, Source, underived_arguments
+from workbench.routing import Router, RouterDecision, Source, screen_question, underived_arguments
 from workbench.utilities import call_utility, load_catalog
 
 
@@ -281,73 +279,10 @@ def _transition(question: str, refusal: Refusal, settings: Settings, generator: 
     return Answer(mode=Mode.B, text=chosen.generate(question), evidence=(), transition_note=note)
 
 
-SCRIPT_SHARE = 0.5
-"""The least share of a question's letters (outside quoted data) that are Latin or Cyrillic."""
-
-
-def _script_share(question: str) -> tuple[int, float]:
-    """Letters outside quoted literals, and the share of them that are Latin or Cyrillic."""
-    inside = question_literal_spans(question)
-    letters = read = 0
-    for at, char in enumerate(question):
-        if not char.isalpha() or any(s <= at < e for s, e in inside):
-            continue
-        letters += 1
-        name = unicodedata.name(char, "")
-        read += name.startswith(("LATIN", "CYRILLIC"))
-    return letters, (read / letters if letters else 1.0)
-
-
-def _script_refusal(question: str, letters: int, share: float) -> Refusal:
-    return Refusal(
-        code=str(AnswerCode.QUESTION_SCRIPT), area="question input, checked before routing",
-        numbers={"letters": letters, "latin_or_cyrillic_share": round(share, 3),
-                 "least_share": SCRIPT_SHARE},
-        text=(f"Only {share:.0%} of the question's {letters} letters are Latin or Cyrillic "
-              f"(at least {SCRIPT_SHARE:.0%} are needed): the router, the catalog and the course "
-              "read Russian and English only, so the question was passed to none of them. "
-              "Вопрос написан не кириллицей и не латиницей, поэтому не передан дальше."))
-
-
-def _screen(question: str, settings: Settings, lang: str | None) -> Refusal | None:
-    """The input check before routing: an empty, over-long or unreadable question is refused.
-
-    Search time grows with the question's length, so a question of hundreds of kilobytes would
-    hold the pipeline a long time only to be refused by a gate. A question in a script that
-    neither the router nor the course reads (Chinese, say) is refused in both languages, since
-    its own language is not one a refusal is written in.
-    """
-    chars, limit = len(question), settings.answers.max_question_chars
-    empty = not question.strip()
-    if not empty and chars <= limit:
-        letters, share = _script_share(question)
-        if letters and share < SCRIPT_SHARE:
-            return _script_refusal(question, letters, share)
-        return None
-    lang = lang or detect_lang(question[:limit])
-    area = "question input, checked before routing"
-    if empty:
-        text = ("Вопрос пуст: в нём нет ничего, кроме пробелов, поэтому искать нечего."
-                if lang == "ru" else
-                "The question is empty (whitespace only), so there is nothing to look for.")
-        return Refusal(code=str(AnswerCode.QUESTION_EMPTY), area=area,
-                       numbers={"chars": chars}, text=text)
-    if lang == "ru":
-        text = (f"В вопросе {chars} символов, больше предела в {limit} "
-                "([answers].max_question_chars), поэтому он не передан ни маршрутизатору, "
-                "ни поиску.")
-    else:
-        text = (f"The question has {chars} characters, more than the limit of {limit} "
-                "([answers].max_question_chars), so it was passed to neither the router nor "
-                "the search.")
-    return Refusal(code=str(AnswerCode.QUESTION_TOO_LONG), area=area,
-                   numbers={"chars": chars, "limit": limit}, text=text)
-
-
 def _run(question: str, router: Router, settings: Settings, *, allow_mode_b: bool,
          quote_source: QuoteSource | None, generator: Generator | None,
          context: CheckContext | None, lang: str | None, leaky: bool) -> AnswerResult:
-    screened = _screen(question, settings, lang)
+    screened = screen_question(question, settings.answers.max_question_chars, lang)
     if screened is not None:  # final: mode B would hand the same question to a generator
         decision = RouterDecision(source=Source.REFUSE, refusal=screened)
         trace = AnswerTrace(question=question, decision=decision,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from workbench.config import Settings
+from workbench.index._fragment_index import build_index, index_is_current, read_manifest
 from workbench.retrieval._embedders import make_embedder
 
 
@@ -19,9 +20,6 @@ def ensure_index(settings: Settings, *, progress: bool = True) -> str:
     Returns:
         One line saying what was found or built.
     """
-    # imported here: the corpus index itself imports this package's dense index
-    from workbench.index import build_index, index_is_current, read_manifest
-
     embedder = make_embedder(settings.embedder.name)
     current, why = index_is_current(settings.paths.index, settings.paths.corpus, embedder.id,
                                     settings.fragmenting)

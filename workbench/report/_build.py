@@ -634,7 +634,7 @@ def glossary_section(scope: Scoped) -> Section:
                    needs_runs=False)
 
 
-# --- the page -----------------------------------------------------------------------------------
+# --- sweeps -------------------------------------------------------------------------------------
 
 def sweep_section(scope: Scoped) -> Section:
     """The latest sweep: its curve per rerank mode (or first axis) and its cells."""
@@ -662,6 +662,8 @@ def sweep_section(scope: Scoped) -> Section:
         blocks.append(table(failed[["cell", *axes, "error"]].head(20)))
     return Section("sweep", "Sweep", intro, "".join(blocks), (record.run_id,))
 
+
+# --- the page -----------------------------------------------------------------------------------
 
 SECTIONS: tuple[Callable[[Scoped], Section], ...] = (
     gates_section, ablation_section, routers_section, drift_section, fts_section,

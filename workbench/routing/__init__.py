@@ -49,6 +49,7 @@ from workbench.routing._score import (
     score_decision,
     summarise,
 )
+from workbench.routing._screen import SCRIPT_SHARE, ScreenCode, screen_question, script_share
 from workbench.routing._span import (
     SpanRouter,
     SpanRouterConfig,
@@ -76,6 +77,10 @@ from workbench.routing._transformers import (
 )
 
 __all__ = [
+    "SCRIPT_SHARE",
+    "ScreenCode",
+    "screen_question",
+    "script_share",
     "NORMALISERS",
     "SEVERAL_REQUESTS",
     "ArgSpan",

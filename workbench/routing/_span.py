@@ -30,7 +30,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from workbench.config import project_root
+from workbench.config import Answers, project_root
 from workbench.errors import WorkbenchError
 from workbench.fts import Spec, parse
 from workbench.refusal import Refusal
@@ -46,14 +46,12 @@ from workbench.routing._normalise import (
 )
 from workbench.routing._records import RouterDecision, Source
 from workbench.routing._rule import RuleRouter
+from workbench.routing._screen import screen_question
 
 DEFAULT_DIR = Path("models/routers/span")
 """Where the committed weights live, relative to the project root."""
-MAX_QUESTION_CHARS = 2000
-"""Longer questions are refused (``QUESTION_TOO_LONG``) before any model reads them."""
 NGRAM_DIMS = 2048
 """Hashed character 3-gram features joined to the embedding (0 turns them off)."""
-_LETTER = re.compile(r"[A-Za-zА-Яа-яЁё]")
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 
 
@@ -265,6 +263,7 @@ class SpanRouter:
         self.embedder = embedder
         self.rule = RuleRouter()
         self.spec_types = _spec_types()
+        self.max_question_chars = Answers().max_question_chars  # the pipeline's default limit
 
     def probabilities(self, question: str) -> np.ndarray:
         """The class probabilities for ``question``."""
@@ -280,21 +279,11 @@ class SpanRouter:
         return RouterDecision(source=Source.REFUSE, refusal=refusal, raw_output=code)
 
     def _screen(self, question: str) -> RouterDecision | None:
-        """A typed refusal for input no class should be chosen for, before any model reads it."""
-        if not question.strip():
-            return self._refuse("EMPTY_QUESTION", "The question is empty, so no source was chosen.",
-                                characters=len(question))
-        if len(question) > MAX_QUESTION_CHARS:
-            return self._refuse("QUESTION_TOO_LONG",
-                                f"The question has {len(question)} characters; the span router reads "
-                                f"at most {MAX_QUESTION_CHARS}, so no source was chosen.",
-                                characters=len(question), limit=MAX_QUESTION_CHARS)
-        if not _LETTER.search(question):
-            return self._refuse("UNSUPPORTED_SCRIPT",
-                                "The question has no Latin or Cyrillic letter; the span router was "
-                                "trained on Russian and English only, so no source was chosen.",
-                                characters=len(question))
-        return None
+        """The pipeline's own input check (:func:`screen_question`), before any model reads it."""
+        refusal = screen_question(question, self.max_question_chars)
+        if refusal is None:
+            return None
+        return RouterDecision(source=Source.REFUSE, refusal=refusal, raw_output=refusal.code)
 
     def route(self, question: str) -> RouterDecision:
         """Choose a class for ``question``, then bind its arguments to spans."""
