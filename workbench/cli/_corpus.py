@@ -95,7 +95,7 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     index = subparsers.add_parser("index", help="build or inspect a fragment index",
                                   parents=[common])
     verbs = index.add_subparsers(dest="index_command", metavar="VERB", required=True)
-    build = verbs.add_parser("build", help="index a folder of .md/.txt files", parents=[common])
+    build = verbs.add_parser("build", help="index a folder of .md/.txt/.html files", parents=[common])
     build.add_argument("--corpus", metavar="DIR", help="corpus root (default: [paths].corpus)")
     build.add_argument("--out", metavar="DIR",
                        help="index folder (default: [paths].index); must be new, empty or an "

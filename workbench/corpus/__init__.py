@@ -3,7 +3,8 @@
 Offsets everywhere are code points of a file's normalised text: decoded as strict UTF-8, the
 byte-order mark removed, CRLF and lone CR turned into LF (``normalise_newlines``). A file that
 is not UTF-8 or holds binary data is reported and never indexed with guessed offsets; a path or
-symlink that leaves the corpus root is refused.
+symlink that leaves the corpus root is refused. HTML pages are read through one documented
+extraction recipe (``workbench.corpus._html``) and their offsets index the extracted text.
 """
 
 from workbench.corpus._records import Anchor, Fragment  # noqa: I001 - records first (cycle)
@@ -16,7 +17,10 @@ from workbench.corpus._text import (
     NotUtf8Error,
     OutsideCorpusError,
     normalise_newlines,
+    text_of,
 )
+from workbench.corpus._errors import HtmlExtractionError
+from workbench.corpus._html import EXTRACTOR_ID, HTML_SUFFIXES, extract_html
 from workbench.corpus._fragment import detect_lang, fragment_spans, fragment_text
 from workbench.corpus._quote import QuoteCheck, QuoteStatus, verify_quote
 from workbench.corpus._edits import (
@@ -30,6 +34,8 @@ from workbench.corpus._edits import (
 
 __all__ = [
     "DRIFT_EDITS",
+    "EXTRACTOR_ID",
+    "HTML_SUFFIXES",
     "Anchor",
     "AppliedEdit",
     "BinaryFileError",
@@ -41,14 +47,17 @@ __all__ = [
     "DriftEditError",
     "EditedCopy",
     "Fragment",
+    "HtmlExtractionError",
     "NotUtf8Error",
     "OutsideCorpusError",
     "QuoteCheck",
     "QuoteStatus",
     "apply_drift_edits",
     "detect_lang",
+    "extract_html",
     "fragment_spans",
     "fragment_text",
     "normalise_newlines",
+    "text_of",
     "verify_quote",
 ]

@@ -7,7 +7,9 @@ The normalisation (applied once, everywhere offsets are computed or checked):
 2. a leading byte-order mark (U+FEFF) is removed;
 3. every CRLF pair and every lone CR becomes LF.
 
-Offsets are then code points of the resulting string (Python ``str`` indices).
+Offsets are then code points of the resulting string (Python ``str`` indices). An HTML file
+goes through one more, documented step: its text is extracted (``workbench.corpus._html``), and
+offsets index into the extracted text.
 """
 
 from __future__ import annotations
@@ -17,38 +19,20 @@ import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from workbench.errors import WorkbenchError
+from workbench.corpus._errors import (
+    BinaryFileError,
+    CorpusError,
+    CorpusFileMissingError,
+    NotUtf8Error,
+    OutsideCorpusError,
+)
+from workbench.corpus._html import HTML_SUFFIXES, extract_html, is_html
 
 TEXT_SUFFIXES = (".md", ".txt")
+"""Files read as plain text."""
+INDEXED_SUFFIXES = TEXT_SUFFIXES + HTML_SUFFIXES
+"""Every file name (lower-cased) that the corpus lists: plain text, and HTML through its recipe."""
 _BINARY_SNIFF = 8192
-
-
-class CorpusError(WorkbenchError):
-    """A problem with a corpus file or path."""
-
-
-class OutsideCorpusError(CorpusError):
-    """A path (or a symlink) that leads outside the corpus root; refused."""
-
-
-class CorpusFileMissingError(CorpusError):
-    """The file an anchor names does not exist (any more)."""
-
-
-class NotUtf8Error(CorpusError):
-    """The file is not valid UTF-8; its offsets cannot be computed without guessing."""
-
-    def __init__(self, path: str, position: int, reason: str) -> None:
-        self.path = path
-        self.position = position
-        super().__init__(
-            f"{path}: not valid UTF-8 at byte {position} ({reason}); "
-            "re-save it as UTF-8 to index it"
-        )
-
-
-class BinaryFileError(CorpusError):
-    """The file holds NUL bytes: binary data, not text."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +67,17 @@ def decode_bytes(path: str, raw: bytes) -> str:
     except UnicodeDecodeError as exc:
         raise NotUtf8Error(path, exc.start, exc.reason) from None
     return normalise_newlines(text)
+
+
+def text_of(path: str, raw: bytes) -> str:
+    """The text that offsets index into: decoded and normalised, then extracted if HTML.
+
+    Raises:
+        BinaryFileError, NotUtf8Error: see :func:`decode_bytes`.
+        HtmlExtractionError: an HTML file with no extractable text (see ``corpus._html``).
+    """
+    text = decode_bytes(path, raw)
+    return normalise_newlines(extract_html(path, text)) if is_html(path) else text
 
 
 def _check_relative(rel: str) -> PurePosixPath:
@@ -126,12 +121,12 @@ class Corpus:
             raise CorpusFileMissingError(f"{rel}: no such file under {self.root}") from None
         except IsADirectoryError:
             raise CorpusError(f"{rel}: is a folder, not a file") from None
-        text = decode_bytes(rel, raw)
+        text = text_of(rel, raw)
         return DecodedText(path=rel, text=text, sha256=hashlib.sha256(raw).hexdigest(),
                            size=len(raw))
 
     def list_files(self) -> tuple[list[str], list[tuple[str, str]]]:
-        """Every ``.md``/``.txt`` file under the root (sorted), and the skipped ones with a reason.
+        """Every ``.md``/``.txt``/HTML file under the root (sorted), and the skipped ones with a reason.
 
         Hidden folders are not entered. A symlink that leads outside the root is skipped and
         reported, never followed.
@@ -152,7 +147,7 @@ class Corpus:
                     continue
                 full = base / name
                 rel = full.relative_to(self.root).as_posix()
-                if not name.lower().endswith(TEXT_SUFFIXES):
+                if not name.lower().endswith(INDEXED_SUFFIXES):
                     continue
                 if full.is_symlink():
                     try:

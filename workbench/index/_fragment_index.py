@@ -43,6 +43,7 @@ from tqdm.auto import tqdm
 from workbench import __version__
 from workbench.config import Fragmenting
 from workbench.corpus._fragment import fragment_text
+from workbench.corpus._html import EXTRACTOR_ID, is_html
 from workbench.corpus._records import Anchor, Fragment
 from workbench.corpus._text import BinaryFileError, Corpus, CorpusError, NotUtf8Error
 from workbench.digests import corpus_digest, sha256_file
@@ -334,6 +335,8 @@ def index_is_current(folder: str | os.PathLike[str], corpus_dir: str | os.PathLi
     if (frag.get("max_chars"), frag.get("min_chars")) != (fragmenting.max_chars,
                                                           fragmenting.min_chars):
         return False, "fragmenting parameters changed"
+    if any(is_html(path) for path in manifest["files"]) and frag.get("html") != EXTRACTOR_ID:
+        return False, f"HTML extracted by {frag.get('html')}, this install has {EXTRACTOR_ID}"
     if manifest.get("source_digest") != source_digest(Corpus(corpus_dir)):
         return False, "the corpus changed since the build"
     return True, "up to date"
@@ -382,7 +385,7 @@ def build_index(corpus_dir: str | os.PathLike[str], out_dir: str | os.PathLike[s
                 progress: bool = False,
                 encode_batches: BatchEncoder | None = None,
                 batch_size: int = 32) -> BuildReport:
-    """Index every ``.md``/``.txt`` file under ``corpus_dir`` into the folder ``out_dir``.
+    """Index every ``.md``/``.txt``/HTML file under ``corpus_dir`` into the folder ``out_dir``.
 
     The new index is written beside ``out_dir`` and moved into place only when complete, so a
     build that is interrupted leaves the previous index intact. Embeddings come from the cache
@@ -444,7 +447,8 @@ def build_index(corpus_dir: str | os.PathLike[str], out_dir: str | os.PathLike[s
             "lexical": {"engine": "bm25s", "analyzer": ANALYZER_ID},
             "fragmenting": {"max_chars": fragmenting.max_chars,
                             "min_chars": fragmenting.min_chars,
-                            "newlines": "BOM removed; CRLF and CR -> LF; offsets in code points"},
+                            "newlines": "BOM removed; CRLF and CR -> LF; offsets in code points",
+                            "html": EXTRACTOR_ID},
             "counts": {"files": len(files), "fragments": len(fragments),
                        "skipped": len(skipped)},
             "built_at": datetime.now(UTC).isoformat(timespec="seconds"),

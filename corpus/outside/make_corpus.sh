@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Builds the outside corpus: Debian's Russian help for LibreOffice and for GIMP, as shipped.
+#
+#   corpus/outside/make_corpus.sh [OUT]      (default OUT: .cache/outside)
+#
+# The two packages are fetched with `apt-get download` (no install, no root needed beyond what
+# apt itself asks) and unpacked with `dpkg-deb -x`; only their HTML help pages are copied, under
+# OUT/corpus/libreoffice/ and OUT/corpus/gimp/. The package versions and the sha256 of each .deb
+# are written to OUT/corpus/SOURCES.txt, so a figure measured on this corpus names what it read.
+# The pinned versions are the ones the question set was written against; when the archive no
+# longer serves them, the current candidate is taken and the script says so (spans that moved
+# are then reported by name when the question set is loaded).
+set -euo pipefail
+OUT=${1:-.cache/outside}
+PINNED=("libreoffice-help-ru=4:7.4.7-1+deb12u14" "gimp-help-ru=2.10.34-2")
+mkdir -p "$OUT/debs"
+OUT=$(cd "$OUT" && pwd)
+cd "$OUT/debs"
+if ! apt-get download "${PINNED[@]}" 2>/dev/null; then
+    echo "pinned versions unavailable; updating the package lists and taking the current ones" >&2
+    { apt-get update -qq || sudo apt-get update -qq; } >/dev/null 2>&1 || true
+    apt-get download libreoffice-help-ru gimp-help-ru
+fi
+rm -rf "$OUT/unpacked" "$OUT/corpus.new"
+mkdir -p "$OUT/unpacked" "$OUT/corpus.new"
+for deb in libreoffice-help-ru_*.deb gimp-help-ru_*.deb; do
+    dpkg-deb -x "$deb" "$OUT/unpacked"
+done
+# only the pages: images, fonts, scripts and style sheets carry no quotable text
+copy_pages() {  # FROM TO: every .html under FROM, with its folders
+    mkdir -p "$2"
+    (cd "$1" && find . -name '*.html' -print0 | tar --null -T - -cf -) | tar -C "$2" -xf -
+}
+copy_pages "$OUT/unpacked/usr/share/libreoffice/help/ru" "$OUT/corpus.new/libreoffice"
+copy_pages "$OUT/unpacked/usr/share/gimp/2.0/help/ru" "$OUT/corpus.new/gimp"
+{
+    echo "Debian packages unpacked into this corpus (HTML pages only):"
+    for deb in libreoffice-help-ru_*.deb gimp-help-ru_*.deb; do
+        echo "$(dpkg-deb -f "$deb" Package) $(dpkg-deb -f "$deb" Version) sha256 $(sha256sum "$deb" | cut -d' ' -f1)"
+    done
+} > "$OUT/corpus.new/SOURCES.txt"
+rm -rf "$OUT/corpus" "$OUT/unpacked"
+mv "$OUT/corpus.new" "$OUT/corpus"
+echo "outside corpus: $(find "$OUT/corpus" -name '*.html' | wc -l) pages in $OUT/corpus"
