@@ -301,6 +301,27 @@ def test_document_title_scopes_its_paragraphs(tmp_path: Path, make_corpus) -> No
     assert not relevance.passed and "Kazakhstan" in relevance.numbers["missing"]["entities"]
 
 
+def test_unmarked_heading_and_file_name_scope_a_page(tmp_path: Path, make_corpus) -> None:
+    from workbench.index import build_index, load_index
+
+    body = ("Этот диалог меняет яркость тёмных и светлых участков изображения, а ползунки "
+            "задают входные и выходные значения для каждого канала отдельно.")
+    corpus = make_corpus(tmp_path / "c", {
+        "gimp/gimp-tool-levels.txt": f"Уровни\n\n{body}\n",
+        "gimp/notes.txt": f"{body} Так и задумано.\n",
+    })
+    build_index(corpus, tmp_path / "i", embedder="keyword", cache_root=tmp_path / "x")
+    index = load_index(tmp_path / "i")
+    # text read from HTML marks no heading: a short first line is the title, a paragraph is not
+    assert index.title("gimp/gimp-tool-levels.txt") == "Уровни"
+    assert index.title("gimp/notes.txt") == ""
+    source = QuoteSource(_settings(corpus, index.folder), index=index, embedder=KeywordEmbedder())
+    result = source.ask("Что меняет диалог Levels в GIMP для яркости изображения?")
+    relevance = {v.gate: v for v in result.trace.verdicts}["relevance"]
+    assert relevance.numbers["path"] == "gimp/gimp-tool-levels.txt"
+    assert relevance.numbers["missing"]["entities"] == [], relevance.numbers
+
+
 def test_evaluation_cache_key_follows_its_inputs(small_index, small_corpus: Path,
                                                  tmp_path: Path) -> None:
     from workbench.studies._gates import evaluation_key

@@ -52,7 +52,7 @@ from workbench.gates import (
     refusal_from_verdict,
 )
 from workbench.refusal import falsehood_words
-from workbench.relevance import QuoteRule, RuleVerdict, quote_rules
+from workbench.relevance import DocumentScope, QuoteRule, RuleVerdict, quote_rules
 from workbench.report._build import ablation_section, gates_section
 from workbench.retrieval import KeywordEmbedder
 from workbench.routing import RouterDecision, Source, build_router
@@ -129,7 +129,8 @@ def register_numbers_rule() -> None:
     def numbers(min_share: float = 1.0) -> QuoteRule:
         """At least ``min_share`` of the question's numbers occur in the fragment."""
 
-        def rule(question: str, fragment_text: str, lang: str) -> RuleVerdict:
+        def rule(question: str, fragment_text: str, lang: str,
+                 scope: DocumentScope) -> RuleVerdict:
             wanted = _NUMBER.findall(question)
             present = set(_NUMBER.findall(fragment_text))
             missing = tuple(n for n in wanted if n not in present)
@@ -408,7 +409,8 @@ def test_every_registered_rule_is_built_and_evaluated(view) -> None:
     for name, applies_to in kinds.items():
         rule = registry.build("relevance_rule", name)
         if applies_to == "quote":
-            verdict = rule(candidates.question, candidates.fragments[0].text, "ru")
+            verdict = rule(candidates.question, candidates.fragments[0].text, "ru",
+                           DocumentScope(candidates.fragments[0].anchor.path))
             assert verdict.rule == name
             # the relevance gate evaluated it, and its stage is in the record
             assert name in relevance.numbers["rules"]

@@ -129,7 +129,7 @@ def test_a_stage_registered_outside_the_package_changes_the_evaluation_key(setti
 
         @registry.relevance_rule("always-quiet", applies_to="quote")
         def always_quiet():  # noqa: ANN202 - a rule factory as a researcher would write it
-            return lambda question, text, lang: None
+            return lambda question, text, lang, scope: None
 
         assert evaluation_key(settings, ["in_corpus"], None) != before
     assert evaluation_key(settings, ["in_corpus"], None) == before

@@ -23,6 +23,7 @@ from workbench.corpus._records import Fragment
 from workbench.gates._codes import QuoteGateCode, gate_verdict
 from workbench.gates._records import CandidateSet, GateVerdict, Quote
 from workbench.registry import build, gate
+from workbench.relevance._entities import DocumentScope
 from workbench.relevance._rules import quote_rules
 from workbench.retrieval._lexical import analyze, content_terms
 
@@ -146,8 +147,8 @@ def quote_rule_stages(settings: Settings) -> dict[str, Callable[..., Any]]:
 def relevance() -> GateFn:
     """The best candidate passes every enabled relevance rule.
 
-    A fragment is read together with its document's title, which scopes every paragraph under it
-    (a paragraph of "Russian VAT: rates" need not repeat "Russia"). Every registered quote rule
+    A fragment is read together with its document's scope (file and title), which scopes every
+    paragraph under it (a paragraph of "Russian VAT: rates" need not repeat "Russia"). Every registered quote rule
     is evaluated and recorded (``numbers["rules"]``) so that any subset can be ablated later from
     the cached verdicts; only the enabled ones decide.
     """
@@ -158,12 +159,12 @@ def relevance() -> GateFn:
             return gate_verdict("relevance", True, {"checked": 0, "rules": {}, "missing": {},
                                                     "enabled": list(enabled), "fired": []},
                                 "no candidate to judge")
-        title = candidates.titles[0] if candidates.titles else ""
-        text = f"{title}\n\n{candidates.fragments[0].text}" if title else candidates.fragments[0].text
+        best = candidates.fragments[0]
+        scope = DocumentScope(best.anchor.path, candidates.titles[0] if candidates.titles else "")
         fired: dict[str, bool] = {}
         missing: dict[str, list[str]] = {}
         for name, rule in quote_rule_stages(settings).items():
-            verdict = rule(question, text, candidates.lang)
+            verdict = rule(question, best.text, candidates.lang, scope)
             fired[name] = verdict.fired
             missing[name] = list(verdict.missing)
         deciding = [n for n in enabled if fired.get(n)]

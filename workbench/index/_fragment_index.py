@@ -268,14 +268,16 @@ class FragmentIndex:
         return str(self.manifest["corpus_digest"])
 
     def title(self, path: str) -> str:
-        """The document title of ``path``: the ``#`` line its first fragment starts with, or ""."""
+        """The document title of ``path``: the heading line its text starts with, or "".
+
+        A ``#`` line in Markdown; in text read from HTML, whose headings carry no mark, the
+        first line when it reads as a heading (short, not ending a sentence).
+        """
         titles = self.__dict__.setdefault("_titles", {})
         if not titles:
             for fragment in self.fragments:
                 if fragment.anchor.path not in titles:
-                    first = fragment.text.split("\n", 1)[0].strip()
-                    titles[fragment.anchor.path] = first.lstrip("#").strip() if first.startswith(
-                        "#") else ""
+                    titles[fragment.anchor.path] = _heading(fragment)
         return str(titles.get(path, ""))
 
     def row(self, fragment_id: str) -> int:
@@ -793,3 +795,19 @@ def fragments_by_path(fragments: Sequence[Fragment]) -> dict[str, list[int]]:
     for row, fragment in enumerate(fragments):
         out.setdefault(fragment.anchor.path, []).append(row)
     return out
+
+
+TITLE_MAX_CHARS = 120
+"""A first line longer than this is a paragraph, not an unmarked heading."""
+
+
+def _heading(first: Fragment) -> str:
+    """The title a file's first fragment starts with (see :meth:`FragmentIndex.title`)."""
+    line = first.text.split("\n", 1)[0].strip()
+    if line.startswith("#"):
+        return line.lstrip("#").strip()
+    if first.anchor.start != 0 or not line or len(line) > TITLE_MAX_CHARS:
+        return ""
+    if line.endswith((".", "!", "?", ":", ";", ",")) or "\n" not in first.text.strip():
+        return ""
+    return line

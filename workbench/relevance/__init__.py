@@ -16,12 +16,19 @@ from workbench.relevance._circumstance import (
     question_literal_spans,
     question_literals,
 )
-from workbench.relevance._entities import Entity, RuleVerdict, extract_entities, missing_entities
+from workbench.relevance._entities import (
+    DocumentScope,
+    Entity,
+    RuleVerdict,
+    extract_entities,
+    missing_entities,
+)
 from workbench.relevance._rules import QuoteRule, entities, lang_match, quote_rules, term_coverage
 
 __all__ = [
     "CircumstanceRule",
     "CircumstanceVerdict",
+    "DocumentScope",
     "Entity",
     "QuoteRule",
     "RuleVerdict",

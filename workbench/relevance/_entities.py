@@ -15,7 +15,16 @@ What counts as an entity of a question (``extract_entities``):
 * in a Russian question, any other Latin word (``padding``, ``Excel``) — case-insensitively;
 * a proper noun: a capitalised word that does not start a sentence (``Крокфорд``, ``Norway``) —
   a Cyrillic one by its Snowball stem as the start of a word (``Крокфорда``), a Latin one
-  case-insensitively with an optional possessive.
+  case-insensitively with an optional possessive;
+* with ``options`` on (the default): a command-line option or flag (``-v``, ``--recursive``,
+  ``/S``) standing on its own — matched exactly, case included, and only with its full spelling
+  (``-v`` is not found in ``-verbose`` nor as a bare ``v``). With ``options`` on, a single letter
+  or a literal without letters and digits is not demanded: a help page that speaks of the ``x``
+  axis or of the ``*`` wildcard may write it in a way the extracted text does not keep.
+
+A question may name the document itself ("what does the Levels dialog of GIMP do?"): the file's
+title and the parts of its path scope every fragment of it, so an entity found in the
+:class:`DocumentScope` is satisfied by any fragment of that file.
 
 Word boundaries are Cyrillic-aware: a match may not touch a Latin or Cyrillic letter or a digit
 on either side (Python's word characters without the underscore). The rule fires when at least one
@@ -43,6 +52,11 @@ _UNITS = re.compile(
     r"[KMGT]i?B|[кКмМгГ]и?Б|тысяч\w*|млн|million\w*)(?![A-Za-zА-Яа-яЁё])",
     re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\w.,])(\d+(?:[.,]\d+)?)")
+# "-v", "--recursive", "--no-color", "/S": an option stands after a space, a bracket or a quote.
+_OPTION = re.compile(r"(?<![^\s(\[«\"'`])(--?[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*|/[A-Za-z][A-Za-z0-9]{0,7}"
+                     r"|/\?)(?![\w/\-])")
+_OPTION_EDGE_L = r"(?<![\w\-/])"
+_OPTION_EDGE_R = r"(?![\w\-/])"
 _SENTENCE_START = re.compile(r"(?:^|[.!?…:;]\s+|[«\"(]\s*)$")
 # Capitalised words that begin questions or are not names even mid-sentence.
 _NOT_NAMES = frozenset(
@@ -57,7 +71,8 @@ class Entity:
     text: str
     """As written in the question."""
     kind: str
-    """``literal``, ``number``, ``identifier``, ``abbreviation``, ``latin`` or ``proper_noun``."""
+    """``literal``, ``number``, ``identifier``, ``abbreviation``, ``latin``, ``proper_noun`` or
+    ``option``."""
     pattern: str
     """The regular expression searched for in a fragment."""
     flags: int = 0
@@ -102,8 +117,16 @@ def _is_latin(token: str) -> bool:
     return bool(re.search("[A-Za-z]", token))
 
 
-def extract_entities(question: str, lang: str | None = None) -> list[Entity]:
-    """The entities of ``question`` (see the module docstring), without repeats."""
+def extract_entities(question: str, lang: str | None = None, *,
+                     options: bool = True) -> list[Entity]:
+    """The entities of ``question`` (see the module docstring), without repeats.
+
+    Args:
+        question: The question.
+        lang: ``ru`` or ``en``; guessed from the share of Cyrillic letters when ``None``.
+        options: Read command-line options as whole entities and demand no single letter and no
+            literal without letters or digits (the default); ``False`` keeps every token.
+    """
     if lang is None:
         cyr = len(re.findall("[А-Яа-яЁё]", question))
         lang = "ru" if cyr >= 0.3 * max(1, len(re.findall(f"[{_LETTER}]", question))) else "en"
@@ -117,8 +140,16 @@ def extract_entities(question: str, lang: str | None = None) -> list[Entity]:
             entities.append(entity)
 
     for match in _BACKTICK.finditer(question):
-        add(Entity(match.group(1), "literal", re.escape(match.group(1))))
+        literal = match.group(1)
+        if options and _OPTION.fullmatch(literal.strip()):
+            add(_option(literal.strip()))
+        elif not options or re.search(f"[{_ALNUM}]", literal):
+            add(Entity(literal, "literal", re.escape(literal)))
     plain = _BACKTICK.sub(lambda m: " " * len(m.group(0)), question)
+    if options:
+        for match in _OPTION.finditer(plain):
+            add(_option(match.group(1)))
+        plain = _OPTION.sub(lambda m: " " * len(m.group(0)), plain)
 
     for match in _NUMBER.finditer(plain):
         unit = _UNITS.match(plain, match.end())
@@ -138,6 +169,8 @@ def extract_entities(question: str, lang: str | None = None) -> list[Entity]:
                 continue  # a number glued to a unit word; the number rule above has it
             token = head
         letters = re.sub(f"[^{_LETTER}]", "", token)
+        if options and len(token) == 1:
+            continue  # "x", "v": a single letter is too short to tell one passage from another
         if not letters:
             if re.fullmatch(r"\d+(?:[.:/]\d+)+(?:[-–]\d+)?", token):
                 # "34.11-94", "198.18.0.0/15", "14.0": versions, addresses, standard numbers
@@ -180,6 +213,34 @@ def extract_entities(question: str, lang: str | None = None) -> list[Entity]:
     return entities
 
 
+def _option(token: str) -> Entity:
+    """A command-line option: its full spelling, case included, not part of a longer one."""
+    return Entity(token, "option", _OPTION_EDGE_L + re.escape(token) + _OPTION_EDGE_R)
+
+
+@dataclass(frozen=True)
+class DocumentScope:
+    """The document a fragment belongs to: what every fragment of it is about."""
+
+    path: str = ""
+    """The file, relative to the corpus root."""
+    title: str = ""
+    """The file's title: its first heading line (``""`` when it has none)."""
+
+    def names(self) -> tuple[str, ...]:
+        """The title, the path's top folder (the collection) and its file name without extension."""
+        parts = [p for p in self.path.replace("\\", "/").split("/") if p]
+        if not parts:
+            return (self.title,) if self.title else ()
+        stem = parts[-1].rsplit(".", 1)[0] if "." in parts[-1] else parts[-1]
+        top = parts[0] if len(parts) > 1 else ""
+        return tuple(dict.fromkeys(n for n in (self.title, top, stem) if n))
+
+    def with_title(self, text: str) -> str:
+        """``text`` read under its document's title (a paragraph need not repeat it)."""
+        return f"{self.title}\n\n{text}" if self.title else text
+
+
 @dataclass(frozen=True)
 class RuleVerdict:
     """What one relevance rule decided for one (question, fragment) pair."""
@@ -194,6 +255,13 @@ class RuleVerdict:
     """A sentence for traces and refusals."""
 
 
-def missing_entities(question: str, fragment_text: str, lang: str | None = None) -> list[str]:
-    """The entities of ``question`` that ``fragment_text`` does not contain."""
-    return [e.text for e in extract_entities(question, lang) if not e.found_in(fragment_text)]
+def missing_entities(question: str, fragment_text: str, lang: str | None = None, *,
+                     scope: DocumentScope | None = None, options: bool = True) -> list[str]:
+    """The entities of ``question`` that neither ``fragment_text`` nor its ``scope`` contains.
+
+    An entity found in the scope's title or path (:meth:`DocumentScope.names`) names the document
+    itself, so every fragment of that document satisfies it.
+    """
+    names = scope.names() if scope is not None else ()
+    return [e.text for e in extract_entities(question, lang, options=options)
+            if not e.found_in(fragment_text) and not any(e.found_in(n) for n in names)]

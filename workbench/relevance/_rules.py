@@ -1,9 +1,11 @@
 """The relevance rules of the quote source, registered by name.
 
-Each registered factory returns a rule: a pure function ``(question, fragment_text, lang) ->
-RuleVerdict``. None of them asks a model anything; they compare strings.
+Each registered factory returns a rule: a pure function ``(question, fragment_text, lang, scope)
+-> RuleVerdict``, where ``scope`` is the fragment's :class:`DocumentScope` (its file and title).
+None of them asks a model anything; they compare strings.
 
-* ``entities`` — the question's entities must all occur in the fragment (``_entities``).
+* ``entities`` — the question's entities must all occur in the fragment or name its document
+  (``_entities``).
 * ``lang-match`` — the fragment must be written in the question's language. A learner who asks
   in Russian is answered from the Russian material; a cross-language hit is a sign that the
   corpus lacks the matching passage.
@@ -24,19 +26,33 @@ from collections.abc import Callable
 from workbench import registry
 from workbench.corpus._fragment import detect_lang
 from workbench.registry import relevance_rule
-from workbench.relevance._entities import RuleVerdict, missing_entities
+from workbench.relevance._entities import DocumentScope, RuleVerdict, missing_entities
 from workbench.retrieval._lexical import analyze, content_terms
 
-QuoteRule = Callable[[str, str, str], RuleVerdict]
+QuoteRule = Callable[[str, str, str, DocumentScope], RuleVerdict]
+"""``rule(question, fragment_text, lang, scope) -> RuleVerdict``."""
 
 
 @relevance_rule("entities", applies_to="quote",
                 description="every entity of the question occurs in the fragment")
-def entities() -> QuoteRule:
-    """Build the entity rule."""
+def entities(options: bool = True, document_scope: bool = True) -> QuoteRule:
+    """Build the entity rule.
 
-    def rule(question: str, fragment_text: str, lang: str) -> RuleVerdict:
-        missing = missing_entities(question, fragment_text, lang)
+    Args:
+        options: Read ``-v``/``--recursive``/``/S`` as whole, case-sensitive entities and demand
+            no single letter or punctuation-only literal (``False``: every token is demanded).
+        document_scope: An entity naming the fragment's document (its title, collection folder or
+            file name) is satisfied by any fragment of it (``False``: only the title, read as
+            the fragment's first line, counts).
+    """
+
+    def rule(question: str, fragment_text: str, lang: str, scope: DocumentScope) -> RuleVerdict:
+        if document_scope:
+            missing = missing_entities(question, fragment_text, lang, scope=scope,
+                                       options=options)
+        else:
+            missing = missing_entities(question, scope.with_title(fragment_text), lang,
+                                       options=options)
         detail = ("all entities of the question occur in the fragment" if not missing
                   else "not in the fragment: " + ", ".join(missing))
         return RuleVerdict("entities", bool(missing), tuple(missing), detail)
@@ -49,8 +65,8 @@ def entities() -> QuoteRule:
 def lang_match() -> QuoteRule:
     """Build the language rule."""
 
-    def rule(question: str, fragment_text: str, lang: str) -> RuleVerdict:
-        fragment_lang = detect_lang(fragment_text)
+    def rule(question: str, fragment_text: str, lang: str, scope: DocumentScope) -> RuleVerdict:
+        fragment_lang = detect_lang(scope.with_title(fragment_text))
         fired = fragment_lang != lang
         return RuleVerdict("lang-match", fired, (lang,) if fired else (),
                            f"question in {lang}, fragment in {fragment_lang}")
@@ -63,9 +79,9 @@ def lang_match() -> QuoteRule:
 def term_coverage(min_share: float = 0.5) -> QuoteRule:
     """Build the coverage rule with its minimum share."""
 
-    def rule(question: str, fragment_text: str, lang: str) -> RuleVerdict:
+    def rule(question: str, fragment_text: str, lang: str, scope: DocumentScope) -> RuleVerdict:
         terms = content_terms(question)
-        present = set(analyze(fragment_text))
+        present = set(analyze(scope.with_title(fragment_text)))
         missing = tuple(t for t in terms if t not in present)
         share = 1.0 - len(missing) / len(terms) if terms else 1.0
         return RuleVerdict("term-coverage", share < min_share, missing,
