@@ -127,6 +127,13 @@ class Gates:
     Default: every registered gate, in registration order."""
     min_lexical_coverage: float = 0.5
     """Gate 0: share of the question's content terms that must occur in the candidates."""
+    gate0_terms: str = "stem"
+    """Gate 0: how words become terms, a name from the term analyzer table (``stem``: Snowball,
+    as the lexical index; ``lemma``: pymorphy3 lemmas for Russian words)."""
+    gate0_coverage: str = "all"
+    """Gate 0: which question terms count, a name from the gate 0 coverage table (``all``;
+    ``script``: those in the candidates' scripts; ``shared``: those, plus a confident best
+    score when the candidates are in another language)."""
     threshold_cross_encoder: float = 0.5873
     """Threshold gate in cross-encoder mode: the best sigmoid score must reach this."""
     threshold_bi_encoder: float = 0.8675
@@ -411,6 +418,11 @@ def _name_problems(settings: Settings) -> list[str]:
     problems += _unknown_names("gates.relevance_rules", "relevance rule",
                                settings.gates.relevance_rules, rules)
     problems += _rule_param_problems(settings.gates.rule_params, rules)
+    problems += _unknown_names("gates.gate0_terms", "term analyzer", [settings.gates.gate0_terms],
+                               registry.table_names("term analyzer"))
+    problems += _unknown_names("gates.gate0_coverage", "gate 0 coverage",
+                               [settings.gates.gate0_coverage],
+                               registry.table_names("gate 0 coverage"))
     problems += _unknown_names("retrieval.fusion", "fusion", [settings.retrieval.fusion],
                                registry.table_names("fusion"))
     problems += _unknown_names("reranker.mode", "rerank mode", [settings.reranker.mode],

@@ -89,6 +89,8 @@ NAME_TABLES: Mapping[str, tuple[str, str]] = {
     "fusion": ("workbench.retrieval._fusion", "FUSIONS"),
     "rerank mode": ("workbench.retrieval._hybrid", "RERANK_MODES"),
     "embedder": ("workbench.retrieval._embedders", "EMBEDDERS"),
+    "term analyzer": ("workbench.retrieval._lexical", "TERM_ANALYZERS"),
+    "gate 0 coverage": ("workbench.gates._builtin", "GATE0_COVERAGES"),
 }
 """Variants kept in a name→function table rather than registered: table → (module, attribute)."""
 

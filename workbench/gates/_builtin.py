@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from workbench.config import Settings
 from workbench.corpus._fragment import sentence_spans
@@ -25,23 +26,93 @@ from workbench.gates._records import CandidateSet, GateVerdict, Quote
 from workbench.registry import build, gate
 from workbench.relevance._entities import DocumentScope
 from workbench.relevance._rules import quote_rules
-from workbench.retrieval._lexical import analyze, content_terms
+from workbench.retrieval._lexical import TERM_ANALYZERS, analyze, content_terms
 
 GateFn = Callable[[str, CandidateSet, Settings], GateVerdict]
 
 # Words that shape a question but carry no subject; gate 0 does not look for them.
-_QUESTION_WORDS = frozenset(analyze(
+_QUESTION_WORDING = (
     "как какой какая какое какие каков какова сколько почему зачем где когда что чем чего кто "
     "ли можно нужно нельзя надо ли бывает значит называется означает делает происходит "
     "what which how many much why when where who whose does do did can could should would "
-    "mean means called happens"))
+    "mean means called happens")
 GATE0_POOL = 3
 """Gate 0 looks for the question's terms in this many best candidates."""
+SCRIPT_PRESENT_SHARE = 0.25
+"""A script (Cyrillic, Latin) is present in gate 0's pool when it writes this share of its
+letters: a Russian page whose body was left in English has a few Cyrillic headings."""
+_CYRILLIC = re.compile("[а-яё]", re.IGNORECASE)
+_LATIN = re.compile("[a-z]", re.IGNORECASE)
 
 
-def question_terms(question: str) -> list[str]:
-    """The content terms gate 0 looks for: analyzer terms minus question words."""
-    return [t for t in content_terms(question) if t not in _QUESTION_WORDS]
+@lru_cache(maxsize=4)
+def _question_words(analyzer: str) -> frozenset[str]:
+    return frozenset(TERM_ANALYZERS[analyzer](_QUESTION_WORDING))
+
+
+def question_terms(question: str, analyzer: str = "stem") -> list[str]:
+    """The content terms gate 0 looks for: analyzer terms minus question words.
+
+    Args:
+        question: The question.
+        analyzer: A name of :data:`workbench.retrieval.TERM_ANALYZERS` (``stem`` or ``lemma``).
+    """
+    words = _question_words(analyzer)
+    return [t for t in content_terms(question, TERM_ANALYZERS[analyzer]) if t not in words]
+
+
+def term_script(term: str) -> str:
+    """``digits`` for a term with a digit, else ``cyrillic`` or ``latin`` by its letters."""
+    if any(ch.isdigit() for ch in term):
+        return "digits"
+    return "cyrillic" if _CYRILLIC.search(term) else "latin"
+
+
+def pool_scripts(texts: list[str]) -> frozenset[str]:
+    """The scripts that write at least :data:`SCRIPT_PRESENT_SHARE` of the letters of ``texts``."""
+    joined = " ".join(texts)
+    cyr, lat = len(_CYRILLIC.findall(joined)), len(_LATIN.findall(joined))
+    total = max(1, cyr + lat)
+    return frozenset(name for name, count in (("cyrillic", cyr), ("latin", lat))
+                     if count / total >= SCRIPT_PRESENT_SHARE) | {"digits"}
+
+
+class Gate0Judgement(NamedTuple):
+    """Which question terms gate 0 judges, and what else it requires."""
+
+    judged: list[str]
+    """The terms whose share found in the pool is the coverage."""
+    needs_confidence: bool
+    """True when the pool is in another script and the best score must reach the threshold."""
+
+
+def _judge_all(terms: list[str], scripts: frozenset[str]) -> Gate0Judgement:
+    return Gate0Judgement(terms, False)
+
+
+def _judge_script(terms: list[str], scripts: frozenset[str]) -> Gate0Judgement:
+    return Gate0Judgement([t for t in terms if term_script(t) in scripts], False)
+
+
+def _judge_shared(terms: list[str], scripts: frozenset[str]) -> Gate0Judgement:
+    judged = [t for t in terms if term_script(t) in scripts]
+    return Gate0Judgement(judged, len(judged) < len(terms))
+
+
+GATE0_COVERAGES: dict[str, Callable[[list[str], frozenset[str]], Gate0Judgement]] = {
+    "all": _judge_all,
+    "script": _judge_script,
+    "shared": _judge_shared,
+}
+"""How gate 0 counts coverage when the question and its candidates may differ in language.
+
+* ``all`` — every content term of the question.
+* ``script`` — only the terms written in a script present in the pool (digits always): a
+  Russian question about an English page is judged by its Latin terms and numbers.
+* ``shared`` — as ``script``, and when that leaves terms out (the pool is in another language)
+  the dense ranking must be confident: the best score must reach the threshold gate's value.
+  With no term left to judge, that confidence alone decides.
+"""
 
 
 @gate("gate0", code=QuoteGateCode.GATE0_NO_LEXICAL_SUPPORT, templates={
@@ -53,21 +124,36 @@ def question_terms(question: str) -> list[str]:
           "{missing_terms}.",
 })
 def gate0() -> GateFn:
-    """No lexical support: too few content terms of the question occur in the best candidates."""
+    """No lexical support: too few content terms of the question occur in the best candidates.
+
+    ``[gates] gate0_terms`` says how words become terms (stems or lemmas), ``gate0_coverage``
+    which terms count when the candidates are in another language (:data:`GATE0_COVERAGES`).
+    """
 
     def check(question: str, candidates: CandidateSet, settings: Settings) -> GateVerdict:
-        terms = question_terms(question)
+        analyzer = settings.gates.gate0_terms
+        all_terms = question_terms(question, analyzer)
         pool = candidates.fragments[:GATE0_POOL]
+        texts = [fragment.text for fragment in pool]
+        judgement = GATE0_COVERAGES[settings.gates.gate0_coverage](all_terms, pool_scripts(texts))
+        terms = judgement.judged
         present: set[str] = set()
-        for fragment in pool:
-            present.update(analyze(fragment.text))
+        for text in texts:
+            present.update(TERM_ANALYZERS[analyzer](text))
         missing = [t for t in terms if t not in present]
-        coverage = 1.0 - len(missing) / len(terms) if terms else 0.0
+        best = candidates.hits[0].score if candidates.hits else 0.0
+        confident = best >= settings.gates.threshold_for(candidates.mode)
+        if judgement.needs_confidence and not terms:
+            coverage = 1.0 if confident else 0.0
+        else:
+            coverage = 1.0 - len(missing) / len(terms) if terms else 0.0
         minimum = settings.gates.min_lexical_coverage
-        fires = not pool or not terms or coverage < minimum
+        fires = (not pool or not all_terms or coverage < minimum
+                 or (judgement.needs_confidence and not confident))
         return gate_verdict("gate0", fires, {
             "checked": len(pool), "terms": len(terms), "found": len(terms) - len(missing),
             "coverage": round(coverage, 4), "min_coverage": minimum, "missing_terms": missing,
+            "question_terms": len(all_terms), "needs_confidence": judgement.needs_confidence,
         }, f"{len(terms) - len(missing)}/{len(terms)} content terms in the best {len(pool)}")
 
     return check
@@ -148,9 +234,9 @@ def relevance() -> GateFn:
     """The best candidate passes every enabled relevance rule.
 
     A fragment is read together with its document's scope (file and title), which scopes every
-    paragraph under it (a paragraph of "Russian VAT: rates" need not repeat "Russia"). Every registered quote rule
-    is evaluated and recorded (``numbers["rules"]``) so that any subset can be ablated later from
-    the cached verdicts; only the enabled ones decide.
+    paragraph under it (a paragraph of "Russian VAT: rates" need not repeat "Russia"). Every
+    registered quote rule is evaluated and recorded (``numbers["rules"]``) so that any subset can
+    be ablated later from the cached verdicts; only the enabled ones decide.
     """
 
     def check(question: str, candidates: CandidateSet, settings: Settings) -> GateVerdict:

@@ -1,11 +1,12 @@
 """Relevance rules: string comparisons that decide whether a candidate relates to the question.
 
-The quote rules (``entities``, ``lang-match``, ``term-coverage``) judge a fragment; the
+The quote rules (``entities``, ``lang-match``, ``answer-type``, ``term-coverage``) judge a fragment; the
 circumstance rule judges a utility call's argument bindings. All are registered with
 ``@relevance_rule`` and switched on or off by settings, so every subset can be ablated;
 :func:`quote_rules` lists the quote rules from the registry.
 """
 
+from workbench.relevance._answer_type import missing_answer_kind, question_type
 from workbench.relevance._circumstance import (
     CircumstanceRule,
     CircumstanceVerdict,
@@ -23,7 +24,14 @@ from workbench.relevance._entities import (
     extract_entities,
     missing_entities,
 )
-from workbench.relevance._rules import QuoteRule, entities, lang_match, quote_rules, term_coverage
+from workbench.relevance._rules import (
+    QuoteRule,
+    answer_type,
+    entities,
+    lang_match,
+    quote_rules,
+    term_coverage,
+)
 
 __all__ = [
     "CircumstanceRule",
@@ -32,6 +40,7 @@ __all__ = [
     "Entity",
     "QuoteRule",
     "RuleVerdict",
+    "answer_type",
     "check_binding",
     "circumstance_kind",
     "circumstance_rule",
@@ -39,9 +48,11 @@ __all__ = [
     "entities",
     "extract_entities",
     "lang_match",
+    "missing_answer_kind",
     "missing_entities",
     "question_literal_spans",
     "question_literals",
+    "question_type",
     "quote_rules",
     "term_coverage",
 ]

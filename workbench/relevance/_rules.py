@@ -9,6 +9,8 @@ None of them asks a model anything; they compare strings.
 * ``lang-match`` — the fragment must be written in the question's language. A learner who asks
   in Russian is answered from the Russian material; a cross-language hit is a sign that the
   corpus lacks the matching passage.
+* ``answer-type`` — a who/when/how-many question needs a person or organisation, a date or
+  year, a number in the fragment (``_answer_type``).
 * ``term-coverage`` — at least ``min_share`` of the question's distinct content terms (the
   lexical analyzer's stems) must occur in the fragment itself, not only somewhere among the
   candidates (which is what gate 0 asks).
@@ -26,6 +28,7 @@ from collections.abc import Callable
 from workbench import registry
 from workbench.corpus._fragment import detect_lang
 from workbench.registry import relevance_rule
+from workbench.relevance._answer_type import KIND_WORDS, missing_answer_kind
 from workbench.relevance._entities import DocumentScope, RuleVerdict, missing_entities
 from workbench.retrieval._lexical import analyze, content_terms
 
@@ -87,6 +90,24 @@ def term_coverage(min_share: float = 0.5) -> QuoteRule:
         return RuleVerdict("term-coverage", share < min_share, missing,
                            f"{len(terms) - len(missing)}/{len(terms)} content terms in the "
                            f"fragment (share {share:.2f}, minimum {min_share:.2f})")
+
+    return rule
+
+
+@relevance_rule("answer-type", applies_to="quote",
+                description="a who/when/how-many question finds a person or organisation, a "
+                "date or year, a number in the fragment")
+def answer_type() -> QuoteRule:
+    """Build the answer-type rule."""
+
+    def rule(question: str, fragment_text: str, lang: str, scope: DocumentScope) -> RuleVerdict:
+        kind = missing_answer_kind(question, fragment_text)
+        if kind is None:
+            return RuleVerdict("answer-type", False, (),
+                               "the fragment holds the kind of answer asked for, or the "
+                               "question asks for no particular kind")
+        return RuleVerdict("answer-type", True, (KIND_WORDS[kind],),
+                           f"the question asks for {KIND_WORDS[kind]}; the fragment has none")
 
     return rule
 

@@ -21,12 +21,22 @@ from workbench.retrieval._hybrid import (
     HybridRetriever,
     UnknownRerankModeError,
 )
-from workbench.retrieval._lexical import LexicalHit, LexicalIndex, analyze, content_terms
+from workbench.retrieval._lexical import (
+    TERM_ANALYZERS,
+    LexicalHit,
+    LexicalIndex,
+    analyze,
+    analyze_lemmas,
+    content_terms,
+    lemma,
+    morphology,
+)
 
 __all__ = [
     "EMBEDDERS",
     "FUSIONS",
     "RERANK_MODES",
+    "TERM_ANALYZERS",
     "BatchEncoder",
     "Candidates",
     "DenseHit",
@@ -45,7 +55,10 @@ __all__ = [
     "UnknownFusionError",
     "UnknownRerankModeError",
     "analyze",
+    "analyze_lemmas",
     "content_terms",
     "fuse",
+    "lemma",
     "make_embedder",
+    "morphology",
 ]

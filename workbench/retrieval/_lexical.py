@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
 import bm25s
 import numpy as np
+import pymorphy3
 import Stemmer
 from bm25s.stopwords import STOPWORDS_EN, STOPWORDS_RUSSIAN
 
@@ -89,9 +90,58 @@ def _term_ids(texts: Sequence[str]) -> tuple[list[list[int]], dict[str, int]]:
     return corpus_ids, vocab
 
 
-def content_terms(text: str) -> list[str]:
+@lru_cache(maxsize=1)
+def morphology() -> pymorphy3.MorphAnalyzer:
+    """pymorphy3's Russian analyzer (its dictionaries load once, in about a second)."""
+    return pymorphy3.MorphAnalyzer(lang="ru")
+
+
+@lru_cache(maxsize=200_000)
+def lemma(word: str) -> str:
+    """The dictionary form of a Cyrillic word (pymorphy3's most probable parse), ё folded.
+
+    Latin words are stemmed by the English Snowball stemmer and tokens with digits are kept, as
+    in :func:`analyze`: pymorphy3 knows Russian only.
+    """
+    if not _CYRILLIC.search(word) or any(ch.isdigit() for ch in word):
+        return _stem(word)
+    return str(morphology().parse(word)[0].normal_form).replace("ё", "е")
+
+
+@lru_cache(maxsize=200_000)
+def _compound_lemmas(compound: str) -> tuple[str, ...]:
+    parts = _HYPHEN.split(compound)
+    terms = [lemma(part) for part in parts if part and part not in _STOPWORDS and part != "_"]
+    if len(parts) > 1:
+        joined = "".join(parts)
+        if joined not in _STOPWORDS:
+            terms.append(lemma(joined))
+    return tuple(terms)
+
+
+def analyze_lemmas(text: str) -> list[str]:
+    """:func:`analyze` with Russian words reduced to their lemma instead of their Snowball stem.
+
+    A stem cuts inflection by rule and sometimes joins unrelated words or splits one word's
+    forms (``шел``/``идти``); a lemma is read from a dictionary. Only gate 0 can use it: the
+    BM25 index keeps the stems it was built with.
+    """
+    terms: list[str] = []
+    for compound in _words(text):
+        terms.extend(_compound_lemmas(compound))
+    return terms
+
+
+TERM_ANALYZERS: dict[str, Callable[[str], list[str]]] = {
+    "stem": analyze,
+    "lemma": analyze_lemmas,
+}
+"""How gate 0 reduces words to terms: Snowball stems (the index's own) or pymorphy3 lemmas."""
+
+
+def content_terms(text: str, analyzer: Callable[[str], list[str]] = analyze) -> list[str]:
     """The distinct lexical terms of ``text`` in first-seen order (what gate 0 looks for)."""
-    return list(dict.fromkeys(analyze(text)))
+    return list(dict.fromkeys(analyzer(text)))
 
 
 class LexicalHit(NamedTuple):

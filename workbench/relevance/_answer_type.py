@@ -1,0 +1,165 @@
+"""The answer-type rule: a fragment that answers "who", "when" or "how many" holds that kind of thing.
+
+A question's wording says what kind of answer it expects (``question_type``):
+
+* ``who`` — кто (any case: кого, кем, ...) or who/whom/whose: a person or an organisation;
+* ``when`` — когда, «в каком году» / «в котором году», or when / what year / which year: a date
+  or a year;
+* ``how_many`` — сколько, or how many / how much: a number.
+
+Russian question words are reduced to their lemma by pymorphy3 before they are compared, so one
+lemma stands for every form of the word. A question of none of these kinds passes.
+
+What the fragment must hold (``answer_kinds``):
+
+* a person or an organisation — in Russian text, a ``PER`` or ``ORG`` span of natasha's news NER
+  model; in English text, a capitalised name that does not start a sentence (``Crockford``,
+  ``Ecma International``) or an abbreviation of two or more capitals;
+* a date or a year — a four-digit year from 1000 to 2099 standing alone, a numeric date
+  (``01.09.2024``, ``2024-09-01``, ``9/1/2024``), or a day or a year with a month's name (the
+  month recognised by its lemma in Russian: «сентября» is «сентябрь»);
+* a number — a digit, or a numeral word (pymorphy3's ``NUMR``: «пять», «двух»; in English the
+  number words from one to twelve and the round ones).
+
+Models load once per process (``lru_cache``): natasha's embedding and tagger take about two
+seconds, pymorphy3's dictionaries about one.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from workbench.corpus._fragment import detect_lang
+from workbench.retrieval._lexical import lemma, morphology
+
+QUESTION_TYPES: dict[str, str] = {
+    "who": "person",
+    "when": "date",
+    "how_many": "number",
+}
+"""Question type → the kind of thing its answer holds."""
+
+KIND_WORDS: dict[str, str] = {
+    "person": "a person or an organisation",
+    "date": "a date or a year",
+    "number": "a number",
+}
+"""How a missing kind is named in a verdict."""
+
+_RU_WORD = re.compile(r"[А-Яа-яЁё]+")
+_EN_WHO = re.compile(r"\b(?:who|whom|whose)\b", re.IGNORECASE)
+_EN_WHEN = re.compile(r"\b(?:when|(?:what|which|in what) year)\b", re.IGNORECASE)
+_EN_HOW_MANY = re.compile(r"\bhow (?:many|much)\b", re.IGNORECASE)
+_YEAR_LEMMAS = ("год",)
+_WHICH_LEMMAS = ("какой", "который")
+
+_YEAR = re.compile(r"(?<![\d.,:/-])(1\d{3}|20\d{2})(?![\d.,:/-]\d)")
+_NUMERIC_DATE = re.compile(
+    r"(?<!\d)(?:\d{1,2}[./]\d{1,2}[./]\d{2,4}|\d{4}-\d{2}-\d{2})(?!\d)")
+_EN_MONTH = re.compile(
+    r"\b(?:January|February|March|April|May|June|July|August|September|October|November|"
+    r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?\s+\d{1,4}\b|"
+    r"\b\d{1,2}\s+(?:January|February|March|April|May|June|July|August|September|October|"
+    r"November|December)\b")
+_RU_MONTH_LEMMAS = frozenset(
+    "январь февраль март апрель май июнь июль август сентябрь октябрь ноябрь декабрь".split())
+_DIGIT = re.compile(r"\d")
+_EN_NUMBER_WORD = re.compile(
+    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|hundred|"
+    r"thousand|million|billion|once|twice)\b", re.IGNORECASE)
+_EN_NAME = re.compile(r"[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?")
+_EN_ABBREVIATION = re.compile(r"\b[A-Z]{2,}\b")
+_SENTENCE_START = re.compile(r"(?:^|[.!?…:;]\s+|\n\s*|[«\"(]\s*)$")
+# Capitalised words that are not names wherever they stand.
+_EN_NOT_NAMES = frozenset("I The A An This That These Those It".split())
+
+
+def question_type(question: str) -> str | None:
+    """``who``, ``when``, ``how_many`` or ``None`` (see the module docstring)."""
+    lemmas = [lemma(w.lower()) for w in _RU_WORD.findall(question)]
+    if _EN_HOW_MANY.search(question) or "сколько" in lemmas:
+        return "how_many"
+    if _EN_WHEN.search(question) or "когда" in lemmas or any(
+            a in _WHICH_LEMMAS and b in _YEAR_LEMMAS for a, b in zip(lemmas, lemmas[1:],
+                                                                    strict=False)):
+        return "when"
+    if _EN_WHO.search(question) or "кто" in lemmas:
+        return "who"
+    return None
+
+
+@lru_cache(maxsize=1)
+def _ner() -> tuple[Any, Any]:
+    """Natasha's segmenter and news NER tagger, loaded once."""
+    from natasha import NewsEmbedding, NewsNERTagger, Segmenter
+
+    return Segmenter(), NewsNERTagger(NewsEmbedding())
+
+
+@lru_cache(maxsize=4096)
+def ner_spans(text: str) -> tuple[tuple[str, str], ...]:
+    """Natasha's named-entity spans of Russian ``text``: ``(type, text)``, type PER/ORG/LOC."""
+    from natasha import Doc
+
+    segmenter, tagger = _ner()
+    doc = Doc(text)
+    doc.segment(segmenter)
+    doc.tag_ner(tagger)
+    return tuple((span.type, span.text) for span in doc.spans)
+
+
+def _english_names(text: str) -> list[str]:
+    names = [m.group(0) for m in _EN_NAME.finditer(text)
+             if m.group(0) not in _EN_NOT_NAMES
+             and _SENTENCE_START.search(text[:m.start()]) is None]
+    return names + _EN_ABBREVIATION.findall(text)
+
+
+def _has_person(text: str) -> bool:
+    if detect_lang(text) == "ru":
+        return any(kind in ("PER", "ORG") for kind, _ in ner_spans(text))
+    return bool(_english_names(text))
+
+
+def _has_date(text: str) -> bool:
+    if _YEAR.search(text) or _NUMERIC_DATE.search(text) or _EN_MONTH.search(text):
+        return True
+    words = _RU_WORD.findall(text)
+    return any(lemma(w.lower()) in _RU_MONTH_LEMMAS and re.search(
+        rf"\d{{1,4}}\s+{re.escape(w)}|{re.escape(w)}\s+\d{{4}}", text) for w in words)
+
+
+def _has_number(text: str) -> bool:
+    if _DIGIT.search(text) or _EN_NUMBER_WORD.search(text):
+        return True
+    morph = morphology()
+    return any("NUMR" in morph.parse(w.lower())[0].tag for w in _RU_WORD.findall(text))
+
+
+ANSWER_KINDS = {
+    "person": _has_person,
+    "date": _has_date,
+    "number": _has_number,
+}
+"""Kind → whether a text holds a thing of that kind."""
+
+
+def missing_answer_kind(question: str, fragment_text: str) -> str | None:
+    """The kind of answer ``question`` expects and ``fragment_text`` lacks, or ``None``."""
+    kind_of = question_type(question)
+    if kind_of is None:
+        return None
+    kind = QUESTION_TYPES[kind_of]
+    return None if ANSWER_KINDS[kind](fragment_text) else kind
+
+
+__all__ = [
+    "ANSWER_KINDS",
+    "KIND_WORDS",
+    "QUESTION_TYPES",
+    "missing_answer_kind",
+    "ner_spans",
+    "question_type",
+]
