@@ -86,20 +86,31 @@ class Gate0Judgement(NamedTuple):
     """True when the pool is in another script and the best score must reach the threshold."""
 
 
-def _judge_all(terms: list[str], scripts: frozenset[str]) -> Gate0Judgement:
+def _judge_all(terms: list[str], scripts: frozenset[str], own: str) -> Gate0Judgement:
     return Gate0Judgement(terms, False)
 
 
-def _judge_script(terms: list[str], scripts: frozenset[str]) -> Gate0Judgement:
-    return Gate0Judgement([t for t in terms if term_script(t) in scripts], False)
+def _judgeable(terms: list[str], scripts: frozenset[str], own: str) -> list[str]:
+    """The terms a pool in ``scripts`` can hold, for a question written in ``own`` script.
+
+    Numbers are written alike in every language, and so are the Latin names (products,
+    formats, options) a Russian question carries; a question's other words are judged only
+    where their script is present.
+    """
+    return [t for t in terms if term_script(t) in scripts
+            or (own == "cyrillic" and term_script(t) == "latin")]
 
 
-def _judge_shared(terms: list[str], scripts: frozenset[str]) -> Gate0Judgement:
-    judged = [t for t in terms if term_script(t) in scripts]
+def _judge_script(terms: list[str], scripts: frozenset[str], own: str) -> Gate0Judgement:
+    return Gate0Judgement(_judgeable(terms, scripts, own), False)
+
+
+def _judge_shared(terms: list[str], scripts: frozenset[str], own: str) -> Gate0Judgement:
+    judged = _judgeable(terms, scripts, own)
     return Gate0Judgement(judged, len(judged) < len(terms))
 
 
-GATE0_COVERAGES: dict[str, Callable[[list[str], frozenset[str]], Gate0Judgement]] = {
+GATE0_COVERAGES: dict[str, Callable[[list[str], frozenset[str], str], Gate0Judgement]] = {
     "all": _judge_all,
     "script": _judge_script,
     "shared": _judge_shared,
@@ -107,8 +118,9 @@ GATE0_COVERAGES: dict[str, Callable[[list[str], frozenset[str]], Gate0Judgement]
 """How gate 0 counts coverage when the question and its candidates may differ in language.
 
 * ``all`` — every content term of the question.
-* ``script`` — only the terms written in a script present in the pool (digits always): a
-  Russian question about an English page is judged by its Latin terms and numbers.
+* ``script`` — only the terms written in a script present in the pool, and the terms written
+  alike in both languages (numbers; the Latin words of a Russian question): a Russian question
+  about an English page is judged by its Latin terms and numbers.
 * ``shared`` — as ``script``, and when that leaves terms out (the pool is in another language)
   the dense ranking must be confident: the best score must reach the threshold gate's value.
   With no term left to judge, that confidence alone decides.
@@ -135,7 +147,10 @@ def gate0() -> GateFn:
         all_terms = question_terms(question, analyzer)
         pool = candidates.fragments[:GATE0_POOL]
         texts = [fragment.text for fragment in pool]
-        judgement = GATE0_COVERAGES[settings.gates.gate0_coverage](all_terms, pool_scripts(texts))
+        own = "cyrillic" if len(_CYRILLIC.findall(question)) >= len(
+            _LATIN.findall(question)) else "latin"
+        judgement = GATE0_COVERAGES[settings.gates.gate0_coverage](
+            all_terms, pool_scripts(texts), own)
         terms = judgement.judged
         present: set[str] = set()
         for text in texts:

@@ -81,9 +81,10 @@ def question_type(question: str) -> str | None:
     lemmas = [lemma(w.lower()) for w in _RU_WORD.findall(question)]
     if _EN_HOW_MANY.search(question) or "сколько" in lemmas:
         return "how_many"
+    # «в каком году», «в котором году»: the preposition asks for a time, «какой год» may not
     if _EN_WHEN.search(question) or "когда" in lemmas or any(
-            a in _WHICH_LEMMAS and b in _YEAR_LEMMAS for a, b in zip(lemmas, lemmas[1:],
-                                                                    strict=False)):
+            p == "в" and a in _WHICH_LEMMAS and b in _YEAR_LEMMAS
+            for p, a, b in zip(lemmas, lemmas[1:], lemmas[2:], strict=False)):
         return "when"
     if _EN_WHO.search(question) or "кто" in lemmas:
         return "who"
