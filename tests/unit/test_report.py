@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -73,7 +74,7 @@ def e2e_rows() -> pd.DataFrame:
     return pd.DataFrame.from_records([
         {"id": i, "split": "test", "lang": "en", "source": source, "outcome": outcome,
          "route": source, "code": code, "gold_code": gold, "same_code": bool(code) and code == gold,
-         "question": f"question <{i}>", "gold": '{"source": "%s"}' % source,
+         "question": f"question <{i}>", "gold": json.dumps({"source": source}),
          "trace": f"question: question {i}\nroute: {source}"}
         for i, source, outcome, code, gold in plan])
 
