@@ -46,7 +46,9 @@ from workbench.studies._diff import (
     diff_runs,
 )
 from workbench.studies._e2e import (
+    E2E_COLUMNS,
     E2E_SET,
+    OUTCOME_DEFINITIONS,
     OUTCOMES,
     E2EItem,
     E2EReport,
@@ -71,7 +73,10 @@ from workbench.studies._executor import (
     is_local,
 )
 from workbench.studies._figures import (
+    CATALOG_FIGURES,
     EXPECTED_TO_PASS,
+    catalog_figures,
+    e2e_figures,
     suite_figures,
 )
 from workbench.studies._findings import (
@@ -155,7 +160,9 @@ from workbench.studies._sweep import (
 __all__ = [
     "GLOSSARY",
     "GlossaryError",
+    "E2E_COLUMNS",
     "E2E_SET",
+    "OUTCOME_DEFINITIONS",
     "OUTCOMES",
     "E2EItem",
     "E2EReport",
@@ -259,6 +266,9 @@ __all__ = [
     "standard_digests",
     "study_routers",
     "suite_figures",
+    "catalog_figures",
+    "e2e_figures",
+    "CATALOG_FIGURES",
     "threshold_sweep",
     "train_reranker",
     "vocabulary_tokens",
