@@ -388,6 +388,40 @@ def _byte_decoder() -> dict[str, int]:
     return {char: byte for byte, char in bytes_to_unicode().items()}
 
 
+class _Trie:
+    """The token pieces as a byte trie: a pruned walk finds every allowed token at once."""
+
+    __slots__ = ("children", "ids")
+
+    def __init__(self) -> None:
+        self.children: dict[int, _Trie] = {}
+        self.ids: list[int] = []
+
+    @classmethod
+    def of(cls, pieces: Sequence[bytes | None]) -> _Trie:
+        root = cls()
+        for token_id, piece in enumerate(pieces):
+            if not piece:
+                continue
+            node = root
+            for byte in piece:
+                node = node.children.setdefault(byte, cls())
+            node.ids.append(token_id)
+        return root
+
+    def allowed(self, text: bytes, grammar: Grammar) -> list[int]:
+        """Every token whose piece keeps ``text`` a prefix; a subtree is left as soon as its path fails."""
+        found: list[int] = []
+        stack: list[tuple[bytes, _Trie]] = [(text + bytes([b]), child) for b, child in self.children.items()]
+        while stack:
+            data, node = stack.pop()
+            if not grammar.is_prefix(data):
+                continue
+            found.extend(node.ids)
+            stack.extend((data + bytes([b]), child) for b, child in node.children.items())
+        return found
+
+
 @dataclass(frozen=True)
 class TokenTable:
     """Each token id's bytes (``None`` for a special token), computed once per tokenizer."""
@@ -396,6 +430,8 @@ class TokenTable:
     """Token id -> the UTF-8 bytes it adds to the text (``None``: a special token, never allowed)."""
     eos: frozenset[int]
     """End-of-text ids: allowed exactly when the text is complete."""
+    trie: _Trie = field(repr=False, compare=False, default_factory=_Trie)
+    """The pieces as a byte trie, for the scan of the whole vocabulary."""
 
     @classmethod
     def of(cls, tokenizer: Any) -> TokenTable:
@@ -415,7 +451,7 @@ class TokenTable:
                 pieces.append(tokenizer.decode([token_id]).encode("utf-8"))
         eos = tokenizer.eos_token_id
         eos_ids = {eos} if isinstance(eos, int) else set(eos or [])
-        return cls(tuple(pieces), frozenset(eos_ids))
+        return cls(tuple(pieces), frozenset(eos_ids), _Trie.of(pieces))
 
     def text(self, ids: Iterable[int]) -> bytes:
         """The bytes of a sequence of generated ids (special tokens add nothing)."""
@@ -456,8 +492,8 @@ class CopyConstraint:
         if found:
             return found
         self.full_scans += 1
-        ranked = torch.argsort(scores, descending=True)
-        return [t for t in (int(i) for i in ranked) if self._allowed(text, t)]
+        found = self.table.trie.allowed(text, self.grammar)
+        return found + [t for t in self.table.eos if self.grammar.is_complete(text)]
 
     def __call__(self, input_ids: Any, scores: Any) -> Any:
         """Set every token that would leave the grammar to minus infinity."""
