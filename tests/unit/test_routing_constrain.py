@@ -104,6 +104,8 @@ def test_gold_decisions_whose_values_are_copied_are_in_the_grammar() -> None:
     ("hex of rgb 1 500, 20 and двадцать",
      '{"source":"utility","utility":"color.rgb_to_hex","args":{"r":21}}', False),
     ("hex of rgb 2.5", '{"source":"utility","utility":"color.rgb_to_hex","args":{"r":2.5}}', False),
+    ("hex of rgb", '{"source":"utility","utility":"color.rgb_to_hex","args":{"r"', False),
+    ("hex of rgb", '{"source":"utility","utility":"color.rgb_to_hex","args":{}}', True),
     ("hex of rgb 2.5", '{"source":"utility","utility":"color.rgb_to_hex","args":{"r":"2.5"}}', False),
     ("Продаём детские товары внутри страны",
      '{"source":"spec","spec":"vat.rate_for_supply","args":{"supply_kind":"domestic",'

@@ -11,8 +11,9 @@ accepts. The grammar (:class:`DecisionGrammar`) is exactly the one-line JSON of
     {"source":"spec","spec":ID,"args":{"NAME":VALUE,...}}
 
 where CODE is a refusal code the router may use, ID a utility id of the catalog (or a spec id of
-``corpus/specs``), NAME an argument of that utility's schema (each at most once), and VALUE is
-copied from the question:
+``corpus/specs``), NAME an argument of that utility's schema (each at most once, and a number
+argument only when the question offers a number, so that no name is begun that no value could
+follow), and VALUE is copied from the question:
 
 - a string whose text is a substring of the question, or the output of a normaliser on a span of
   it (a date in ISO form, an enum value; :func:`~workbench.routing._normalise.candidate_spans`);
@@ -267,8 +268,8 @@ class DecisionGrammar:
         yield pos  # no more arguments: the caller closes the object
         separator = "," if used else ""
         for name, shape in args.items():
-            if name in used:
-                continue
+            if name in used or not self._literals.get(shape.kind, True):
+                continue  # a number argument of a question without numbers: no value could follow
             key = f"{separator}{json.dumps(name, ensure_ascii=False)}:".encode()
             for end in _literal(data, pos, [key]):
                 if end == _RAN_OUT:
