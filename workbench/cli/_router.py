@@ -12,7 +12,7 @@ from typing import Any
 from workbench.config import Settings
 from workbench.errors import WorkbenchError
 from workbench.registry import names
-from workbench.routing import RouterSpecError, build_router
+from workbench.routing import CONSTRAINED_SUFFIX, RouterSpecError, build_router
 from workbench.routing._score import DEFAULT_TASKSETS, TaskItem, load_tasks
 from workbench.routing._transformers import TRAINING_RECORD
 from workbench.stats import format_p
@@ -87,6 +87,8 @@ def _jsonable(value: Any) -> Any:
 
 def catalog_name(spec: str) -> str | None:
     """The catalog entry a router spec is recorded under: ``rule``, ``span``, or a trained folder's name."""
+    if spec.endswith(CONSTRAINED_SUFFIX):
+        return None  # the catalog holds a model's own figures, not those under the copy constraint
     name, _, value = spec.partition(":")
     if name in ("rule", "span") and not value:
         return name  # the built-ins with a catalog entry (span: its committed weights)
@@ -185,7 +187,8 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     routers = evals.add_parser("routers", help="compare routers on a task set, item by item",
                                parents=[common])
     routers.add_argument("names", nargs="+", metavar="NAME",
-                         help="rule, replay:PATH, transformers:DIR, or a trained router's name (base)")
+                         help="rule, replay:PATH, transformers:DIR, or a trained router's name (base); "
+                              "+constrained after a generative one decodes under the copy constraint")
     routers.add_argument("--taskset", action="append", metavar="FILE",
                          help="a task set (repeatable; default: the router tasks and the red team)")
     routers.add_argument("--split", choices=["dev", "test"], help="only this split")
@@ -199,7 +202,8 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
                                   parents=[common])
     route.add_argument("question", help="the question")
     route.add_argument("--router", default="rule", metavar="NAME",
-                       help="rule, replay:PATH, transformers:DIR or a trained router's name (default: rule)")
+                       help="rule, replay:PATH, transformers:DIR or a trained router's name (default: rule); "
+                            "+constrained after a generative one decodes under the copy constraint")
     route.add_argument("--taskset", action="append", metavar="FILE",
                        help="task sets whose ids join a replay file to question text")
     route.set_defaults(handler=_route)
