@@ -133,3 +133,88 @@ def test_a_stage_registered_outside_the_package_changes_the_evaluation_key(setti
 
         assert evaluation_key(settings, ["in_corpus"], None) != before
     assert evaluation_key(settings, ["in_corpus"], None) == before
+
+
+def _own_file(folder: Path, settings: Settings) -> Path:
+    """The bundled-format sets of ``settings`` as one file of one's own, in another folder."""
+    folder.mkdir(parents=True, exist_ok=True)
+    own = folder / "my questions.jsonl"
+    own.write_text("".join((Path(settings.paths.questions) / f"{name}.jsonl").read_text(
+        encoding="utf-8") for name in QUESTIONS), encoding="utf-8")
+    return own
+
+
+def test_a_question_file_of_ones_own_takes_the_bundled_path(settings, small_index,
+                                                            tmp_path) -> None:
+    own = _own_file(tmp_path / "mine", settings)
+    source = _source(settings, small_index)
+    bundled = evaluate_sets(settings, sets=tuple(QUESTIONS), source=source)
+    mine = evaluate_sets(settings, questions=[own], source=source)
+    pd.testing.assert_frame_equal(mine.drop(columns=["verdicts"]),
+                                  bundled.drop(columns=["verdicts"]))
+    dev = evaluate_sets(settings, questions=[own], split="dev", source=source)
+    assert list(dev["id"]) == ["ic-1", "oc-1"]
+
+
+def test_the_cache_key_covers_each_question_file_and_the_corpus(settings, tmp_path) -> None:
+    from workbench.studies._gates import evaluation_key
+
+    own = _own_file(tmp_path / "mine", settings)
+    key = evaluation_key(settings, (), None, [own])
+    assert key == evaluation_key(settings, (), None, [str(own)])
+    assert key != evaluation_key(settings, tuple(QUESTIONS), None)
+    own.write_text(own.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert evaluation_key(settings, (), None, [own]) != key
+    key = evaluation_key(settings, (), None, [own])
+    corpus_file = Path(settings.paths.corpus) / "en" / "base64.md"
+    corpus_file.write_text(corpus_file.read_text(encoding="utf-8") + "\nMore.\n",
+                           encoding="utf-8")
+    assert evaluation_key(settings, (), None, [own]) != key
+
+
+def test_cli_eval_gates_on_question_files_records_them(small_index, small_corpus, tmp_path,
+                                                       keyword_config, capsys) -> None:
+    from workbench import cli
+    from workbench.digests import sha256_file
+    from workbench.runs import load_run
+
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "no-corpus").mkdir(parents=True)
+    config = keyword_config(elsewhere, elsewhere / "no-corpus", index=elsewhere / "no-index",
+                            extra="[gates]\nthreshold_bi_encoder = 0.2\n")
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    files = []
+    for name, items in QUESTIONS.items():
+        files.append(mine / f"{name}-mine.jsonl")
+        files[-1].write_text("".join(json.dumps({**item, "set": name}, ensure_ascii=False) + "\n"
+                                     for item in items), encoding="utf-8")
+    # --index alone: the corpus is the folder the index was built from
+    argv = ["eval", "gates", "--config", str(config), "--index", str(small_index.folder),
+            "--mode", "bi-encoder", "--quiet", "--questions", *map(str, files)]
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "in_corpus" in out and "run record:" in out
+    run = load_run(out.split("run record:")[1].strip())
+    assert run.manifest["questions"] == [{"path": str(f), "sha256": sha256_file(f)}
+                                         for f in files]
+    assert run.manifest["corpus"] == str(small_corpus.resolve())
+    assert sorted(run.rows["id"]) == ["ic-1", "ic-2", "oc-1"]
+    assert cli.main(argv) == 0
+    assert "from the cache" in capsys.readouterr().out
+
+
+def test_cli_eval_gates_names_the_bad_line_of_a_question_file(small_index, tmp_path,
+                                                              keyword_config, capsys) -> None:
+    from workbench import cli
+
+    (tmp_path / "none").mkdir()
+    config = keyword_config(tmp_path, tmp_path / "none", index=tmp_path / "none-index")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "b1", "set": "in_corpus", "question": "q", "lang": "en", '
+                   '"split": "dev", "gold": [{"path": "en/base64.md", "span": "not there"}]}\n',
+                   encoding="utf-8")
+    assert cli.main(["eval", "gates", "--config", str(config), "--index",
+                     str(small_index.folder), "--quiet", "--questions", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert f"QuestionSetError: {bad}:1: b1: span 'not there' is not in en/base64.md" in err

@@ -87,6 +87,8 @@ from workbench.studies._gates import (
     evaluate_sets,
     evaluate_sets_cached,
     outcome_columns,
+    question_file_records,
+    question_files,
     result_row,
 )
 from workbench.studies._glossary import GLOSSARY, GlossaryError, glossary
@@ -240,6 +242,8 @@ __all__ = [
     "load_grid",
     "model_ids",
     "outcome_columns",
+    "question_file_records",
+    "question_files",
     "outcome_correctness",
     "paired_outcomes",
     "parse_grid",
