@@ -218,3 +218,64 @@ def test_cli_eval_gates_names_the_bad_line_of_a_question_file(small_index, tmp_p
                      str(small_index.folder), "--quiet", "--questions", str(bad)]) == 2
     err = capsys.readouterr().err
     assert f"QuestionSetError: {bad}:1: b1: span 'not there' is not in en/base64.md" in err
+
+
+def test_cli_gates_calibrate_writes_an_overlay_the_settings_loader_reads(
+        small_index, tmp_path, keyword_config, capsys) -> None:
+    from workbench import cli
+    from workbench.config import load_settings, overlay_settings
+    from workbench.runs import load_run
+
+    config = keyword_config(tmp_path, Path(small_index.manifest["corpus_root"]),
+                            index=small_index.folder)
+    own = tmp_path / "own.jsonl"
+    own.write_text("".join(json.dumps({**item, "set": name}, ensure_ascii=False) + "\n"
+                           for name, items in QUESTIONS.items() for item in items)
+                   + json.dumps({"id": "oc-2", "set": "out_of_corpus", "lang": "en",
+                                 "split": "dev", "question": "Who won the 1998 World Cup?"})
+                   + "\n", encoding="utf-8")
+    fragment = tmp_path / "tuned" / "gates.toml"
+    assert cli.main(["gates", "calibrate", "--config", str(config), "--mode", "bi-encoder",
+                     "--questions", str(own), "--out", str(fragment), "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "gates tuned on the dev split, rerank bi-encoder, 3 questions" in out
+    text = fragment.read_text(encoding="utf-8")
+    assert "[gates]" in text and "threshold_bi_encoder = " in text
+    base = load_settings(config)
+    tuned = overlay_settings(base, fragment)
+    assert tuned == load_settings([config, fragment])
+    assert tuned.paths == base.paths and tuned.gates.order == base.gates.order
+    run = load_run(out.split("run record:")[1].strip())
+    assert run.manifest["kind"] == "gates-calibrate"
+    assert run.manifest["fragment"] == text
+    assert run.manifest["summary"]["gates"] == {
+        "threshold_bi_encoder": tuned.gates.threshold_bi_encoder,
+        "min_lexical_coverage": tuned.gates.min_lexical_coverage,
+        "disagreement_margin": tuned.gates.disagreement_margin}
+    assert run.manifest["questions"][0]["path"] == str(own)
+    # the chosen cell is the grid's best: answerable answered from gold, unanswerable refused
+    best = run.rows.iloc[0]
+    assert best["threshold"] == tuned.gates.threshold_bi_encoder
+    assert best["score"] == run.rows["score"].max()
+    # a second --config on the command line is the same overlay
+    assert cli.main(["eval", "gates", "--config", str(config), "--config", str(fragment),
+                     "--mode", "bi-encoder", "--questions", str(own), "--quiet"]) == 0
+    record = load_run(capsys.readouterr().out.split("run record:")[1].strip())
+    assert record.manifest["settings"]["gates"]["threshold_bi_encoder"] == \
+        tuned.gates.threshold_bi_encoder
+
+
+def test_calibrate_without_a_question_of_the_split_says_so(settings, small_index, tmp_path,
+                                                          monkeypatch) -> None:
+    from workbench.corpus._questions import QuestionSetError
+    from workbench.studies import calibrate
+
+    monkeypatch.setattr(gates_study, "QuoteSource",
+                        lambda s: QuoteSource(s, index=small_index, embedder=KeywordEmbedder()))
+    only_test = tmp_path / "test-only.jsonl"
+    only_test.write_text(json.dumps({**QUESTIONS["in_corpus"][1], "set": "in_corpus"},
+                                    ensure_ascii=False) + "\n", encoding="utf-8")
+    settings = dataclasses.replace(settings, paths=dataclasses.replace(
+        settings.paths, cache=tmp_path / "cache"))
+    with pytest.raises(QuestionSetError, match="no question of the dev split"):
+        calibrate(settings, questions=[only_test])

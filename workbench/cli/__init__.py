@@ -84,11 +84,15 @@ def build_parser() -> argparse.ArgumentParser:
     # own values over the namespace, so a default there would erase a --config given before the
     # verb; with SUPPRESS a level that did not see the option leaves it alone, and the one given
     # last (nearest the verb) wins.
+    # Given twice or more at one level, each later file is laid over the earlier ones
+    # (e.g. --config workbench.toml --config gates.toml, a fragment `gates calibrate` wrote).
     common.add_argument(
         "--config",
         metavar="FILE",
+        action="append",
         default=argparse.SUPPRESS,
-        help="settings file (default: $WORKBENCH_CONFIG or the nearest workbench.toml)",
+        help="settings file (default: $WORKBENCH_CONFIG or the nearest workbench.toml); "
+             "a second --config is laid over the first",
     )
     parser = argparse.ArgumentParser(
         prog="workbench",

@@ -37,6 +37,7 @@ from workbench.studies._analysis import (
     threshold_sweep,
     would_fire_matrix,
 )
+from workbench.studies._calibration import Calibration, calibrate, threshold_key
 from workbench.studies._diff import (
     DIFF_KINDS,
     FLIP_COLUMNS,
@@ -155,6 +156,7 @@ from workbench.studies._sweep import (
 )
 
 __all__ = [
+    "Calibration",
     "GLOSSARY",
     "GlossaryError",
     "E2E_SET",
@@ -211,6 +213,7 @@ __all__ = [
     "build_forgeries",
     "build_index_on",
     "build_pairs",
+    "calibrate",
     "calibrate_gates",
     "catch_rates",
     "cell_metrics",
@@ -263,6 +266,7 @@ __all__ = [
     "standard_digests",
     "study_routers",
     "suite_figures",
+    "threshold_key",
     "threshold_sweep",
     "train_reranker",
     "vocabulary_tokens",
