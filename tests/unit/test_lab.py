@@ -6,6 +6,7 @@ import gc
 import json
 import os
 import random
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -225,8 +226,8 @@ def test_setup_points_the_lab_at_another_corpus_index_and_questions(
     assert lab.settings.paths.index == small_index.folder.resolve()
     assert lab.settings.paths.corpus == Path(small_index.manifest["corpus_root"])
     assert lab.questions == (own.resolve(),)
-    lab.gate_run
-    (settings, kwargs), = calls
+    assert list(lab.gate_run["id"]) == ["mine-1"]
+    ((settings, kwargs),) = calls
     assert settings is lab.settings and kwargs["questions"] == (own.resolve(),)
     assert [q.id for q in lab.labelled_questions()] == ["mine-1", "mine-2"]
     assert [q.id for q in lab.labelled_questions("test")] == ["mine-2"]
@@ -236,8 +237,6 @@ def test_setup_points_the_lab_at_another_corpus_index_and_questions(
 def test_setup_with_a_corpus_builds_its_own_index_and_evaluates_its_questions(
         config: Path, small_corpus: Path, tmp_path: Path) -> None:
     copy = tmp_path / "another" / "corpus"
-    import shutil
-
     shutil.copytree(small_corpus, copy)
     own = tmp_path / "mine.jsonl"
     _jsonl(own, OWN_QUESTIONS)
