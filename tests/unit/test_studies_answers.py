@@ -198,7 +198,7 @@ def test_cli_eval_gates_on_question_files_records_them(small_index, small_corpus
     run = load_run(out.split("run record:")[1].strip())
     assert run.manifest["questions"] == [{"path": str(f), "sha256": sha256_file(f)}
                                          for f in files]
-    assert run.manifest["corpus"] == str(small_corpus.resolve())
+    assert run.manifest["corpus_root"] == str(small_corpus.resolve())
     assert sorted(run.rows["id"]) == ["ic-1", "ic-2", "oc-1"]
     assert cli.main(argv) == 0
     assert "from the cache" in capsys.readouterr().out
@@ -279,3 +279,17 @@ def test_calibrate_without_a_question_of_the_split_says_so(settings, small_index
         settings.paths, cache=tmp_path / "cache"))
     with pytest.raises(QuestionSetError, match="no question of the dev split"):
         calibrate(settings, questions=[only_test])
+
+
+def test_cli_eval_gates_with_no_question_of_the_split_is_a_typed_error(
+        small_index, tmp_path, keyword_config, capsys) -> None:
+    from workbench import cli
+
+    config = keyword_config(tmp_path, Path(small_index.manifest["corpus_root"]),
+                            index=small_index.folder)
+    dev_only = tmp_path / "dev-only.jsonl"
+    dev_only.write_text(json.dumps({**QUESTIONS["out_of_corpus"][0], "set": "out_of_corpus"},
+                                   ensure_ascii=False) + "\n", encoding="utf-8")
+    assert cli.main(["eval", "gates", "--config", str(config), "--questions", str(dev_only),
+                     "--split", "test", "--quiet"]) == 2
+    assert "QuestionSetError: no question of the test split in" in capsys.readouterr().err

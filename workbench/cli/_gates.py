@@ -15,7 +15,7 @@ import pandas as pd
 
 from workbench.cli import settings_for
 from workbench.config import Settings
-from workbench.corpus._questions import SETS
+from workbench.corpus._questions import SETS, QuestionSetError
 from workbench.index._fragment_index import load_index
 from workbench.retrieval import RERANK_MODES
 from workbench.studies import record_run
@@ -45,6 +45,12 @@ def _eval_gates(args: argparse.Namespace, settings: Settings) -> int:
                                             progress=not args.quiet, questions=questions)
         if cached:
             print("(verdicts from the cache: nothing they depend on changed; --no-cache re-runs)")
+    if rows.empty:
+        raise QuestionSetError(f"no question{' of the ' + args.split + ' split' if args.split else ''}"
+                               f" in {', '.join(str(f) for f in files)}")
+    if questions is not None:
+        print(f"questions: {', '.join(str(f) for f in files)} ({len(rows)} questions; "
+              f"corpus {settings.paths.corpus})")
     index = load_index(settings.paths.index, verify=False)
     order = settings.gates.order
     attribution = gate_attribution(rows, order)
@@ -57,9 +63,9 @@ def _eval_gates(args: argparse.Namespace, settings: Settings) -> int:
                     digests={"index": index.digest, "corpus_at_index": index.corpus_digest},
                     summary=summary,
                     extra={"order": list(order), "split": args.split,
-                           "sets": sorted(set(rows["set"])) if len(rows) else list(sets),
+                           "sets": list(dict.fromkeys(rows["set"])),
                            "questions": question_file_records(files),
-                           "corpus": str(settings.paths.corpus),
+                           "corpus_root": str(settings.paths.corpus),
                            "mode": settings.reranker.mode,
                            "embedder": index.embedder_id, "seconds": rows.attrs["seconds"]})
     print(f"run record: {run}")
@@ -92,7 +98,7 @@ def _calibrate(args: argparse.Namespace, settings: Settings) -> int:
                      extra={"split": args.split, "mode": result.mode,
                             "order": list(settings.gates.order),
                             "questions": question_file_records(result.files),
-                            "corpus": str(settings.paths.corpus),
+                            "corpus_root": str(settings.paths.corpus),
                             "n_questions": result.n_questions, "fragment": result.to_toml()})
     fragment = result.write(Path(args.out) if args.out else run / "gates.toml")
     print(best.to_string(index=False))
