@@ -202,6 +202,13 @@ def test_cli_eval_gates_on_question_files_records_them(small_index, small_corpus
     assert sorted(run.rows["id"]) == ["ic-1", "ic-2", "oc-1"]
     assert cli.main(argv) == 0
     assert "from the cache" in capsys.readouterr().out
+    # the selection report finds the gold of the files the run names, and only while unchanged
+    from workbench.studies._selection import gold_for_run
+
+    gold = gold_for_run(run)
+    assert gold is not None and sorted(gold) == ["ic-1", "ic-2"]
+    files[0].write_text(files[0].read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert gold_for_run(run) is None
 
 
 def test_cli_eval_gates_names_the_bad_line_of_a_question_file(small_index, tmp_path,
