@@ -55,11 +55,12 @@ def test_bi_encoder_thresholds_are_what_calibrate_chooses_on_dev(
 
 
 def test_cross_encoder_threshold_is_what_calibrate_chooses_on_dev(
-        project_settings: Settings, course_index, tmp_path: Path, capsys) -> None:
+        project_settings: Settings, request, tmp_path: Path, capsys) -> None:
     folder = project_settings.reranker.path
     if folder is None or not (Path(folder) / "config.json").is_file():
         pytest.skip(f"no trained cross-encoder at {folder}: `workbench reranker train` (make "
                     "demo) trains it locally; without it this mode cannot be calibrated")
+    course_index = request.getfixturevalue("course_index")
     settings = dataclasses.replace(project_settings, reranker=dataclasses.replace(
         project_settings.reranker, mode="cross-encoder"))
     tuned, manifest = _calibrate_cli(settings, "cross-encoder", course_index.folder, tmp_path,
