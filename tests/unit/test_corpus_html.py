@@ -103,3 +103,10 @@ def test_index_skips_bad_pages_with_a_reason_and_quotes_verify(tmp_path: Path) -
                                              encoding="utf-8")
     assert verify_quote("Задание общих параметров", page[0], Corpus(root)).status in (
         QuoteStatus.CHANGED, QuoteStatus.DRIFTED)
+
+
+def test_build_report_times_each_stage(tmp_path: Path) -> None:
+    report = build_index(_corpus(tmp_path), tmp_path / "index", embedder=KeywordEmbedder())
+    assert list(report.stages) == ["reading", "lexical", "encoding", "dense", "writing"]
+    assert all(s >= 0 for s in report.stages.values())
+    assert sum(report.stages.values()) <= report.seconds + 1e-6

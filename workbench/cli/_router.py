@@ -16,7 +16,7 @@ from workbench.routing import RouterSpecError, build_router
 from workbench.routing._score import DEFAULT_TASKSETS, TaskItem, load_tasks
 from workbench.routing._transformers import TRAINING_RECORD
 from workbench.stats import format_p
-from workbench.studies import record_run
+from workbench.studies import CATALOG_FIGURES, catalog_figures, record_run
 from workbench.studies._routers import (
     RouterComparison,
     compare_pair,
@@ -83,15 +83,6 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-CATALOG_FIGURES: tuple[tuple[str, str], ...] = (
-    ("items", "items"), ("source_accuracy", "source accuracy"), ("utility_accuracy", "utility accuracy"),
-    ("argument_exact_match", "argument exact match"),
-    ("conscious_refusal_rate", "red-team conscious refusal"), ("over_refusal_rate", "over-refusal"),
-    ("verified_wrong_answer_rate", "verified wrong answers"), ("parse_failure_rate", "parse failures"),
-    ("prompt_tokens_per_request", "prompt tokens/request"),
-    ("output_tokens_per_request", "output tokens/request"), ("latency_p50_ms", "latency p50 ms"),
-)  # fmt: skip
-"""Summary figure -> its label in ``models/catalog.yaml``."""
 
 
 def catalog_name(spec: str) -> str | None:
@@ -116,15 +107,12 @@ def _write_catalog(comparison: RouterComparison, routers: dict[str, Any], split:
             print(f"catalog: {spec} has no catalog entry; not recorded")
             continue
         row = comparison.summary.loc[spec]
-        numbers: dict[str, Any] = {f"{split or 'all'} {label}": _jsonable(row.get(key))
-                                   for key, label in CATALOG_FIGURES if key in row}
         folder = getattr(router, "path", None)
         training = Path(folder) / TRAINING_RECORD if folder is not None else None
-        if training is not None and training.is_file():
-            record = json.loads(training.read_text(encoding="utf-8"))
-            numbers.update({"parameters": record.get("parameters"),
-                            "training seconds (2 cores)": record.get("seconds"),
-                            "final training loss": record.get("final_loss")})
+        figures = {key: _jsonable(row.get(key)) for key, _ in CATALOG_FIGURES if key in row}
+        figures["training"] = (json.loads(training.read_text(encoding="utf-8"))
+                               if training is not None and training.is_file() else None)
+        numbers = catalog_figures({"split": split, "routers": {entry: figures}}, None)[entry]
         try:
             record_numbers(settings.paths.models, entry, numbers,
                            "workbench eval routers --write-catalog")

@@ -220,6 +220,9 @@ class BuildReport:
     """Wall time of the build."""
     embedder_id: str
     """The dense encoder used."""
+    stages: dict[str, float] = field(default_factory=dict)
+    """Seconds per stage: ``reading`` (decoding, HTML extraction, fragmenting), ``lexical``,
+    ``encoding`` (cache look-ups included), ``dense`` and ``writing``."""
 
     def summary(self) -> str:
         """One line for the terminal."""
@@ -408,10 +411,20 @@ def build_index(corpus_dir: str | os.PathLike[str], out_dir: str | os.PathLike[s
     # EmbeddingCache keeps its vectors under <root>/embeddings; checked before it writes there
     out = check_out_folder(out_dir, corpus.root, cache_root_path / "embeddings")
     model = make_embedder(embedder) if isinstance(embedder, str) else embedder
+    stages: dict[str, float] = {}
+    mark = time.perf_counter()
+
+    def lap(stage: str) -> None:
+        nonlocal mark
+        now = time.perf_counter()
+        stages[stage] = now - mark
+        mark = now
+
     fragments, files, skipped, empty = _read_corpus(corpus, fragmenting, progress)
     texts = [f.text for f in fragments]
-
+    lap("reading")
     lexical = LexicalIndex.build(texts, show_progress=False)
+    lap("lexical")
     cache = EmbeddingCache(cache_root_path, model.id)
     with tqdm(total=len(fragments), desc=f"encoding ({model.id.split(':')[0]})", unit="frag",
               disable=not progress, file=sys.stderr) as bar:
@@ -421,7 +434,9 @@ def build_index(corpus_dir: str | os.PathLike[str], out_dir: str | os.PathLike[s
             on_progress=bar.update, batch_size=batch_size, encode_batches=encode_batches)
     if len(fragments) == 0:
         vectors = vectors.reshape(0, model.dim)
+    lap("encoding")
     dense = DenseIndex.build(vectors, model.dim)
+    lap("dense")
 
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = _fresh_sibling(out, "building")
@@ -463,9 +478,11 @@ def build_index(corpus_dir: str | os.PathLike[str], out_dir: str | os.PathLike[s
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)  # our own fresh folder, nobody else's
         raise
+    lap("writing")
     return BuildReport(folder=out, files=len(files), fragments=len(fragments),
                        skipped=tuple(skipped), empty=tuple(empty), encoded=encoded,
-                       seconds=time.perf_counter() - started, embedder_id=model.id)
+                       seconds=time.perf_counter() - started, embedder_id=model.id,
+                       stages=stages)
 
 
 def _swap_in(staging: Path, out: Path) -> None:

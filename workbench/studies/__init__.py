@@ -47,7 +47,9 @@ from workbench.studies._diff import (
     diff_runs,
 )
 from workbench.studies._e2e import (
+    E2E_COLUMNS,
     E2E_SET,
+    OUTCOME_DEFINITIONS,
     OUTCOMES,
     E2EItem,
     E2EReport,
@@ -72,7 +74,10 @@ from workbench.studies._executor import (
     is_local,
 )
 from workbench.studies._figures import (
+    CATALOG_FIGURES,
     EXPECTED_TO_PASS,
+    catalog_figures,
+    e2e_figures,
     suite_figures,
 )
 from workbench.studies._findings import (
@@ -159,7 +164,9 @@ __all__ = [
     "Calibration",
     "GLOSSARY",
     "GlossaryError",
+    "E2E_COLUMNS",
     "E2E_SET",
+    "OUTCOME_DEFINITIONS",
     "OUTCOMES",
     "E2EItem",
     "E2EReport",
@@ -267,6 +274,9 @@ __all__ = [
     "study_routers",
     "suite_figures",
     "threshold_key",
+    "catalog_figures",
+    "e2e_figures",
+    "CATALOG_FIGURES",
     "threshold_sweep",
     "train_reranker",
     "vocabulary_tokens",
