@@ -240,7 +240,9 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
                      help="let a mode-A refusal become an explicit mode-B answer from the "
                           "configured generator ([generator].path)")
     ask.add_argument("--index", metavar="DIR", help="an index built by `workbench index build`")
-    ask.add_argument("--corpus", metavar="DIR", help="the corpus that index was built from")
+    ask.add_argument("--corpus", metavar="DIR",
+                     help="the corpus quotes are checked against (default: the one --index was "
+                          "built from, else [paths].corpus)")
     ask.add_argument("--mode", choices=list(RERANK_MODES),
                      help="rerank mode (default: [reranker].mode)")
     ask.set_defaults(handler=_ask)
