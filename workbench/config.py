@@ -127,7 +127,7 @@ class Gates:
     Default: every registered gate, in registration order."""
     min_lexical_coverage: float = 0.5
     """Gate 0: share of the question's content terms that must occur in the candidates."""
-    threshold_cross_encoder: float = 0.5873
+    threshold_cross_encoder: float = 0.5872
     """Threshold gate in cross-encoder mode: the best sigmoid score must reach this."""
     threshold_bi_encoder: float = 0.8675
     """Threshold gate in bi-encoder mode: the best cosine must reach this."""
