@@ -177,6 +177,40 @@ class Lab:
         files = question_files(self.settings, questions=self.questions)
         return load_question_files(files, Corpus(self.settings.paths.corpus), split=split)
 
+    def with_data(self, *, corpus: str | os.PathLike[str] | None = None,
+                  index: bool | str | os.PathLike[str] = True,
+                  questions: Sequence[str | os.PathLike[str]] | None = None) -> Lab:
+        """The same lab (settings, CI size, seed) on another corpus, index or question files.
+
+        The arguments mean what they mean for :func:`setup`, which calls this; a notebook that
+        lets a reader pick a folder calls it again with the choice. It prints what it uses.
+
+        Raises:
+            LabError: ``corpus`` is not a folder, or a question file does not exist.
+            FragmentIndexError: An ``index`` folder given without ``corpus`` holds no sound index.
+        """
+        settings = _with_data(self.settings, corpus, index)
+        files = None
+        if questions is not None:
+            files = tuple(Path(q).resolve() for q in questions)
+            missing = [str(f) for f in files if not f.is_file()]
+            if missing or not files:
+                raise LabError("question file(s) not found: "
+                               f"{', '.join(missing) or '(none given)'}")
+        lab = Lab(settings=settings, ci=self.ci, seed=self.seed, questions=files)
+        print(lab.describe())
+        if index is True:
+            from workbench.index import ensure_index
+
+            print(ensure_index(settings))
+        elif index is not False:
+            from workbench.index import read_manifest
+
+            counts = read_manifest(settings.paths.index)["counts"]
+            print(f"index as given: {counts['fragments']} fragments from {counts['files']} "
+                  f"files ({settings.paths.index})")
+        return lab
+
     # --- router task sets ------------------------------------------------------------------------
 
     def tasks(self, split: str | None = None) -> list[TaskItem]:
@@ -339,28 +373,10 @@ def setup(config: str | os.PathLike[str] | None = None, *, ci: bool | None = Non
         LabError: ``corpus`` is not a folder, or a question file does not exist.
         FragmentIndexError: An ``index`` folder given without ``corpus`` holds no sound index.
     """
-    settings = _with_data(load_settings(config), corpus, index)
-    files = None
-    if questions is not None:
-        files = tuple(Path(q).resolve() for q in questions)
-        missing = [str(f) for f in files if not f.is_file()]
-        if missing or not files:
-            raise LabError(f"question file(s) not found: {', '.join(missing) or '(none given)'}")
-    lab = Lab(settings=settings, ci=ci_requested() if ci is None else ci, questions=files)
+    lab = Lab(settings=load_settings(config), ci=ci_requested() if ci is None else ci)
     _fix_seeds(lab.seed)
     _display_defaults()
-    print(lab.describe())
-    if index is True:
-        from workbench.index import ensure_index
-
-        print(ensure_index(settings))
-    elif index is not False:
-        from workbench.index import read_manifest
-
-        counts = read_manifest(settings.paths.index)["counts"]
-        print(f"index as given: {counts['fragments']} fragments from {counts['files']} files "
-              f"({settings.paths.index})")
-    return lab
+    return lab.with_data(corpus=corpus, index=index, questions=questions)
 
 
 __all__ = ["CI_ENV", "PLOTLY_RENDERER", "SEED", "WRAPPED_STYLE", "Glossary", "Lab", "LabError",

@@ -255,3 +255,17 @@ def test_setup_rejects_a_missing_question_file_or_corpus(config: Path, tmp_path:
         setup(config, index=False, questions=[tmp_path / "nosuch.jsonl"])
     with pytest.raises(LabError, match="is not a folder"):
         setup(config, index=False, corpus=tmp_path / "nosuch")
+
+
+def test_with_data_moves_a_lab_to_other_data_and_keeps_its_size_and_seed(
+        config: Path, small_index, tmp_path: Path) -> None:
+    own = tmp_path / "mine.jsonl"
+    _jsonl(own, OWN_QUESTIONS)
+    lab = setup(config, index=False, ci=True)
+    moved = lab.with_data(index=small_index.folder, questions=[own])
+    assert moved is not lab and moved.ci is True and moved.seed == lab.seed
+    assert moved.settings.paths.index == small_index.folder.resolve()
+    assert moved.questions == (own.resolve(),) and lab.questions is None
+    assert [q.id for q in moved.labelled_questions("dev")] == ["mine-1"]
+    with pytest.raises(LabError, match="not found"):
+        lab.with_data(index=False, questions=[tmp_path / "nosuch.jsonl"])
