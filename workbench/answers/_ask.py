@@ -158,14 +158,15 @@ def ask_many(questions: Sequence[str], settings: Settings | None = None, *,
              router: Router | str | None = None, source: Source | str | None = None,
              allow_mode_b: bool = False, quote_source: QuoteSource | None = None,
              context: CheckContext | None = None, generator: Generator | None = None,
-             lang: str | None = None, batch: int = ASK_BATCH) -> Iterator[AnswerResult]:
+             lang: str | None = None, batch: int | None = None) -> Iterator[AnswerResult]:
     """Answer ``questions`` as :func:`ask` answers each one, yielding results in their order.
 
-    The router is resolved once; every ``batch`` questions go through
-    :func:`workbench.answers.answer_many` together (the quote source searches them in one
-    batch), and their results are yielded before the next batch starts, so a caller can show
+    The router is resolved once; every ``batch`` questions (default :data:`ASK_BATCH`) go
+    through :func:`workbench.answers.answer_many` together (the quote source searches them in
+    one batch), and their results are yielded before the next batch starts, so a caller can show
     answers as they come. The other arguments are those of :func:`ask`.
     """
+    batch = ASK_BATCH if batch is None else batch
     if batch < 1:
         raise ValueError(f"batch must be at least 1, got {batch}")
     settings = settings or load_settings()
