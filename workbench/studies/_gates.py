@@ -136,8 +136,17 @@ class _Prefetched:
         self.corpus = source.corpus
 
     def ask(self, question: str, lang: str | None = None) -> QuoteResult:
-        found = self._results.get((question, lang or ""))
-        return found if found is not None else self._source.ask(question, lang)
+        return self.ask_many([question], [lang])[0]
+
+    def ask_many(self, questions: Sequence[str], langs: Sequence[str | None] | None = None
+                 ) -> list[QuoteResult]:
+        langs = list(langs) if langs is not None else [None] * len(questions)
+        found = [self._results.get((q, lang or "")) for q, lang in zip(questions, langs,
+                                                                        strict=True)]
+        missing = [i for i, r in enumerate(found) if r is None]
+        searched = iter(self._source.ask_many([questions[i] for i in missing],
+                                              [langs[i] for i in missing]) if missing else [])
+        return [r if r is not None else next(searched) for r in found]
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._source, name)
