@@ -247,6 +247,27 @@ def _step_routers(settings: Settings) -> None:
     print(f"run record: {run.name}")
 
 
+def e2e_lines(table: pd.DataFrame) -> list[str]:
+    """The end-to-end summary: each outcome class per gold source, then what each class counts."""
+    from workbench.studies import OUTCOME_DEFINITIONS, OUTCOMES
+
+    with pd.option_context("display.width", 140):
+        lines = table.to_string(index=False).splitlines()
+    return lines + [f"  {outcome}: {OUTCOME_DEFINITIONS[outcome]}" for outcome in OUTCOMES]
+
+
+def _step_e2e(settings: Settings) -> None:
+    from workbench.studies import run_e2e
+
+    report = run_e2e(settings)
+    print(f"router {report.router} ({report.router_reason}); {len(report.rows)} questions, "
+          "both splits, each asked the way `workbench ask` does:")
+    print("\n".join(e2e_lines(report.table)))
+    if report.path is not None:
+        print(f"run record: {report.path.name} (`workbench report` opens each verified-wrong "
+              "answer's trace)")
+
+
 def _step_report(settings: Settings) -> None:
     from workbench.report import build_report
 
@@ -265,6 +286,7 @@ STEPS: list[tuple[str, Step]] = [
     ("the negative control: spoiled answers through the invariant checker",
      _step_negative_control),
     ("routers: the rule baseline against the trained routers", _step_routers),
+    ("end to end: every source and refusals through `ask`, judged by outcome", _step_e2e),
     ("the report", _step_report),
 ]
 

@@ -20,7 +20,7 @@ import inspect
 import math
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -134,7 +134,7 @@ class Gates:
     """Gate 0: which question terms count, a name from the gate 0 coverage table (``all``;
     ``script``: those in the candidates' scripts; ``shared``: those, plus a confident best
     score when the candidates are in another language)."""
-    threshold_cross_encoder: float = 0.5873
+    threshold_cross_encoder: float = 0.5872
     """Threshold gate in cross-encoder mode: the best sigmoid score must reach this."""
     threshold_bi_encoder: float = 0.8675
     """Threshold gate in bi-encoder mode: the best cosine must reach this."""
@@ -472,34 +472,72 @@ def default_config_path() -> Path | None:
     return candidate if candidate.is_file() else None
 
 
-def load_settings(path: str | os.PathLike[str] | None = None) -> Settings:
-    """Read settings from ``path`` (or the default file); built-in defaults fill the gaps."""
-    chosen = Path(path) if path is not None else default_config_path()
-    if chosen is None:
-        return check_settings(_resolve_defaults(Settings(), project_root()))
+def _read_table(chosen: Path) -> dict[str, Any]:
+    """A settings file's TOML, with only known sections, each a table."""
     if not chosen.is_file():
         raise ConfigError(f"settings file {chosen} does not exist")
     try:
         raw = tomllib.loads(chosen.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{chosen}: not valid TOML ({exc})") from exc
-    base = chosen.resolve().parent
     unknown = sorted(set(raw) - set(_SECTIONS))
     if unknown:
         raise ConfigError(
             f"{chosen}: unknown section(s) {', '.join(unknown)}; known: {', '.join(_SECTIONS)}"
         )
-    settings = _resolve_defaults(Settings(), base)
-    changes: dict[str, Any] = {}
     for section, table in raw.items():
         if not isinstance(table, dict):
             raise ConfigError(f"{chosen}: [{section}] must be a table")
+    return raw
+
+
+def _apply(settings: Settings, raw: dict[str, Any], chosen: Path) -> dict[str, Any]:
+    """The sections of ``raw`` over those of ``settings``; relative paths against its folder."""
+    base = chosen.resolve().parent
+    changes: dict[str, Any] = {}
+    for section, table in raw.items():
         try:
             changes[section] = _section_from(
                 type(getattr(settings, section)), table, getattr(settings, section), base
             )
         except ConfigError as exc:  # say which file, as every other settings error does
             raise ConfigError(f"{chosen}: {exc}") from None
+    return changes
+
+
+def overlay_settings(settings: Settings, path: str | os.PathLike[str]) -> Settings:
+    """``settings`` with the keys of the file ``path`` laid over them; every other key stays.
+
+    An overlay is a small settings file holding only what it changes (e.g. the ``[gates]``
+    thresholds ``workbench gates calibrate`` writes). On the command line, a second
+    ``--config`` is laid over the first.
+    """
+    chosen = Path(path)
+    changes = _apply(settings, _read_table(chosen), chosen)
+    return check_settings(replace(settings, **changes))
+
+
+def load_settings(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None = None
+                  ) -> Settings:
+    """Read settings from ``path`` (or the default file); built-in defaults fill the gaps.
+
+    ``path`` may be a list of files: the first is read as above, each next one is laid over it
+    (:func:`overlay_settings`).
+    """
+    if path is not None and not isinstance(path, str | os.PathLike):
+        files = list(path)
+        if not files:
+            return load_settings(None)
+        settings = load_settings(files[0])
+        for overlay in files[1:]:
+            settings = overlay_settings(settings, overlay)
+        return settings
+    chosen = Path(path) if path is not None else default_config_path()
+    if chosen is None:
+        return check_settings(_resolve_defaults(Settings(), project_root()))
+    raw = _read_table(chosen)
+    settings = _resolve_defaults(Settings(), chosen.resolve().parent)
+    changes = _apply(settings, raw, chosen)
     return check_settings(replace(settings, source=chosen.resolve(), **changes))
 
 
@@ -518,5 +556,6 @@ __all__ = [
     "Settings",
     "check_settings",
     "load_settings",
+    "overlay_settings",
     "project_root",
 ]

@@ -6,6 +6,10 @@ fixes the seeds, pins plotly's renderer so saved outputs are stable, and returns
 The lab loads the expensive things (the quote source, the gate verdicts) at most once, on first
 use, so a notebook pays only for what it touches.
 
+``setup(corpus=..., index=..., questions=...)`` points a notebook at another corpus: its index,
+its labelled question files (the format of ``corpus/questions/README.md``), or both; the quote
+source, the checker and the gate verdicts then use them, so every notebook runs unchanged on it.
+
 ``WORKBENCH_CI=1`` shrinks the work of the slow cells (router comparisons, the negative control)
 to a seeded sample, so the notebook tests stay short; without it a notebook runs at full size.
 The seeds are fixed either way: a notebook shows the same numbers every time it runs.
@@ -13,6 +17,8 @@ The seeds are fixed either way: a notebook shows the same numbers every time it 
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import html
 import os
 import random
@@ -33,6 +39,7 @@ from workbench.routing._transformers import trained_routers
 
 if TYPE_CHECKING:
     from workbench.answers import AnswerResult, CheckContext
+    from workbench.corpus._questions import Question
     from workbench.gates import QuoteSource
     from workbench.routing import Router, ScriptedRouter, TaskItem
 
@@ -68,15 +75,21 @@ class Lab:
     """True under ``WORKBENCH_CI=1``: slow cells run on a seeded sample."""
     seed: int = SEED
     """The seed of every sample drawn here."""
+    questions: tuple[Path, ...] | None = None
+    """Labelled question files of one's own; ``None`` means the bundled sets."""
     _scratch: list[tempfile.TemporaryDirectory[str]] = field(default_factory=list, init=False,
                                                              repr=False)
 
     def describe(self) -> str:
         """One line: which settings file, encoder, rerank mode and gate order, and the CI size."""
         source = self.settings.source.name if self.settings.source else "built-in defaults"
-        return (f"settings: {source} (embedder {self.settings.embedder.name}, rerank "
+        line = (f"settings: {source} (embedder {self.settings.embedder.name}, rerank "
                 f"{self.settings.reranker.mode}, gates {' > '.join(self.settings.gates.order)}); "
                 f"CI size {'on' if self.ci else 'off'}, seed {self.seed}")
+        if self.questions is not None:
+            line += (f"\ncorpus {self.settings.paths.corpus}, index {self.settings.paths.index}, "
+                     f"questions {', '.join(f.name for f in self.questions)}")
+        return line
 
     def size(self, full: int, ci: int) -> int:
         """``full`` normally, ``ci`` under the CI flag (never more than ``full``)."""
@@ -141,14 +154,62 @@ class Lab:
     def gate_run(self) -> pd.DataFrame:
         """Every labelled question through retrieval and the five gates, one row each.
 
-        Evaluated once per configuration and cached under ``.cache/gates/`` (the first time
-        takes about a minute on 2 cores); every re-slicing afterwards reads these rows only.
+        The bundled sets, or the lab's own question files (``setup(questions=...)``). Evaluated
+        once per configuration and cached under ``.cache/gates/`` (the first time takes about a
+        minute on 2 cores); every re-slicing afterwards reads these rows only.
         """
         from workbench.studies import evaluate_sets_cached
 
-        rows, cached = evaluate_sets_cached(self.settings)
+        rows, cached = evaluate_sets_cached(self.settings, questions=self.questions)
         rows.attrs["cached"] = cached
         return rows
+
+    def labelled_questions(self, split: str | None = None) -> list[Question]:
+        """The labelled questions the gate verdicts are evaluated on, optionally one split.
+
+        The lab's own question files, else the bundled sets; gold spans resolved in the lab's
+        corpus.
+        """
+        from workbench.corpus import Corpus
+        from workbench.corpus._questions import load_question_files
+        from workbench.studies import question_files
+
+        files = question_files(self.settings, questions=self.questions)
+        return load_question_files(files, Corpus(self.settings.paths.corpus), split=split)
+
+    def with_data(self, *, corpus: str | os.PathLike[str] | None = None,
+                  index: bool | str | os.PathLike[str] = True,
+                  questions: Sequence[str | os.PathLike[str]] | None = None) -> Lab:
+        """The same lab (settings, CI size, seed) on another corpus, index or question files.
+
+        The arguments mean what they mean for :func:`setup`, which calls this; a notebook that
+        lets a reader pick a folder calls it again with the choice. It prints what it uses.
+
+        Raises:
+            LabError: ``corpus`` is not a folder, or a question file does not exist.
+            FragmentIndexError: An ``index`` folder given without ``corpus`` holds no sound index.
+        """
+        settings = _with_data(self.settings, corpus, index)
+        files = None
+        if questions is not None:
+            files = tuple(Path(q).resolve() for q in questions)
+            missing = [str(f) for f in files if not f.is_file()]
+            if missing or not files:
+                raise LabError("question file(s) not found: "
+                               f"{', '.join(missing) or '(none given)'}")
+        lab = Lab(settings=settings, ci=self.ci, seed=self.seed, questions=files)
+        print(lab.describe())
+        if index is True:
+            from workbench.index import ensure_index
+
+            print(ensure_index(settings))
+        elif index is not False:
+            from workbench.index import read_manifest
+
+            counts = read_manifest(settings.paths.index)["counts"]
+            print(f"index as given: {counts['fragments']} fragments from {counts['files']} "
+                  f"files ({settings.paths.index})")
+        return lab
 
     # --- router task sets ------------------------------------------------------------------------
 
@@ -259,30 +320,63 @@ def _display_defaults() -> None:
     pd.set_option("display.max_colwidth", 80)
 
 
+def _own_index_folder(settings: Settings, corpus: Path) -> Path:
+    """Where the index of a corpus given to :func:`setup` without an index lives (the cache)."""
+    tag = hashlib.sha256(str(corpus).encode("utf-8")).hexdigest()[:8]
+    return Path(settings.paths.cache) / "index" / f"{corpus.name}-{tag}"
+
+
+def _with_data(settings: Settings, corpus: str | os.PathLike[str] | None,
+               index: bool | str | os.PathLike[str]) -> Settings:
+    """``settings`` with the corpus and index a notebook asked for (see :func:`setup`)."""
+    from workbench.index import index_corpus_root
+
+    paths = settings.paths
+    if corpus is not None:
+        folder = Path(corpus).resolve()
+        if not folder.is_dir():
+            raise LabError(f"corpus {folder} is not a folder")
+        paths = dataclasses.replace(paths, corpus=folder)
+    if not isinstance(index, bool):
+        paths = dataclasses.replace(paths, index=Path(index).resolve())
+        if corpus is None:
+            paths = dataclasses.replace(paths, corpus=index_corpus_root(paths.index))
+    elif corpus is not None:
+        paths = dataclasses.replace(paths, index=_own_index_folder(settings, paths.corpus))
+    return dataclasses.replace(settings, paths=paths)
+
+
 def setup(config: str | os.PathLike[str] | None = None, *, ci: bool | None = None,
-          index: bool = True) -> Lab:
+          index: bool | str | os.PathLike[str] = True,
+          corpus: str | os.PathLike[str] | None = None,
+          questions: Sequence[str | os.PathLike[str]] | None = None) -> Lab:
     """Prepare a notebook: settings, CI flag, seeds, display defaults, and the course index.
 
     Args:
         config: A settings file (default: ``$WORKBENCH_CONFIG`` or the nearest ``workbench.toml``).
         ci: Force the CI size on or off (default: read ``WORKBENCH_CI``).
-        index: Whether to make sure the index of ``[paths].corpus`` exists and is current. This
-            is ``workbench demo``'s index step: it prints one line, and builds (minutes, the first
-            time) only when a file or a setting changed.
+        index: ``True``: make sure the index of the corpus exists and is current. This is
+            ``workbench demo``'s index step: it prints one line, and builds (minutes, the first
+            time) only when a file or a setting changed. ``False``: leave it as it is. A folder:
+            use the index there as it is (never rebuilt); without ``corpus``, the corpus is the
+            one it was built from (its manifest's ``corpus_root``).
+        corpus: Another corpus folder in place of ``[paths].corpus``. Without an index folder,
+            its index lives in ``[paths].cache``/index and ``index=True`` builds it there.
+        questions: Labelled question files of one's own (``corpus/questions/README.md``) in
+            place of the bundled sets: the gate verdicts (:attr:`Lab.gate_run`) and
+            :meth:`Lab.labelled_questions` use them.
 
     Returns:
         The :class:`Lab` the notebook's cells call into.
+
+    Raises:
+        LabError: ``corpus`` is not a folder, or a question file does not exist.
+        FragmentIndexError: An ``index`` folder given without ``corpus`` holds no sound index.
     """
-    settings = load_settings(config)
-    lab = Lab(settings=settings, ci=ci_requested() if ci is None else ci)
+    lab = Lab(settings=load_settings(config), ci=ci_requested() if ci is None else ci)
     _fix_seeds(lab.seed)
     _display_defaults()
-    print(lab.describe())
-    if index:
-        from workbench.index import ensure_index
-
-        print(ensure_index(settings))
-    return lab
+    return lab.with_data(corpus=corpus, index=index, questions=questions)
 
 
 __all__ = ["CI_ENV", "PLOTLY_RENDERER", "SEED", "WRAPPED_STYLE", "Glossary", "Lab", "LabError",

@@ -46,16 +46,18 @@ def load_catalog(models_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
 
 
 def record_numbers(models_dir: str | os.PathLike[str], name: str, numbers: Mapping[str, Any],
-                   measured_by: str) -> None:
-    """Replace the numbers of entry ``name`` with freshly measured ones (atomically)."""
+                   measured_by: str, when: str | None = None) -> None:
+    """Replace the numbers of entry ``name`` with freshly measured ones (atomically).
+
+    ``when`` is the date the numbers were measured (default: today).
+    """
     path = catalog_path(models_dir)
     entries = load_catalog(models_dir)
     for entry in entries:
         if entry["name"] == name:
             entry["numbers"] = {k: (round(v, 4) if isinstance(v, float) else v)
                                 for k, v in numbers.items()}
-            entry["measured"] = (f"{measured_by}, "
-                                 f"{datetime.now(UTC).strftime('%Y-%m-%d')}")
+            entry["measured"] = f"{measured_by}, {when or datetime.now(UTC).strftime('%Y-%m-%d')}"
             break
     else:
         raise CatalogError(f"{path}: no entry named {name!r}")

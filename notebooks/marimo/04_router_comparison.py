@@ -28,8 +28,8 @@ def _():
     # 04 · Comparing routers
 
     The router reads a question and chooses: a utility with its arguments, a quote, a spec with its
-    inputs, or a refusal. `router_tasks.jsonl` (433 questions) and `red_team.jsonl` (83 requests
-    that tempt an invented call) hold the labelled decision for each. Every decision is scored as
+    inputs, or a refusal. `router_tasks.jsonl` and `red_team.jsonl` (requests that tempt an
+    invented call) hold the labelled decision for each. Every decision is scored as
     correct or with exactly one error type. A **visible** failure is noticed downstream; a
     **verified wrong answer** (`wrong_argument_value`) executes, passes every invariant, and
     nobody notices.

@@ -37,7 +37,7 @@ def _():
 
 @app.cell
 def _(go, per_kind):
-    # the full run takes about 15 s on 2 cores: in the editor it waits for the button
+    # the full run is the slowest cell here: in the editor it waits for the button
     mo.stop(mo.running_in_notebook() and not go.value,
             mo.md("Choose a size and press **run the negative control**."))
     report = run_negative_control(lab.settings, per_kind=per_kind.value, write=False)

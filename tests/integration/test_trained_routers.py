@@ -1,4 +1,6 @@
-"""The committed routers load offline, keep their token ids, and give parseable decisions."""
+"""The committed routers load offline, keep their token ids, and give parseable decisions.
+
+Under the copy constraint their utility decisions name catalog ids and copy every value."""
 
 from __future__ import annotations
 
@@ -7,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from workbench.routing import TransformersRouter, load_tasks
+from workbench.routing import TransformersRouter, derive, load_tasks
 from workbench.routing._transformers import compact_prompt, load_tokenizer, training_text
+from workbench.utilities import load_catalog
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDERS = sorted(p.parent for p in (ROOT / "models" / "routers").glob("*/workbench_training.json"))
@@ -50,3 +53,17 @@ def test_router_decisions_parse(folder: Path, items) -> None:
     assert all(d.prompt_tokens > 0 and d.output_tokens > 0 for d in decisions)
     # the same question twice gives the same decision (greedy decoding)
     assert router.route(items[0].question).to_dict() == decisions[0].to_dict()
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)
+def test_constrained_decisions_copy_their_values(folder: Path, items) -> None:
+    router = TransformersRouter(folder, constrained=True)
+    catalog = load_catalog().schemas
+    for item in items:
+        decision = router.route(item.question)
+        assert decision.refusal is None or decision.refusal.code != "PARSE_FAILURE", decision.raw_output
+        assert decision.utility is None or decision.utility in catalog
+        if decision.utility is not None:
+            for value in decision.args.values():
+                assert isinstance(value, bool) or derive(item.question, value) is not None, (
+                    item.question, decision.raw_output)

@@ -184,3 +184,22 @@ def test_chinese_data_inside_quotes_is_not_refused_for_its_script(config: Path, 
     (line,) = _ask_json(capsys, "--config", str(config), "Сколько байт в UTF-8 у строки «你好»?")
     assert line["code"] != "QUESTION_SCRIPT"
     assert line["evidence"][0]["result"] == 6
+
+
+def test_cli_index_without_corpus_checks_quotes_against_the_index_corpus(
+        small_index, small_corpus: Path, tmp_path: Path, keyword_config, capsys) -> None:
+    # settings whose corpus is another folder: the quote must be checked in the index's own files
+    other = tmp_path / "other"
+    (other / "corpus").mkdir(parents=True)
+    (other / "corpus" / "note.md").write_text("Nothing about encodings here.\n", encoding="utf-8")
+    config = keyword_config(other, other / "corpus", index=other / "no-index",
+                            extra='[gates]\nthreshold_bi_encoder = 0.2\n')
+    question = "Из скольких байтов состоит метка порядка байтов в UTF-8?"
+    argv = ["--config", str(config), "--index", str(small_index.folder), "--source", "quote",
+            "--router", "rule", question]
+    (line,) = _ask_json(capsys, *argv)
+    assert line["decision"] == "answer", line
+    assert line["evidence"][0]["kind"] == "quote"
+    assert all(row.get("passed", True) is not False for row in line["invariants"])
+    (told,) = _ask_json(capsys, *argv[:4], "--corpus", str(other / "corpus"), *argv[4:])
+    assert told["decision"] != "answer"

@@ -88,8 +88,26 @@ def test_report_step_writes_the_page(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert f"report: {page}" in capsys.readouterr().out
     text = page.read_text(encoding="utf-8")
     assert "Only one router in this run" in text and "No <b>gates</b> run record yet" in text
-    assert [title for title, _ in _demo.STEPS][-2:] == [
-        "routers: the rule baseline against the trained routers", "the report"]
+    assert [title for title, _ in _demo.STEPS][-3:] == [
+        "routers: the rule baseline against the trained routers",
+        "end to end: every source and refusals through `ask`, judged by outcome", "the report"]
+
+
+def test_e2e_step_prints_each_outcome_per_source_with_its_definition(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import pandas as pd
+
+    from workbench.studies import OUTCOME_DEFINITIONS, outcome_table
+
+    rows = pd.DataFrame({"source": ["utility", "quote", "refuse"],
+                         "outcome": ["answered correctly", "verified wrong", "refused correctly"],
+                         "same_code": [False, False, True]})
+    lines = _demo.e2e_lines(outcome_table(rows))
+    assert lines[0].split() == ["source", "items", "answered", "correctly", "refused", "correctly",
+                                "verified", "wrong", "over-refused", "same", "code"]
+    assert lines[2].split() == ["quote", "1", "0", "0", "1", "0", "0"]
+    for outcome, meaning in OUTCOME_DEFINITIONS.items():
+        assert f"  {outcome}: {meaning}" in lines
 
 
 def test_a_demo_is_one_suite_and_the_report_reads_only_it(

@@ -11,6 +11,7 @@ import pytest
 
 from workbench.config import Settings, load_settings
 from workbench.gates import (
+    CandidateSet,
     QuoteSource,
     UnknownGateError,
     check_order,
@@ -353,3 +354,33 @@ def test_a_reslice_names_only_what_the_run_evaluated() -> None:
         run_order(rows, ["verbatim", "gate0"])
     with pytest.raises(UnknownRuleError, match="lang-match; it evaluated: entities, term-coverage"):
         rule_ablation(rows, rules=["entities", "lang-match"])
+
+
+def _two_candidates(tmp_path: Path, first_text: str, second_text: str) -> CandidateSet:
+    from workbench.corpus import Anchor, Corpus, Fragment
+    from workbench.retrieval import Hit
+
+    def fragment(path: str, text: str) -> Fragment:
+        return Fragment(id=f"{path}#0-{len(text)}", anchor=Anchor(path, 0, len(text), "0" * 64),
+                        text=text, lang="en")
+
+    hits = tuple(Hit(f"f{i}", i, 1.0, 0.9, 0.5, 0.9) for i in range(2))
+    return CandidateSet(question="q", lang="en", hits=hits,
+                        fragments=(fragment("a/one.html", first_text),
+                                   fragment("b/two.html", second_text)),
+                        titles=("", ""), quote=None, corpus=Corpus(tmp_path), area="test",
+                        mode="bi-encoder")
+
+
+def test_disagreement_needs_two_different_texts(tmp_path: Path) -> None:
+    from workbench.registry import build
+
+    check = build("gate", "disagreement")
+    same = _two_candidates(tmp_path, "This function ignores text cells.",
+                           "This function  ignores\ntext cells.")
+    verdict = check("q", same, Settings())
+    assert verdict.passed and verdict.numbers["same_text"] is True
+    different = _two_candidates(tmp_path, "This function ignores text cells.",
+                                "This function counts text cells.")
+    verdict = check("q", different, Settings())
+    assert not verdict.passed and verdict.numbers["same_text"] is False

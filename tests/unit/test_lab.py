@@ -6,6 +6,7 @@ import gc
 import json
 import os
 import random
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -197,3 +198,74 @@ def test_scratch_corpus_is_a_removable_copy(config: Path) -> None:
     gc.collect()
     assert not scratch.exists()
 
+
+
+OWN_QUESTIONS = [
+    {"id": "mine-1", "set": "in_corpus", "lang": "en", "split": "dev", "topic": "base64",
+     "question": "How does Base64 pad the output?",
+     "gold": [{"path": "en/base64.md", "span": "pads the output with one or two equals signs"}]},
+    {"id": "mine-2", "set": "out_of_corpus", "lang": "en", "split": "test",
+     "question": "Who won the 1998 World Cup?", "why": "no sport in the corpus"},
+]
+
+
+def test_setup_points_the_lab_at_another_corpus_index_and_questions(
+        config: Path, small_index, tmp_path: Path, monkeypatch) -> None:
+    own = tmp_path / "elsewhere" / "mine.jsonl"
+    own.parent.mkdir()
+    _jsonl(own, OWN_QUESTIONS)
+    calls = []
+
+    def fake(settings, **kwargs):
+        calls.append((settings, kwargs))
+        return pd.DataFrame({"id": ["mine-1"]}), False
+
+    monkeypatch.setattr("workbench.studies.evaluate_sets_cached", fake)
+    # an index alone: the corpus is the one it was built from, whatever the settings say
+    lab = setup(config, index=small_index.folder, questions=[own])
+    assert lab.settings.paths.index == small_index.folder.resolve()
+    assert lab.settings.paths.corpus == Path(small_index.manifest["corpus_root"])
+    assert lab.questions == (own.resolve(),)
+    assert list(lab.gate_run["id"]) == ["mine-1"]
+    ((settings, kwargs),) = calls
+    assert settings is lab.settings and kwargs["questions"] == (own.resolve(),)
+    assert [q.id for q in lab.labelled_questions()] == ["mine-1", "mine-2"]
+    assert [q.id for q in lab.labelled_questions("test")] == ["mine-2"]
+    assert lab.quote_source.index.folder == small_index.folder
+
+
+def test_setup_with_a_corpus_builds_its_own_index_and_evaluates_its_questions(
+        config: Path, small_corpus: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "another" / "corpus"
+    shutil.copytree(small_corpus, copy)
+    own = tmp_path / "mine.jsonl"
+    _jsonl(own, OWN_QUESTIONS)
+    lab = setup(config, corpus=copy, questions=[own])
+    assert lab.settings.paths.corpus == copy.resolve()
+    index = lab.settings.paths.index
+    assert index.parent == load_settings(config).paths.cache / "index"
+    assert index.name.startswith("corpus-") and (index / "manifest.json").is_file()
+    assert lab.settings.paths.index != load_settings(config).paths.index
+    rows = lab.gate_run
+    assert list(rows["id"]) == ["mine-1", "mine-2"] and rows.attrs["cached"] is False
+
+
+def test_setup_rejects_a_missing_question_file_or_corpus(config: Path, tmp_path: Path) -> None:
+    with pytest.raises(LabError, match="not found"):
+        setup(config, index=False, questions=[tmp_path / "nosuch.jsonl"])
+    with pytest.raises(LabError, match="is not a folder"):
+        setup(config, index=False, corpus=tmp_path / "nosuch")
+
+
+def test_with_data_moves_a_lab_to_other_data_and_keeps_its_size_and_seed(
+        config: Path, small_index, tmp_path: Path) -> None:
+    own = tmp_path / "mine.jsonl"
+    _jsonl(own, OWN_QUESTIONS)
+    lab = setup(config, index=False, ci=True)
+    moved = lab.with_data(index=small_index.folder, questions=[own])
+    assert moved is not lab and moved.ci is True and moved.seed == lab.seed
+    assert moved.settings.paths.index == small_index.folder.resolve()
+    assert moved.questions == (own.resolve(),) and lab.questions is None
+    assert [q.id for q in moved.labelled_questions("dev")] == ["mine-1"]
+    with pytest.raises(LabError, match="not found"):
+        lab.with_data(index=False, questions=[tmp_path / "nosuch.jsonl"])

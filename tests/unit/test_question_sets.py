@@ -11,7 +11,13 @@ import pytest
 
 from workbench.config import load_settings
 from workbench.corpus import Corpus
-from workbench.corpus._questions import SETS, QuestionSetError, load_questions, load_sets
+from workbench.corpus._questions import (
+    SETS,
+    QuestionSetError,
+    load_question_files,
+    load_questions,
+    load_sets,
+)
 from workbench.gates import QuoteSource, gate_codes, refusal_from_verdict
 from workbench.index import build_index, load_index
 from workbench.refusal import falsehood_words
@@ -101,3 +107,54 @@ def test_every_refusal_over_every_set_is_well_worded(questions, tmp_path: Path) 
                     assert refusal.code in refusal.text or refusal.numbers
                     checked[(q.set, verdict.gate)] += 1
     assert len(checked) == len(SETS) * len(gate_codes())
+
+
+GOOD = ('{"id": "ok", "set": "out_of_corpus", "question": "q", "lang": "en", "split": "dev", '
+        '"why": "not there"}')
+BAD_LINES = [
+    # (the second line of a file, what the error says after "q.jsonl:2: ")
+    ('{"id": "x", "set": "in_corpus", "question": "q", "lang": "ru"}', "missing split"),
+    ('{"id": "x", "question": "q", "lang": "ru", "split": "dev"}', "missing set"),
+    ('{"id": "x", "set": "in_corpus", "question": "q", "lang": "ru", "split": "dev", '
+     '"gold": [{"path": "a.md", "span": "absent text"}]}', r"x: span 'absent text' is not in a\.md"),
+    ('{"id": "x", "set": "in_corpus", "question": "q", "lang": "ru", "split": "dev", '
+     '"gold": [{"path": "../outside.md", "span": "t"}]}', r"x: .*refused"),
+    ('{"id": "x", "set": "in_corpus", "question": "q", "lang": "ru", "split": "dev", '
+     '"gold": [{"path": "/etc/hostname", "span": "t"}]}', r"x: "),
+    ('{"id": "x", "set": "in_corpus", "question": "q", "lang": "ru", "split": "dev", '
+     '"gold": [{"path": "nosuch.md", "span": "t"}]}', r"x: "),
+    ('{"id": "x", "set": "relevance_traps", "question": "q", "lang": "ru", "split": "dev", '
+     '"near": {"path": "a.md"}}', r"x: a gold entry needs 'path' and 'span'"),
+    ('{"id": "x", "set": "mine", "question": "q", "lang": "ru", "split": "dev"}',
+     "set 'mine' is not one of"),
+]
+
+
+@pytest.mark.parametrize(("line", "message"), BAD_LINES)
+def test_an_error_names_the_file_the_line_and_the_question(tmp_path: Path, line: str,
+                                                           message: str) -> None:
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c/a.md").write_text("some text", encoding="utf-8")
+    (tmp_path / "outside.md").write_text("t", encoding="utf-8")
+    file = tmp_path / "q.jsonl"
+    file.write_text(GOOD + "\n" + line + "\n", encoding="utf-8")
+    with pytest.raises(QuestionSetError, match=re.escape(f"{file}:2: ") + message):
+        load_questions(file, tmp_path / "c")
+
+
+def test_question_files_of_ones_own_load_in_order_with_ids_unique_across_them(
+        tmp_path: Path) -> None:
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c/a.md").write_text("some text here", encoding="utf-8")
+    first, second = tmp_path / "mine.jsonl", tmp_path / "other" / "more.jsonl"
+    second.parent.mkdir()
+    first.write_text(GOOD + "\n", encoding="utf-8")
+    second.write_text('{"id": "g", "set": "in_corpus", "question": "q", "lang": "en", '
+                      '"split": "test", "gold": [{"path": "a.md", "span": "text"}]}\n',
+                      encoding="utf-8")
+    loaded = load_question_files([first, second], tmp_path / "c")
+    assert [q.id for q in loaded] == ["ok", "g"]
+    assert (loaded[1].gold[0].start, loaded[1].gold[0].end) == (5, 9)
+    assert [q.id for q in load_question_files([first, second], tmp_path / "c", "test")] == ["g"]
+    with pytest.raises(QuestionSetError, match="id ok is also in"):
+        load_question_files([first, first], tmp_path / "c")

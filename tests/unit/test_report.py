@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -64,6 +65,20 @@ def router_run(root: Path) -> Path:
                                           "numbers": {}}]})
 
 
+def e2e_rows() -> pd.DataFrame:
+    """Four end-to-end questions, one per source: right, verified wrong, over-refused, refused."""
+    plan = [("e2e-u-001", "utility", "answered correctly", "", ""),
+            ("e2e-q-001", "quote", "verified wrong", "", ""),
+            ("e2e-s-001", "spec", "over-refused", "BAD_SPEC_INPUT", ""),
+            ("e2e-r-001", "refuse", "refused correctly", "OUT_OF_SCOPE", "OUT_OF_SCOPE")]
+    return pd.DataFrame.from_records([
+        {"id": i, "split": "test", "lang": "en", "source": source, "outcome": outcome,
+         "route": source, "code": code, "gold_code": gold, "same_code": bool(code) and code == gold,
+         "question": f"question <{i}>", "gold": json.dumps({"source": source}),
+         "trace": f"question: question {i}\nroute: {source}"}
+        for i, source, outcome, code, gold in plan])
+
+
 def plain(page: str) -> str:
     """The page with the cells' alignment classes dropped, so rows read as ``<td>a</td>...``."""
     return re.sub(r'<td class="[^"]*">', "<td>", page)
@@ -76,6 +91,8 @@ def write_all(root: Path, leaks: int = 0) -> dict[str, Path]:
         "answers": write_run("answers", answers_rows(leaks), results_dir=root,
                              extra={"mode": "bi-encoder"}),
         "routers": router_run(root),
+        "e2e": write_run("e2e", e2e_rows(), results_dir=root, summary={"split": "all"},
+                         extra={"router": "rule", "router_reason": "named by the caller"}),
         "drift": write_run("drift", pd.DataFrame({
             "fragment_id": ["f1", "f2", "f3"], "path": ["a.md", "a.md", "b.md"],
             "status": ["match", "drifted", "missing_file"]}), results_dir=root),
@@ -140,13 +157,14 @@ def test_missing_runs_are_said_not_invented(tmp_path: Path) -> None:
               results_dir=tmp_path)
     sections = {s.key: s for s in report_sections(tmp_path)}
     assert not sections["drift"].missing
-    for key in ("leakage", "selection", "gates", "ablation", "routers", "fts", "negative", "sweep"):
+    for key in ("leakage", "selection", "e2e", "gates", "ablation", "routers", "fts", "negative",
+                "sweep"):
         assert sections[key].missing and "run record yet" in sections[key].body
     page = build_report(tmp_path).read_text(encoding="utf-8")
     assert "No <b>routers</b> run record yet" in page
     assert "Leakage: no answers run yet" in page and "Every fragment is at its anchor" in page
     empty = build_report(tmp_path / "none").read_text(encoding="utf-8")
-    assert empty.count("run record yet") == 9  # every section that needs a run, drift included
+    assert empty.count("run record yet") == 10  # every section that needs a run, drift included
 
 
 def test_wrong_answers_and_targets_on_the_front_page(tmp_path: Path) -> None:
@@ -165,6 +183,33 @@ def test_wrong_answers_and_targets_on_the_front_page(tmp_path: Path) -> None:
     # the wrong answer is one click from its trace, and linkable
     assert '<details class="trace" id="trace-bi-encoder-q5">' in page
     assert "gate verdicts" in page and "it must be refused" in page
+
+
+def test_end_to_end_outcomes_per_source_on_the_front_page(tmp_path: Path) -> None:
+    write_all(tmp_path)
+    page = plain(build_report(tmp_path).read_text(encoding="utf-8"))
+    front = page[:page.index('<section id="leakage">')]
+    assert '<div class="banner bad" id="banner-e2e"><div class="big">1</div>' in front
+    assert "End to end: 1 of 4 questions answered verified-wrong</b> (router rule" in front
+    # per source: answered correctly, refused correctly, verified wrong, over-refused
+    assert "<td>utility</td><td>1</td><td>1</td><td>0</td><td>0</td><td>0</td>" in front
+    assert "<td>quote</td><td>1</td><td>0</td><td>0</td><td>1</td><td>0</td>" in front
+    assert "<td>spec</td><td>1</td><td>0</td><td>0</td><td>0</td><td>1</td>" in front
+    assert "<td>refuse</td><td>1</td><td>0</td><td>1</td><td>0</td><td>0</td>" in front
+    assert "<b>over-refused</b>: a refusal where the gold is an answer." in front
+    # the wrong answer is one click from its trace
+    assert '<a href="#e2e-e2e-q-001">e2e-q-001</a>' in front
+    assert '<details class="trace" id="e2e-e2e-q-001">' in page
+    assert "question &lt;e2e-q-001&gt;" in page and "route: quote" in page
+    assert '<details class="trace" id="e2e-e2e-u-001">' not in page  # right answers stay out
+    assert page.index("e2e-e2e-q-001\">") < page.index("e2e-e2e-s-001\">")  # wrong first
+
+
+def test_without_an_e2e_run_the_section_says_how_to_make_one(tmp_path: Path) -> None:
+    runs = write_all(tmp_path)
+    build_report(tmp_path, runs=[r.name for k, r in runs.items() if k != "e2e"])
+    page = (tmp_path / REPORT_NAME).read_text(encoding="utf-8")
+    assert 'id="banner-e2e"' not in page and "No <b>e2e</b> run record yet" in page
 
 
 def test_a_leak_turns_the_banner_red(tmp_path: Path) -> None:

@@ -133,3 +133,170 @@ def test_a_stage_registered_outside_the_package_changes_the_evaluation_key(setti
 
         assert evaluation_key(settings, ["in_corpus"], None) != before
     assert evaluation_key(settings, ["in_corpus"], None) == before
+
+
+def _own_file(folder: Path, settings: Settings) -> Path:
+    """The bundled-format sets of ``settings`` as one file of one's own, in another folder."""
+    folder.mkdir(parents=True, exist_ok=True)
+    own = folder / "my questions.jsonl"
+    own.write_text("".join((Path(settings.paths.questions) / f"{name}.jsonl").read_text(
+        encoding="utf-8") for name in QUESTIONS), encoding="utf-8")
+    return own
+
+
+def test_a_question_file_of_ones_own_takes_the_bundled_path(settings, small_index,
+                                                            tmp_path) -> None:
+    own = _own_file(tmp_path / "mine", settings)
+    source = _source(settings, small_index)
+    bundled = evaluate_sets(settings, sets=tuple(QUESTIONS), source=source)
+    mine = evaluate_sets(settings, questions=[own], source=source)
+    pd.testing.assert_frame_equal(mine.drop(columns=["verdicts"]),
+                                  bundled.drop(columns=["verdicts"]))
+    dev = evaluate_sets(settings, questions=[own], split="dev", source=source)
+    assert list(dev["id"]) == ["ic-1", "oc-1"]
+
+
+def test_the_cache_key_covers_each_question_file_and_the_corpus(settings, tmp_path) -> None:
+    from workbench.studies._gates import evaluation_key
+
+    own = _own_file(tmp_path / "mine", settings)
+    key = evaluation_key(settings, (), None, [own])
+    assert key == evaluation_key(settings, (), None, [str(own)])
+    assert key != evaluation_key(settings, tuple(QUESTIONS), None)
+    own.write_text(own.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert evaluation_key(settings, (), None, [own]) != key
+    key = evaluation_key(settings, (), None, [own])
+    corpus_file = Path(settings.paths.corpus) / "en" / "base64.md"
+    corpus_file.write_text(corpus_file.read_text(encoding="utf-8") + "\nMore.\n",
+                           encoding="utf-8")
+    assert evaluation_key(settings, (), None, [own]) != key
+
+
+def test_cli_eval_gates_on_question_files_records_them(small_index, small_corpus, tmp_path,
+                                                       keyword_config, capsys) -> None:
+    from workbench import cli
+    from workbench.digests import sha256_file
+    from workbench.runs import load_run
+
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "no-corpus").mkdir(parents=True)
+    config = keyword_config(elsewhere, elsewhere / "no-corpus", index=elsewhere / "no-index",
+                            extra="[gates]\nthreshold_bi_encoder = 0.2\n")
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    files = []
+    for name, items in QUESTIONS.items():
+        files.append(mine / f"{name}-mine.jsonl")
+        files[-1].write_text("".join(json.dumps({**item, "set": name}, ensure_ascii=False) + "\n"
+                                     for item in items), encoding="utf-8")
+    # --index alone: the corpus is the folder the index was built from
+    argv = ["eval", "gates", "--config", str(config), "--index", str(small_index.folder),
+            "--mode", "bi-encoder", "--quiet", "--questions", *map(str, files)]
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "in_corpus" in out and "run record:" in out
+    run = load_run(out.split("run record:")[1].strip())
+    assert run.manifest["questions"] == [{"path": str(f), "sha256": sha256_file(f)}
+                                         for f in files]
+    assert run.manifest["corpus_root"] == str(small_corpus.resolve())
+    assert sorted(run.rows["id"]) == ["ic-1", "ic-2", "oc-1"]
+    assert cli.main(argv) == 0
+    assert "from the cache" in capsys.readouterr().out
+    # the selection report finds the gold of the files the run names, and only while unchanged
+    from workbench.studies._selection import gold_for_run
+
+    gold = gold_for_run(run)
+    assert gold is not None and sorted(gold) == ["ic-1", "ic-2"]
+    files[0].write_text(files[0].read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert gold_for_run(run) is None
+
+
+def test_cli_eval_gates_names_the_bad_line_of_a_question_file(small_index, tmp_path,
+                                                              keyword_config, capsys) -> None:
+    from workbench import cli
+
+    (tmp_path / "none").mkdir()
+    config = keyword_config(tmp_path, tmp_path / "none", index=tmp_path / "none-index")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "b1", "set": "in_corpus", "question": "q", "lang": "en", '
+                   '"split": "dev", "gold": [{"path": "en/base64.md", "span": "not there"}]}\n',
+                   encoding="utf-8")
+    assert cli.main(["eval", "gates", "--config", str(config), "--index",
+                     str(small_index.folder), "--quiet", "--questions", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert f"QuestionSetError: {bad}:1: b1: span 'not there' is not in en/base64.md" in err
+
+
+def test_cli_gates_calibrate_writes_an_overlay_the_settings_loader_reads(
+        small_index, tmp_path, keyword_config, capsys) -> None:
+    from workbench import cli
+    from workbench.config import load_settings, overlay_settings
+    from workbench.runs import load_run
+
+    config = keyword_config(tmp_path, Path(small_index.manifest["corpus_root"]),
+                            index=small_index.folder)
+    own = tmp_path / "own.jsonl"
+    own.write_text("".join(json.dumps({**item, "set": name}, ensure_ascii=False) + "\n"
+                           for name, items in QUESTIONS.items() for item in items)
+                   + json.dumps({"id": "oc-2", "set": "out_of_corpus", "lang": "en",
+                                 "split": "dev", "question": "Who won the 1998 World Cup?"})
+                   + "\n", encoding="utf-8")
+    fragment = tmp_path / "tuned" / "gates.toml"
+    assert cli.main(["gates", "calibrate", "--config", str(config), "--mode", "bi-encoder",
+                     "--questions", str(own), "--out", str(fragment), "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "gates tuned on the dev split, rerank bi-encoder, 3 questions" in out
+    text = fragment.read_text(encoding="utf-8")
+    assert "[gates]" in text and "threshold_bi_encoder = " in text
+    base = load_settings(config)
+    tuned = overlay_settings(base, fragment)
+    assert tuned == load_settings([config, fragment])
+    assert tuned.paths == base.paths and tuned.gates.order == base.gates.order
+    run = load_run(out.split("run record:")[1].strip())
+    assert run.manifest["kind"] == "gates-calibrate"
+    assert run.manifest["fragment"] == text
+    assert run.manifest["summary"]["gates"] == {
+        "threshold_bi_encoder": tuned.gates.threshold_bi_encoder,
+        "min_lexical_coverage": tuned.gates.min_lexical_coverage,
+        "disagreement_margin": tuned.gates.disagreement_margin}
+    assert run.manifest["questions"][0]["path"] == str(own)
+    # the chosen cell is the grid's best: answerable answered from gold, unanswerable refused
+    best = run.rows.iloc[0]
+    assert best["threshold"] == tuned.gates.threshold_bi_encoder
+    assert best["score"] == run.rows["score"].max()
+    # a second --config on the command line is the same overlay
+    assert cli.main(["eval", "gates", "--config", str(config), "--config", str(fragment),
+                     "--mode", "bi-encoder", "--questions", str(own), "--quiet"]) == 0
+    record = load_run(capsys.readouterr().out.split("run record:")[1].strip())
+    assert record.manifest["settings"]["gates"]["threshold_bi_encoder"] == \
+        tuned.gates.threshold_bi_encoder
+
+
+def test_calibrate_without_a_question_of_the_split_says_so(settings, small_index, tmp_path,
+                                                          monkeypatch) -> None:
+    from workbench.corpus._questions import QuestionSetError
+    from workbench.studies import calibrate
+
+    monkeypatch.setattr(gates_study, "QuoteSource",
+                        lambda s: QuoteSource(s, index=small_index, embedder=KeywordEmbedder()))
+    only_test = tmp_path / "test-only.jsonl"
+    only_test.write_text(json.dumps({**QUESTIONS["in_corpus"][1], "set": "in_corpus"},
+                                    ensure_ascii=False) + "\n", encoding="utf-8")
+    settings = dataclasses.replace(settings, paths=dataclasses.replace(
+        settings.paths, cache=tmp_path / "cache"))
+    with pytest.raises(QuestionSetError, match="no question of the dev split"):
+        calibrate(settings, questions=[only_test])
+
+
+def test_cli_eval_gates_with_no_question_of_the_split_is_a_typed_error(
+        small_index, tmp_path, keyword_config, capsys) -> None:
+    from workbench import cli
+
+    config = keyword_config(tmp_path, Path(small_index.manifest["corpus_root"]),
+                            index=small_index.folder)
+    dev_only = tmp_path / "dev-only.jsonl"
+    dev_only.write_text(json.dumps({**QUESTIONS["out_of_corpus"][0], "set": "out_of_corpus"},
+                                   ensure_ascii=False) + "\n", encoding="utf-8")
+    assert cli.main(["eval", "gates", "--config", str(config), "--questions", str(dev_only),
+                     "--split", "test", "--quiet"]) == 2
+    assert "QuestionSetError: no question of the test split in" in capsys.readouterr().err

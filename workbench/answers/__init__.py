@@ -10,11 +10,13 @@ goes through it.
 """
 
 from workbench.answers._ask import (
+    ASK_BATCH,
     FALLBACK_ROUTER,
     SELECTION_FIGURE,
     ForcedSource,
     RouterChoice,
     ask,
+    ask_many,
     best_router,
     resolve_router,
 )
@@ -53,15 +55,24 @@ from workbench.answers._invariants import (
     invariants_for,
     refusal_from_report,
 )
-from workbench.answers._pipeline import AnswerResult, AnswerTrace, answer, answer_rows, leaky_answer
+from workbench.answers._pipeline import (
+    AnswerResult,
+    AnswerTrace,
+    answer,
+    answer_many,
+    answer_rows,
+    leaky_answer,
+)
 from workbench.refusal import FALSEHOOD_PATTERN, Refusal, falsehood_words, speakable
 
 __all__ = [
+    "ASK_BATCH",
     "FALLBACK_ROUTER",
     "SELECTION_FIGURE",
     "ForcedSource",
     "RouterChoice",
     "ask",
+    "ask_many",
     "best_router",
     "resolve_router",
     "FALSEHOOD_PATTERN",
@@ -91,6 +102,7 @@ __all__ = [
     "TransformersGenerator",
     "UtilityEvidence",
     "answer",
+    "answer_many",
     "answer_rows",
     "check_answer",
     "check_evidence",

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -141,6 +141,17 @@ class _Step:
     candidate: Evidence | None = None
 
 
+@dataclass
+class _Routed:
+    """One question that passed the input check, with the router's decision (private)."""
+
+    position: int
+    question: str
+    lang: str
+    decision: RouterDecision
+    state: _Step
+
+
 def _quote_evidence(result: QuoteResult, index_digest: str, *, proposed: bool = False
                     ) -> QuoteEvidence | None:
     quote = result.quote if not proposed else result.candidates.quote
@@ -193,21 +204,24 @@ def _from_utility(decision: RouterDecision, question: str, lang: str, state: _St
                            catalog_digest=load_catalog().digest)
 
 
-def _from_quote(question: str, lang: str, quote_source: QuoteSource | None, settings: Settings,
-                state: _Step) -> Evidence | Refusal:
-    if quote_source is None:
-        try:
-            quote_source = QuoteSource(settings)
-        except (WorkbenchError, OSError) as exc:
-            state.steps.append(f"quote source unavailable: {type(exc).__name__}")
-            return Refusal(code=str(AnswerCode.QUOTE_SOURCE_UNAVAILABLE),
-                           area=f"corpus index {settings.paths.index}",
-                           numbers={"error": type(exc).__name__},
-                           text="The quote source could not be opened: no usable index was "
-                                f"found at {settings.paths.index}.")
-    result = quote_source.ask(question, lang)
+def _open_quote_source(settings: Settings) -> QuoteSource | Refusal:
+    """The quote source the settings name, or the refusal that says it could not be opened."""
+    try:
+        return QuoteSource(settings)
+    except (WorkbenchError, OSError) as exc:
+        return Refusal(code=str(AnswerCode.QUOTE_SOURCE_UNAVAILABLE),
+                       area=f"corpus index {settings.paths.index}",
+                       numbers={"error": type(exc).__name__},
+                       text="The quote source could not be opened: no usable index was "
+                            f"found at {settings.paths.index}.")
+
+
+def _from_quote(result: QuoteResult | Refusal, digest: str, state: _Step) -> Evidence | Refusal:
+    """The evidence of one question's quote result (searched with the rest of its batch)."""
+    if isinstance(result, Refusal):
+        state.steps.append(f"quote source unavailable: {result.numbers['error']}")
+        return result
     state.gates = result.trace
-    digest = quote_source.index.digest
     state.candidate = _quote_evidence(result, digest, proposed=True)
     if result.refusal is not None:
         state.steps.append(f"quote gates: {result.refusal.code}")
@@ -216,6 +230,23 @@ def _from_quote(question: str, lang: str, quote_source: QuoteSource | None, sett
     evidence = _quote_evidence(result, digest)
     return evidence if evidence is not None else Refusal(
         code=str(AnswerCode.QUOTE_SOURCE_UNAVAILABLE), area="corpus index", text="No quote.")
+
+
+def _search_quotes(routed: Sequence[_Routed], quote_source: QuoteSource | None,
+                   settings: Settings) -> tuple[list[QuoteResult | Refusal], str]:
+    """The quote source's results for every question routed to it, searched as one batch.
+
+    Dense queries are encoded together (:meth:`workbench.gates.QuoteSource.ask_many`); each
+    result is the one the question would get alone. Without a ready quote source, one is opened
+    from the settings for the batch; when that fails, every question gets its refusal.
+    """
+    if not routed:
+        return [], ""
+    opened = quote_source if quote_source is not None else _open_quote_source(settings)
+    if isinstance(opened, Refusal):
+        return [opened] * len(routed), ""
+    results = opened.ask_many([r.question for r in routed], [r.lang for r in routed])
+    return list(results), opened.index.digest
 
 
 def _from_spec(decision: RouterDecision, lang: str, context: CheckContext, state: _Step
@@ -279,35 +310,25 @@ def _transition(question: str, refusal: Refusal, settings: Settings, generator: 
     return Answer(mode=Mode.B, text=chosen.generate(question), evidence=(), transition_note=note)
 
 
-def _run(question: str, router: Router, settings: Settings, *, allow_mode_b: bool,
-         quote_source: QuoteSource | None, generator: Generator | None,
-         context: CheckContext | None, lang: str | None, leaky: bool) -> AnswerResult:
+def _screened(question: str, settings: Settings, lang: str | None, leaky: bool
+              ) -> AnswerResult | None:
+    """The final refusal of an empty or over-long question, before the router and retrieval."""
     screened = screen_question(question, settings.answers.max_question_chars, lang)
-    if screened is not None:  # final: mode B would hand the same question to a generator
-        decision = RouterDecision(source=Source.REFUSE, refusal=screened)
-        trace = AnswerTrace(question=question, decision=decision,
-                            steps=(f"input check: {screened.code}",), source_refusal=screened,
-                            mode_a_refusal=screened, leaky=leaky)
-        return AnswerResult(question, None, screened, trace)
-    lang = lang or detect_lang(question)
-    state = _Step()
-    decision = router.route(question)
-    state.steps.append(f"route: {decision.source}")
-    if context is None:
-        if quote_source is not None:
-            context = CheckContext.for_index(quote_source.index, quote_source.corpus, settings)
-        else:
-            context = CheckContext.from_settings(settings)
-    produced: Evidence | Refusal
-    if decision.source is Source.UTILITY:
-        produced = _from_utility(decision, question, lang, state)
-    elif decision.source is Source.QUOTE:
-        produced = _from_quote(question, lang, quote_source, settings, state)
-    elif decision.source is Source.SPEC:
-        produced = _from_spec(decision, lang, context, state)
-    else:
-        produced = _router_refusal(decision)
-        state.steps.append(f"router refused: {produced.code}")
+    if screened is None:
+        return None
+    # final: mode B would hand the same question to a generator
+    decision = RouterDecision(source=Source.REFUSE, refusal=screened)
+    trace = AnswerTrace(question=question, decision=decision,
+                        steps=(f"input check: {screened.code}",), source_refusal=screened,
+                        mode_a_refusal=screened, leaky=leaky)
+    return AnswerResult(question, None, screened, trace)
+
+
+def _finish(routed: _Routed, produced: Evidence | Refusal, settings: Settings, *,
+            allow_mode_b: bool, generator: Generator | None, context: CheckContext,
+            leaky: bool) -> AnswerResult:
+    """The checker (or the leak), then the optional mode-B transition, for one question."""
+    question, lang, decision, state = routed.question, routed.lang, routed.decision, routed.state
     report: InvariantReport | None = None
     outcome: Answer | Refusal
     if isinstance(produced, Refusal):
@@ -341,6 +362,51 @@ def _run(question: str, router: Router, settings: Settings, *, allow_mode_b: boo
     return AnswerResult(question, None, outcome, trace)
 
 
+def _run(questions: Sequence[str], router: Router, settings: Settings, *, allow_mode_b: bool,
+         quote_source: QuoteSource | None, generator: Generator | None,
+         context: CheckContext | None, lang: str | None, leaky: bool) -> list[AnswerResult]:
+    """The pipeline over a batch; each result is the one its question would get alone.
+
+    Each question is screened and routed in turn, the quote source searches the questions
+    routed to it together, then each question's evidence goes to the checker in turn.
+    """
+    results: list[AnswerResult | None] = [None] * len(questions)
+    routed: list[_Routed] = []
+    for position, question in enumerate(questions):
+        results[position] = _screened(question, settings, lang, leaky)
+        if results[position] is not None:
+            continue
+        state = _Step()
+        decision = router.route(question)
+        state.steps.append(f"route: {decision.source}")
+        routed.append(_Routed(position, question, lang or detect_lang(question), decision, state))
+    if not routed:
+        return [r for r in results if r is not None]
+    if context is None:
+        if quote_source is not None:
+            context = CheckContext.for_index(quote_source.index, quote_source.corpus, settings)
+        else:
+            context = CheckContext.from_settings(settings)
+    quoted = [r for r in routed if r.decision.source is Source.QUOTE]
+    searched, digest = _search_quotes(quoted, quote_source, settings)
+    quote_results = {r.position: found for r, found in zip(quoted, searched, strict=True)}
+    for item in routed:
+        decision, state = item.decision, item.state
+        produced: Evidence | Refusal
+        if decision.source is Source.UTILITY:
+            produced = _from_utility(decision, item.question, item.lang, state)
+        elif decision.source is Source.QUOTE:
+            produced = _from_quote(quote_results[item.position], digest, state)
+        elif decision.source is Source.SPEC:
+            produced = _from_spec(decision, item.lang, context, state)
+        else:
+            produced = _router_refusal(decision)
+            state.steps.append(f"router refused: {produced.code}")
+        results[item.position] = _finish(item, produced, settings, allow_mode_b=allow_mode_b,
+                                         generator=generator, context=context, leaky=leaky)
+    return [r for r in results if r is not None]
+
+
 def answer(question: str, router: Router, settings: Settings | None = None, *,
            allow_mode_b: bool = False, quote_source: QuoteSource | None = None,
            generator: Generator | None = None, context: CheckContext | None = None,
@@ -363,7 +429,23 @@ def answer(question: str, router: Router, settings: Settings | None = None, *,
         question, or one longer than ``[answers].max_question_chars``, is refused before the
         router runs (``QUESTION_EMPTY``, ``QUESTION_TOO_LONG``), and never goes on to mode B.
     """
-    return _run(question, router, settings or load_settings(), allow_mode_b=allow_mode_b,
+    return answer_many([question], router, settings, allow_mode_b=allow_mode_b,
+                       quote_source=quote_source, generator=generator, context=context,
+                       lang=lang)[0]
+
+
+def answer_many(questions: Sequence[str], router: Router, settings: Settings | None = None, *,
+                allow_mode_b: bool = False, quote_source: QuoteSource | None = None,
+                generator: Generator | None = None, context: CheckContext | None = None,
+                lang: str | None = None) -> list[AnswerResult]:
+    """Answer several questions as one batch; each gets exactly what :func:`answer` gives it.
+
+    The questions are screened and routed one by one, the ones routed to the quote source are
+    searched together (their dense queries encoded in one call, which is most of the time a
+    quote question costs), then each one's evidence meets the checker. The arguments are those
+    of :func:`answer`; the results are in the order of ``questions``.
+    """
+    return _run(questions, router, settings or load_settings(), allow_mode_b=allow_mode_b,
                 quote_source=quote_source, generator=generator, context=context, lang=lang,
                 leaky=False)
 
@@ -376,9 +458,9 @@ def leaky_answer(question: str, router: Router, settings: Settings | None = None
     When a gate refuses it answers anyway in mode A with the best unverified candidate, and it
     never runs the invariant checker.
     """
-    return _run(question, router, settings or load_settings(), allow_mode_b=False,
+    return _run([question], router, settings or load_settings(), allow_mode_b=False,
                 quote_source=quote_source, generator=None, context=context, lang=lang,
-                leaky=True)
+                leaky=True)[0]
 
 
 def answer_rows(results: list[AnswerResult]) -> list[Mapping[str, Any]]:

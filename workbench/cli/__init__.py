@@ -54,12 +54,23 @@ def verb_group(subparsers: argparse._SubParsersAction, name: str,
 
 
 def settings_for(args: argparse.Namespace, settings: Settings) -> Settings:
-    """The settings with a verb's ``--index``, ``--corpus`` and ``--mode`` applied."""
+    """The settings with a verb's ``--index``, ``--corpus`` and ``--mode`` applied.
+
+    ``--index`` without ``--corpus`` means the corpus that index was built from (its manifest's
+    ``corpus_root``): quotes are then found and checked in the files they came from.
+    """
+    from workbench.index import FragmentIndexError, index_corpus_root
+
     paths = settings.paths
     if getattr(args, "index", None):
         paths = dataclasses.replace(paths, index=Path(args.index).resolve())
     if getattr(args, "corpus", None):
         paths = dataclasses.replace(paths, corpus=Path(args.corpus).resolve())
+    elif getattr(args, "index", None):
+        try:
+            paths = dataclasses.replace(paths, corpus=index_corpus_root(paths.index))
+        except FragmentIndexError:
+            pass  # loading the index says what is wrong with it, where the verb needs it
     reranker = settings.reranker
     if getattr(args, "mode", None):
         reranker = dataclasses.replace(reranker, mode=args.mode)
@@ -73,11 +84,15 @@ def build_parser() -> argparse.ArgumentParser:
     # own values over the namespace, so a default there would erase a --config given before the
     # verb; with SUPPRESS a level that did not see the option leaves it alone, and the one given
     # last (nearest the verb) wins.
+    # Given twice or more at one level, each later file is laid over the earlier ones
+    # (e.g. --config workbench.toml --config gates.toml, a fragment `gates calibrate` wrote).
     common.add_argument(
         "--config",
         metavar="FILE",
+        action="append",
         default=argparse.SUPPRESS,
-        help="settings file (default: $WORKBENCH_CONFIG or the nearest workbench.toml)",
+        help="settings file (default: $WORKBENCH_CONFIG or the nearest workbench.toml); "
+             "a second --config is laid over the first",
     )
     parser = argparse.ArgumentParser(
         prog="workbench",

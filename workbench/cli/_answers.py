@@ -15,7 +15,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from workbench.answers import AnswerResult, CheckContext, ask, best_router, resolve_router
+from workbench.answers import (
+    ASK_BATCH,
+    AnswerResult,
+    CheckContext,
+    ask_many,
+    best_router,
+    resolve_router,
+)
 from workbench.answers._evidence import Answer, EvidenceFormatError, Mode
 from workbench.answers._invariants import check_answer
 from workbench.cli import settings_for, verb_group
@@ -126,9 +133,14 @@ def _ask(args: argparse.Namespace, settings: Settings) -> int:
                 raise
             # utility and spec questions are still answered; a quote decision is refused
             # (QUOTE_SOURCE_UNAVAILABLE) by the pipeline, with the index path in its text
-    for question in questions:
-        result = ask(question, settings, router=router, allow_mode_b=args.allow_mode_b,
-                     quote_source=source, context=context)
+    # a batch at a time (one dense encoding per batch), printed as each batch is done
+    progress = sys.stderr.isatty() and len(questions) > ASK_BATCH
+    results = ask_many(questions, settings, router=router, allow_mode_b=args.allow_mode_b,
+                       quote_source=source, context=context)
+    for done, result in enumerate(results, start=1):
+        if progress and (done % ASK_BATCH == 0 or done == len(questions)):
+            print(f"\rasked {done}/{len(questions)}", end="\n" if done == len(questions) else "",
+                  file=sys.stderr, flush=True)
         if args.json:
             print(json.dumps(_answer_json(result), ensure_ascii=False, default=str), flush=True)
             continue
@@ -142,7 +154,7 @@ def _ask(args: argparse.Namespace, settings: Settings) -> int:
         if gates is not None:
             marks = " ".join(f"{v.gate}:{'pass' if v.passed else 'FIRE'}" for v in gates.verdicts)
             print(inert(f"gates ({gates.mode}): {marks}"))
-        print()
+        print(flush=True)
     return 0
 
 
@@ -240,7 +252,9 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
                      help="let a mode-A refusal become an explicit mode-B answer from the "
                           "configured generator ([generator].path)")
     ask.add_argument("--index", metavar="DIR", help="an index built by `workbench index build`")
-    ask.add_argument("--corpus", metavar="DIR", help="the corpus that index was built from")
+    ask.add_argument("--corpus", metavar="DIR",
+                     help="the corpus quotes are checked against (default: the one --index was "
+                          "built from, else [paths].corpus)")
     ask.add_argument("--mode", choices=list(RERANK_MODES),
                      help="rerank mode (default: [reranker].mode)")
     ask.set_defaults(handler=_ask)

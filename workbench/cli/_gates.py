@@ -1,32 +1,56 @@
-"""``workbench eval gates``: the labelled question sets through the pipeline with the quote source."""
+"""``workbench eval gates`` and ``workbench gates calibrate``: labelled questions through the gates.
+
+The bundled sets by name (``--sets``), or question files of one's own (``--questions``) on any
+index and corpus (``--index``, ``--corpus``). ``eval gates`` reports how the gates fire;
+``gates calibrate`` chooses their numbers on the dev split and writes them as a settings overlay.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 import pandas as pd
 
 from workbench.cli import settings_for
 from workbench.config import Settings
-from workbench.corpus._questions import SETS
+from workbench.corpus._questions import SETS, QuestionSetError
 from workbench.index._fragment_index import load_index
 from workbench.retrieval import RERANK_MODES
 from workbench.studies import record_run
 from workbench.studies._analysis import gate_attribution, headline, report_lines
-from workbench.studies._gates import evaluate_sets, evaluate_sets_cached
+from workbench.studies._calibration import calibrate
+from workbench.studies._gates import (
+    evaluate_sets,
+    evaluate_sets_cached,
+    question_file_records,
+    question_files,
+)
 
 
 def _eval_gates(args: argparse.Namespace, settings: Settings) -> int:
     settings = settings_for(args, settings)
+    sets, questions = tuple(args.sets), args.questions
+    files = question_files(settings, sets, questions)
+    if args.write_catalog and questions is not None:
+        print("--write-catalog records the bundled sets' numbers; drop --questions",
+              file=sys.stderr)
+        return 2
     if args.no_cache:
-        rows = evaluate_sets(settings, sets=tuple(args.sets), split=args.split,
-                             progress=not args.quiet)
+        rows = evaluate_sets(settings, sets=sets, split=args.split, progress=not args.quiet,
+                             questions=questions)
     else:
-        rows, cached = evaluate_sets_cached(settings, sets=tuple(args.sets), split=args.split,
-                                            progress=not args.quiet)
+        rows, cached = evaluate_sets_cached(settings, sets=sets, split=args.split,
+                                            progress=not args.quiet, questions=questions)
         if cached:
             print("(verdicts from the cache: nothing they depend on changed; --no-cache re-runs)")
+    if rows.empty:
+        raise QuestionSetError(f"no question{' of the ' + args.split + ' split' if args.split else ''}"
+                               f" in {', '.join(str(f) for f in files)}")
+    if questions is not None:
+        print(f"questions: {', '.join(str(f) for f in files)} ({len(rows)} questions; "
+              f"corpus {settings.paths.corpus})")
     index = load_index(settings.paths.index, verify=False)
     order = settings.gates.order
     attribution = gate_attribution(rows, order)
@@ -38,12 +62,48 @@ def _eval_gates(args: argparse.Namespace, settings: Settings) -> int:
     run = record_run("gates", rows, settings=settings,
                     digests={"index": index.digest, "corpus_at_index": index.corpus_digest},
                     summary=summary,
-                    extra={"order": list(order), "split": args.split, "sets": list(args.sets),
+                    extra={"order": list(order), "split": args.split,
+                           "sets": list(dict.fromkeys(rows["set"])),
+                           "questions": question_file_records(files),
+                           "corpus_root": str(settings.paths.corpus),
                            "mode": settings.reranker.mode,
                            "embedder": index.embedder_id, "seconds": rows.attrs["seconds"]})
     print(f"run record: {run}")
     if args.write_catalog:
         _record_reranker_numbers(settings, rows)
+    return 0
+
+
+def _calibrate(args: argparse.Namespace, settings: Settings) -> int:
+    settings = settings_for(args, settings)
+    result = calibrate(settings, split=args.split, sets=tuple(args.sets),
+                       questions=args.questions, progress=not args.quiet)
+    if result.cached:
+        print("(verdicts from the cache: nothing they depend on changed)")
+    shipped = {key: getattr(settings.gates, key) for key in result.gates}
+    print(f"gates tuned on the {args.split} split, rerank {result.mode}, "
+          f"{result.n_questions} questions:")
+    for key, value in result.gates.items():
+        same = "same as" if value == shipped[key] else "settings have"
+        print(f"  {key} = {value!r}  ({same} {shipped[key]!r})")
+    print(f"  answerable answered from gold {result.hasans_correct:.4f}, unanswerable refused "
+          f"{result.noans_refused:.4f}, false answers {result.false_answers}")
+    index = load_index(settings.paths.index, verify=False)
+    best = result.table.head(args.top).copy()
+    run = record_run("gates-calibrate", result.table, settings=settings,
+                     digests={"index": index.digest, "corpus_at_index": index.corpus_digest},
+                     summary={"gates": result.gates, "hasans_correct": result.hasans_correct,
+                              "noans_refused": result.noans_refused,
+                              "false_answers": result.false_answers},
+                     extra={"split": args.split, "mode": result.mode,
+                            "order": list(settings.gates.order),
+                            "questions": question_file_records(result.files),
+                            "corpus_root": str(settings.paths.corpus),
+                            "n_questions": result.n_questions, "fragment": result.to_toml()})
+    fragment = result.write(Path(args.out) if args.out else run / "gates.toml")
+    print(best.to_string(index=False))
+    print(f"settings overlay: {fragment} (use: --config workbench.toml --config {fragment})")
+    print(f"run record: {run}")
     return 0
 
 
@@ -71,14 +131,47 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     gates = evals.add_parser("gates", help="the question sets through the quote gates",
                              parents=[common])
     gates.add_argument("--split", choices=["dev", "test"], help="only this split")
-    gates.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
+    chosen = gates.add_mutually_exclusive_group()
+    chosen.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS),
+                        help="bundled sets by name (default: all three)")
+    chosen.add_argument("--questions", nargs="+", metavar="FILE",
+                        help="labelled JSONL question files of your own "
+                             "(format: corpus/questions/README.md)")
     gates.add_argument("--mode", choices=list(RERANK_MODES),
                        help="rerank mode (default: [reranker].mode)")
-    gates.add_argument("--index", metavar="DIR")
-    gates.add_argument("--corpus", metavar="DIR")
+    gates.add_argument("--index", metavar="DIR",
+                       help="an index built by `workbench index build` (default: [paths].index)")
+    gates.add_argument("--corpus", metavar="DIR",
+                       help="the corpus gold spans and quotes are read from (default: the one "
+                            "--index was built from, else [paths].corpus)")
     gates.add_argument("--quiet", action="store_true")
     gates.add_argument("--no-cache", action="store_true",
                        help="re-run retrieval even when identical verdicts are cached")
     gates.add_argument("--write-catalog", action="store_true",
                        help="record the cross-encoder's test-split numbers in models/catalog.yaml")
     gates.set_defaults(handler=_eval_gates)
+
+    tune = verb_group(subparsers, "gates", common, "tune the quote gates").add_parser(
+        "calibrate", parents=[common],
+        help="choose gate 0's coverage, the score threshold and the disagreement margin on the "
+             "dev split; write them as a settings overlay")
+    tune.add_argument("--split", choices=["dev", "test"], default="dev",
+                      help="the split to tune on (default: dev)")
+    chosen = tune.add_mutually_exclusive_group()
+    chosen.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS),
+                        help="bundled sets by name (default: all three)")
+    chosen.add_argument("--questions", nargs="+", metavar="FILE",
+                        help="labelled JSONL question files of your own")
+    tune.add_argument("--mode", choices=list(RERANK_MODES),
+                      help="rerank mode whose threshold is tuned (default: [reranker].mode)")
+    tune.add_argument("--index", metavar="DIR",
+                      help="an index built by `workbench index build` (default: [paths].index)")
+    tune.add_argument("--corpus", metavar="DIR",
+                      help="the corpus gold spans are read from (default: the one --index was "
+                           "built from, else [paths].corpus)")
+    tune.add_argument("--out", metavar="FRAGMENT.toml",
+                      help="where to write the settings overlay (default: gates.toml in the run "
+                           "record's folder)")
+    tune.add_argument("--top", type=int, default=5, help="grid cells to print (default: 5)")
+    tune.add_argument("--quiet", action="store_true")
+    tune.set_defaults(handler=_calibrate)

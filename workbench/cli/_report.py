@@ -14,9 +14,11 @@ def _report(args: argparse.Namespace, settings: Settings) -> int:
     path = build_report(results, out=args.out, suite=args.suite, runs=args.runs)
     print(f"report: {path}")
     if args.markdown:
-        figures = scope_figures(report_scope(results, suite=args.suite, runs=args.runs))
-        block = write_figures(figures, args.figures, args.readme)
-        print(f"figures: {args.figures}; measured block of {args.readme} rewritten:\n{block}")
+        models = Path(settings.paths.models)
+        figures = scope_figures(report_scope(results, suite=args.suite, runs=args.runs), models)
+        written = write_figures(figures, args.figures, args.root, models)
+        print(f"figures: {args.figures}; rewritten from it: "
+              f"{', '.join(str(p) for p in written) or 'nothing (every block already agrees)'}")
     return 0
 
 
@@ -34,10 +36,11 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     which.add_argument("--runs", nargs="+", metavar="RUN",
                        help="exactly these run ids (the newest of each kind among them)")
     report.add_argument("--markdown", action="store_true",
-                        help="also write the figures record and the README's measured block "
-                             "from the same runs")
+                        help="also write the figures record from the same runs, every marked "
+                             "block of the README and the model cards, and the catalog's numbers")
     report.add_argument("--figures", default="docs/figures.json", metavar="FILE",
                         help="the figures record (default: docs/figures.json)")
-    report.add_argument("--readme", default="README.md", metavar="FILE",
-                        help="the README whose block between the figures markers is rewritten")
+    report.add_argument("--root", default=".", metavar="DIR",
+                        help="the checkout whose README and models/cards/*.md blocks between "
+                             "figures markers are rewritten (default: .)")
     report.set_defaults(handler=_report)

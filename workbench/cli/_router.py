@@ -12,11 +12,11 @@ from typing import Any
 from workbench.config import Settings
 from workbench.errors import WorkbenchError
 from workbench.registry import names
-from workbench.routing import RouterSpecError, build_router
+from workbench.routing import CONSTRAINED_SUFFIX, RouterSpecError, build_router
 from workbench.routing._score import DEFAULT_TASKSETS, TaskItem, load_tasks
 from workbench.routing._transformers import TRAINING_RECORD
 from workbench.stats import format_p
-from workbench.studies import record_run
+from workbench.studies import CATALOG_FIGURES, catalog_figures, record_run
 from workbench.studies._routers import (
     RouterComparison,
     compare_pair,
@@ -83,19 +83,12 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-CATALOG_FIGURES: tuple[tuple[str, str], ...] = (
-    ("items", "items"), ("source_accuracy", "source accuracy"), ("utility_accuracy", "utility accuracy"),
-    ("argument_exact_match", "argument exact match"),
-    ("conscious_refusal_rate", "red-team conscious refusal"), ("over_refusal_rate", "over-refusal"),
-    ("verified_wrong_answer_rate", "verified wrong answers"), ("parse_failure_rate", "parse failures"),
-    ("prompt_tokens_per_request", "prompt tokens/request"),
-    ("output_tokens_per_request", "output tokens/request"), ("latency_p50_ms", "latency p50 ms"),
-)  # fmt: skip
-"""Summary figure -> its label in ``models/catalog.yaml``."""
 
 
 def catalog_name(spec: str) -> str | None:
     """The catalog entry a router spec is recorded under: ``rule``, ``span``, or a trained folder's name."""
+    if spec.endswith(CONSTRAINED_SUFFIX):
+        return None  # the catalog holds a model's own figures, not those under the copy constraint
     name, _, value = spec.partition(":")
     if name in ("rule", "span") and not value:
         return name  # the built-ins with a catalog entry (span: its committed weights)
@@ -116,15 +109,12 @@ def _write_catalog(comparison: RouterComparison, routers: dict[str, Any], split:
             print(f"catalog: {spec} has no catalog entry; not recorded")
             continue
         row = comparison.summary.loc[spec]
-        numbers: dict[str, Any] = {f"{split or 'all'} {label}": _jsonable(row.get(key))
-                                   for key, label in CATALOG_FIGURES if key in row}
         folder = getattr(router, "path", None)
         training = Path(folder) / TRAINING_RECORD if folder is not None else None
-        if training is not None and training.is_file():
-            record = json.loads(training.read_text(encoding="utf-8"))
-            numbers.update({"parameters": record.get("parameters"),
-                            "training seconds (2 cores)": record.get("seconds"),
-                            "final training loss": record.get("final_loss")})
+        figures = {key: _jsonable(row.get(key)) for key, _ in CATALOG_FIGURES if key in row}
+        figures["training"] = (json.loads(training.read_text(encoding="utf-8"))
+                               if training is not None and training.is_file() else None)
+        numbers = catalog_figures({"split": split, "routers": {entry: figures}}, None)[entry]
         try:
             record_numbers(settings.paths.models, entry, numbers,
                            "workbench eval routers --write-catalog")
@@ -197,7 +187,8 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     routers = evals.add_parser("routers", help="compare routers on a task set, item by item",
                                parents=[common])
     routers.add_argument("names", nargs="+", metavar="NAME",
-                         help="rule, replay:PATH, transformers:DIR, or a trained router's name (base)")
+                         help="rule, replay:PATH, transformers:DIR, or a trained router's name (base); "
+                              "+constrained after a generative one decodes under the copy constraint")
     routers.add_argument("--taskset", action="append", metavar="FILE",
                          help="a task set (repeatable; default: the router tasks and the red team)")
     routers.add_argument("--split", choices=["dev", "test"], help="only this split")
@@ -211,7 +202,8 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
                                   parents=[common])
     route.add_argument("question", help="the question")
     route.add_argument("--router", default="rule", metavar="NAME",
-                       help="rule, replay:PATH, transformers:DIR or a trained router's name (default: rule)")
+                       help="rule, replay:PATH, transformers:DIR or a trained router's name (default: rule); "
+                            "+constrained after a generative one decodes under the copy constraint")
     route.add_argument("--taskset", action="append", metavar="FILE",
                        help="task sets whose ids join a replay file to question text")
     route.set_defaults(handler=_route)

@@ -5,13 +5,18 @@ Every line is one JSON object with at least ``id``, ``set``, ``question``, ``lan
 ``{"path", "span"}`` where ``span`` is verbatim text of the file; relevance traps carry ``near``
 (the fragment that looks right) and ``missing_entity``. Spans are located in the file's
 normalised text when the set is loaded, so gold anchors never go stale silently: a span that is
-no longer in its file is an error that names the question.
+no longer in its file is an error that names the file, the line and the question.
+
+The bundled sets are three files named after their ``set``; a file of one's own (any name, any
+folder, for any corpus) holds lines of the same format, each with its ``set``, and is loaded by
+:func:`load_question_files` the same way.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +30,10 @@ SPLITS = ("dev", "test")
 
 class QuestionSetError(WorkbenchError):
     """A question set line that is malformed or whose gold span is not in its file."""
+
+
+REQUIRED = ("id", "set", "question", "lang", "split")
+"""The fields every line carries."""
 
 
 @dataclass(frozen=True)
@@ -78,19 +87,24 @@ class Question:
         return self.set == "in_corpus"
 
 
-def _resolve(corpus: Corpus, item: dict[str, Any], qid: str, cache: dict[str, str]) -> GoldSpan:
+def _resolve(corpus: Corpus, item: dict[str, Any], where: str, cache: dict[str, str]
+             ) -> GoldSpan:
+    """``item``'s span located in its file; ``where`` (``FILE:LINE: id``) starts every error."""
     try:
         path, span = item["path"], item["span"]
     except (KeyError, TypeError):
-        raise QuestionSetError(f"{qid}: a gold entry needs 'path' and 'span'") from None
+        raise QuestionSetError(f"{where}: a gold entry needs 'path' and 'span'") from None
+    if not isinstance(path, str) or not isinstance(span, str) or not span:
+        raise QuestionSetError(f"{where}: a gold entry's 'path' and 'span' are non-empty text")
     if path not in cache:
         try:
             cache[path] = corpus.read(path).text
         except CorpusError as exc:
-            raise QuestionSetError(f"{qid}: {exc}") from None
+            raise QuestionSetError(f"{where}: {exc}") from None
     start = cache[path].find(span)
     if start == -1:
-        raise QuestionSetError(f"{qid}: span {span[:60]!r} is not in {path} (was the file edited?)")
+        raise QuestionSetError(
+            f"{where}: span {span[:60]!r} is not in {path} (was the file edited?)")
     return GoldSpan(path=path, start=start, end=start + len(span), text=span)
 
 
@@ -111,7 +125,9 @@ def load_questions(path: str | os.PathLike[str], corpus: Corpus | str | os.PathL
             row = json.loads(line)
         except json.JSONDecodeError as exc:
             raise QuestionSetError(f"{file}:{number}: not JSON ({exc})") from None
-        missing = [k for k in ("id", "set", "question", "lang", "split") if k not in row]
+        if not isinstance(row, dict):
+            raise QuestionSetError(f"{file}:{number}: a line is one JSON object")
+        missing = [k for k in REQUIRED if k not in row]
         if missing:
             raise QuestionSetError(f"{file}:{number}: missing {', '.join(missing)}")
         qid = str(row["id"])
@@ -120,12 +136,19 @@ def load_questions(path: str | os.PathLike[str], corpus: Corpus | str | os.PathL
         seen.add(qid)
         if row["split"] not in SPLITS:
             raise QuestionSetError(f"{file}:{number}: split must be dev or test")
+        if row["set"] not in SETS:
+            raise QuestionSetError(f"{file}:{number}: set {str(row['set'])[:40]!r} is not one of "
+                                   f"{', '.join(SETS)}")
         if split is not None and row["split"] != split:
             continue
-        gold = tuple(_resolve(corpus, g, qid, cache) for g in row.get("gold", []))
+        where = f"{file}:{number}: {qid}"
+        gold_items = row.get("gold", [])
+        if not isinstance(gold_items, list):
+            raise QuestionSetError(f"{where}: 'gold' is a list of {{path, span}} objects")
+        gold = tuple(_resolve(corpus, g, where, cache) for g in gold_items)
         if row["set"] == "in_corpus" and not gold:
             raise QuestionSetError(f"{file}:{number}: an in_corpus question needs gold spans")
-        near = _resolve(corpus, row["near"], qid, cache) if row.get("near") else None
+        near = _resolve(corpus, row["near"], where, cache) if row.get("near") else None
         known = {"id", "set", "question", "lang", "split", "topic", "gold", "near",
                  "missing_entity", "why"}
         out.append(Question(
@@ -136,10 +159,33 @@ def load_questions(path: str | os.PathLike[str], corpus: Corpus | str | os.PathL
     return out
 
 
+def set_files(questions_dir: str | os.PathLike[str], sets: Sequence[str] = SETS
+              ) -> tuple[Path, ...]:
+    """The files of the bundled ``sets``: ``<name>.jsonl`` in ``questions_dir``, in set order."""
+    unknown = [name for name in sets if name not in SETS]
+    if unknown:
+        raise QuestionSetError(f"unknown question set(s) {', '.join(unknown)}; "
+                               f"known: {', '.join(SETS)}")
+    return tuple(Path(questions_dir) / f"{name}.jsonl" for name in sets)
+
+
+def load_question_files(files: Sequence[str | os.PathLike[str]],
+                        corpus: Corpus | str | os.PathLike[str], split: str | None = None
+                        ) -> list[Question]:
+    """All questions of ``files``, in file order; an id is unique across all of them."""
+    corpus = corpus if isinstance(corpus, Corpus) else Corpus(corpus)
+    out: list[Question] = []
+    first: dict[str, Path] = {}
+    for file in files:
+        for question in load_questions(file, corpus, split=split):
+            if question.id in first:
+                raise QuestionSetError(f"{file}: id {question.id} is also in {first[question.id]}")
+            first[question.id] = Path(file)
+            out.append(question)
+    return out
+
+
 def load_sets(questions_dir: str | os.PathLike[str], corpus: Corpus | str | os.PathLike[str],
               sets: tuple[str, ...] = SETS, split: str | None = None) -> list[Question]:
     """All questions of ``sets`` (``<name>.jsonl`` in ``questions_dir``), in set order."""
-    out: list[Question] = []
-    for name in sets:
-        out.extend(load_questions(Path(questions_dir) / f"{name}.jsonl", corpus, split=split))
-    return out
+    return load_question_files(set_files(questions_dir, sets), corpus, split=split)

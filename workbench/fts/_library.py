@@ -15,12 +15,14 @@ accept it). Only ``verified`` and ``derived`` entries may be premises.
 
 from __future__ import annotations
 
+import copy
 import enum
 import json
 import shutil
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -134,9 +136,16 @@ def library_digest(entries: Mapping[str, Entry]) -> str:
     return digest_of([[e.id, e.version, e.computed_digest] for _, e in sorted(entries.items())])
 
 
+@lru_cache(maxsize=4096)
+def _parse(text: str) -> Any:
+    """The YAML of an entry's text, parsed once per distinct text (callers get a deep copy)."""
+    return yaml.safe_load(text)
+
+
 def _read_entry(path: Path) -> dict[str, Any]:
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        # every file is read now; only the parse of a text seen before is skipped
+        raw = copy.deepcopy(_parse(path.read_text(encoding="utf-8")))
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise LibraryError(f"{path.name}: cannot be read as YAML ({exc})") from exc
     if not isinstance(raw, dict):

@@ -15,6 +15,7 @@ import itertools
 import json
 import random
 from decimal import ROUND_HALF_UP, Decimal
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,7 @@ def _sha(obj: Any) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+@cache  # built once a process: building the LALR tables costs more than a re-check
 def _own_parser() -> Lark:
     grammar = resources.files("workbench.fts").joinpath("spec.lark").read_text(encoding="utf-8")
     return Lark(grammar, parser="lalr")
@@ -288,13 +290,20 @@ def _points(names: list[str], values: list[list[Any]]) -> tuple[list[dict[str, A
     return out, size, True
 
 
+@lru_cache(maxsize=4096)
+def _entry(text: str) -> tuple[str, int, str, str]:
+    """Id, version, status and digest of one entry's text (parsed once per distinct text)."""
+    raw = yaml.safe_load(text)
+    body = {k: v for k, v in raw.items() if k != "digest"}
+    return str(raw["id"]), int(raw["version"]), str(raw["status"]), _sha(body)
+
+
 def _library(folder: Path) -> dict[str, dict[str, Any]]:
     out = {}
     for path in sorted(folder.glob("*.yaml")):
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-        body = {k: v for k, v in raw.items() if k != "digest"}
-        out[str(raw["id"])] = {"version": int(raw["version"]), "status": str(raw["status"]),
-                               "digest": _sha(body)}
+        # every file is read now; only the parse of a text seen before is skipped
+        entry_id, version, status, digest = _entry(path.read_text(encoding="utf-8"))
+        out[entry_id] = {"version": version, "status": status, "digest": digest}
     return out
 
 

@@ -206,7 +206,9 @@ def disagreement() -> GateFn:
     """The two best candidates come from different files with nearly equal scores.
 
     When two files compete within ``disagreement_margin`` the ranking cannot tell which one the
-    question is about; quoting either would be a coin toss.
+    question is about; quoting either would be a coin toss. Two fragments whose text is the same
+    (white space aside) do not disagree: documentation repeats a paragraph on many pages, both
+    get the same score, and either quote says the same thing.
     """
 
     def check(question: str, candidates: CandidateSet, settings: Settings) -> GateVerdict:
@@ -217,9 +219,10 @@ def disagreement() -> GateFn:
                                 "fewer than two candidates")
         first, second = candidates.fragments[0], candidates.fragments[1]
         gap = candidates.hits[0].score - candidates.hits[1].score
-        fires = first.anchor.path != second.anchor.path and gap < margin
+        same_text = first.text.split() == second.text.split()
+        fires = first.anchor.path != second.anchor.path and gap < margin and not same_text
         return gate_verdict("disagreement", fires, {
-            "checked": len(candidates.hits), "first": first.anchor.path,
+            "checked": len(candidates.hits), "same_text": same_text, "first": first.anchor.path,
             "second": second.anchor.path, "gap": round(gap, 4), "margin": margin,
             "scores": [round(candidates.hits[0].score, 4), round(candidates.hits[1].score, 4)],
         }, f"{first.anchor.path} vs {second.anchor.path}, gap {gap:.3f}")

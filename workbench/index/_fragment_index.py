@@ -648,6 +648,18 @@ def read_manifest(folder: str | os.PathLike[str]) -> dict[str, Any]:
     return manifest
 
 
+def index_corpus_root(folder: str | os.PathLike[str]) -> Path:
+    """The corpus folder the index in ``folder`` was built from (its manifest's ``corpus_root``).
+
+    A verb given an index and no corpus reads and checks quotes against this folder, never
+    against the corpus of the settings, which may be another one.
+
+    Raises:
+        FragmentIndexError: No sound manifest (see :func:`read_manifest`).
+    """
+    return Path(read_manifest(folder)["corpus_root"])
+
+
 def verify_artifacts(folder: Path, manifest: dict[str, Any],
                      hashed: frozenset[str] | None = None) -> None:
     """Check every artifact's presence, size and sha256 against a manifest from read_manifest.

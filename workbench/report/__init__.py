@@ -17,15 +17,23 @@ from workbench.report._build import (
     scope_figures,
 )
 from workbench.report._markdown import (
-    END,
-    START,
+    BLOCKS,
+    MARKED_FILES,
     FiguresBlockError,
+    catalog_mismatches,
+    end_marker,
+    fill_blocks,
+    marked_blocks,
+    marked_files,
     read_figures,
-    readme_block,
     render_figures,
+    stale_blocks,
+    start_marker,
     write_figures,
 )
 
-__all__ = ["END", "REPORT_NAME", "SECTIONS", "START", "FiguresBlockError", "ReportError",
-           "ReportScope", "Section", "build_report", "read_figures", "readme_block",
-           "render_figures", "report_scope", "report_sections", "scope_figures", "write_figures"]
+__all__ = ["BLOCKS", "MARKED_FILES", "REPORT_NAME", "SECTIONS", "FiguresBlockError", "ReportError",
+           "ReportScope", "Section", "build_report", "catalog_mismatches", "end_marker",
+           "fill_blocks", "marked_blocks", "marked_files", "read_figures", "render_figures",
+           "report_scope", "report_sections", "scope_figures", "stale_blocks", "start_marker",
+           "write_figures"]

@@ -32,6 +32,8 @@ from workbench.stats import format_p
 from workbench.studies import (
     DEFINITION,
     GLOSSARY,
+    OUTCOME_DEFINITIONS,
+    OUTCOMES,
     STRICT_DEFINITION,
     SelectionReport,
     compare_pair,
@@ -40,7 +42,7 @@ from workbench.studies import (
     selection_errors,
     suite_figures,
 )
-from workbench.studies._figures import negative_figures
+from workbench.studies._figures import e2e_figures, negative_figures
 from workbench.studies._findings import STATES
 
 REPORT_NAME = "report.html"
@@ -304,6 +306,71 @@ def selection_banner(scope: Scoped) -> tuple[str, Section]:
                                   for _, row in report.wrong.iterrows()))
     return banner, Section("selection", "Selection errors and targets", intro, "".join(blocks),
                            tuple(r.run_id for r, _ in reports.values()))
+
+
+# --- end to end ---------------------------------------------------------------------------------
+
+E2E_INTRO = ("Every question of the end-to-end set (all three sources and refusals, Russian and "
+             "English) asked through ask's own path with one router, and judged by its outcome. "
+             + " ".join(f"{o[0].upper()}{o[1:]}: {d}." for o, d in OUTCOME_DEFINITIONS.items()))
+
+
+def _e2e_anchor(item_id: Any) -> str:
+    return f"e2e-{item_id}"
+
+
+def _e2e_trace(row: Any) -> str:
+    """One end-to-end question, collapsed; opened: the gold and what ``ask`` printed for it."""
+    key = _e2e_anchor(row["id"])
+    code = f" · {esc(row['code'])}" if row.get("code") else ""
+    return (f'<details class="trace" id="{esc(key)}"><summary><a href="#{esc(key)}">'
+            f"<code>{esc(row['id'])}</code></a> {esc(row['source'])} · {esc(row['split'])} · "
+            f"{esc(row['lang'])} · <b>{esc(row['outcome'])}</b>{code} — "
+            f"{esc(row['question'])}</summary>"
+            f"<dl><dt>gold</dt><dd><pre>{esc(row.get('gold', ''))}</pre></dd>"
+            f"<dt>trace (what <code>workbench ask</code> prints)</dt>"
+            f"<dd><pre>{esc(row.get('trace', ''))}</pre></dd></dl></details>")
+
+
+def _e2e_frame(figures: dict[str, Any]) -> pd.DataFrame:
+    return pd.DataFrame.from_records([{"source": source, **counts}
+                                      for source, counts in figures["per_source"].items()])
+
+
+def e2e_banner(scope: Scoped) -> tuple[str, Section]:
+    """The end-to-end outcomes per source on the front page, and the section with every trace."""
+    record = _as_scope(scope).run("e2e")
+    if record is None:
+        return "", Section("e2e", "End to end, per source", E2E_INTRO,
+                           _missing("e2e", "workbench demo"))
+    found = e2e_figures(record)
+    counts = {c: _int for c in ("items", *OUTCOMES, "same code")}
+    wrong = found["verified_wrong"]
+    links = ", ".join(f'<a href="#{esc(_e2e_anchor(w["id"]))}">{esc(w["id"])}</a> '
+                      f"({esc(w['source'])})" for w in wrong)
+    total = found["per_source"]["all"]
+    state = "bad" if wrong else "ok"
+    banner = (f'<div class="banner {state}" id="banner-e2e"><div class="big">{len(wrong):,}</div>'
+              f'<div class="what"><b>End to end: {len(wrong):,} of {total["items"]:,} questions '
+              f"answered verified-wrong</b> (router {esc(found['router'] or '?')}, every source "
+              f"and the refusals, both splits){': ' + links if links else ''}"
+              + table(_e2e_frame(found)[["source", "items", *OUTCOMES]], counts)
+              + '<p class="defs">' + " ".join(
+                  f"<b>{esc(o)}</b>: {esc(d)}." for o, d in OUTCOME_DEFINITIONS.items())
+              + ' — <a href="#e2e">every question and its trace</a></p></div></div>')
+    rows = record.rows
+    blocks = [_source(record, f"router {found['router']} ({found['router_reason']})",
+                      f"split {found['split'] or 'all'}"),
+              table(_e2e_frame(found), counts)]
+    missed = rows[~rows["outcome"].isin(["answered correctly", "refused correctly"])]
+    if len(missed):
+        blocks.append(f"<p><b>Each question not handled correctly</b> ({len(missed)}; verified "
+                      "wrong first; click one to open its gold and trace)</p>")
+        ordered = missed.assign(_wrong=missed["outcome"].ne("verified wrong")).sort_values(
+            ["_wrong", "source", "id"], kind="stable")
+        blocks.append("".join(_e2e_trace(row) for _, row in ordered.iterrows()))
+    return banner, Section("e2e", "End to end, per source", E2E_INTRO, "".join(blocks),
+                           (record.run_id,))
 
 
 # --- gates --------------------------------------------------------------------------------------
@@ -616,12 +683,13 @@ def negative_section(scope: Scoped) -> Section:
 
 # --- figures -----------------------------------------------------------------------------------
 
-def scope_figures(scope: Scoped) -> dict[str, Any]:
+def scope_figures(scope: Scoped, models_dir: str | os.PathLike[str] = "models") -> dict[str, Any]:
     """The measured figures of the runs in scope (:func:`workbench.studies.suite_figures`)."""
     scope = _as_scope(scope)
     return suite_figures(suite=scope.suite, gates=scope.runs("gates", "mode"),
                          answers=scope.runs("answers", "mode"),
-                         negative=scope.run("negative_control"), routers=scope.run("routers"))
+                         negative=scope.run("negative_control"), routers=scope.run("routers"),
+                         e2e=scope.run("e2e"), models_dir=models_dir)
 
 
 # --- glossary ----------------------------------------------------------------------------------
@@ -678,7 +746,8 @@ def report_sections(results_dir: str | os.PathLike[str] = "results", *, suite: s
     scope = report_scope(results_dir, suite=suite, runs=runs)
     _, leakage = leakage_banner(scope)
     _, selection = selection_banner(scope)
-    return [leakage, selection, *(build(scope) for build in SECTIONS)]
+    _, e2e = e2e_banner(scope)
+    return [leakage, selection, e2e, *(build(scope) for build in SECTIONS)]
 
 
 def build_report(results_dir: str | os.PathLike[str] = "results",
@@ -702,7 +771,8 @@ def build_report(results_dir: str | os.PathLike[str] = "results",
     scope = report_scope(root, suite=suite, runs=runs)
     banner, leakage = leakage_banner(scope)
     wrong_banner, selection = selection_banner(scope)
-    sections = [leakage, selection, *(build(scope) for build in SECTIONS)]
+    e2e_box, e2e = e2e_banner(scope)
+    sections = [leakage, selection, e2e, *(build(scope) for build in SECTIONS)]
     runs = runs_df(root) if root.is_dir() else pd.DataFrame()
     built = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     used = sorted({run for s in sections for run in s.runs})
@@ -712,7 +782,7 @@ def build_report(results_dir: str | os.PathLike[str] = "results",
               "<p>Rebuild with <code>workbench report</code>; every figure is recomputed from the "
               "run records named in its section.</p></header>")
     nav = "<nav>" + "".join(f'<a href="#{esc(s.key)}">{esc(s.title)}</a>' for s in sections) + "</nav>"
-    body = banner + wrong_banner + "".join(s.html() for s in sections)
+    body = banner + wrong_banner + e2e_box + "".join(s.html() for s in sections)
     document = page("digit-workbench report", header, nav, body)
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = target.with_name(f".{target.name}.partial")

@@ -5,11 +5,22 @@ arguments that source needs. The scripted router replays decisions given up fron
 router reads decisions made elsewhere, and the rule router is the keyword/pattern baseline.
 ``score_decision``/``evaluate_router``/``summarise`` score them item by item,
 ``compare_routers`` and ``mcnemar`` compare them, the normalisers turn a span of the question
-into an argument value (``normalise``, ``underived_arguments``), and ``generate_training_data`` builds the
+into an argument value (``normalise``, ``underived_arguments``), the copy constraint keeps a
+generative router's output to decisions whose values come from the question (``CopyConstraint``,
+``decision_grammar``; a router name ending in ``+constrained``), and ``generate_training_data`` builds the
 seeded training lines for the routers trained here.
 """
 
-from workbench.routing._build import RouterSpecError, build_router
+from workbench.routing._build import CONSTRAINED_SUFFIX, RouterSpecError, build_router
+from workbench.routing._constrain import (
+    ArgShape,
+    ChoiceGrammar,
+    CopyConstraint,
+    DecisionGrammar,
+    QuestionValues,
+    TokenTable,
+    decision_grammar,
+)
 from workbench.routing._dataset import (
     DatasetBuildError,
     TrainingData,
@@ -91,8 +102,16 @@ __all__ = [
     "normalise",
     "underived_arguments",
     "vocabularies",
+    "CONSTRAINED_SUFFIX",
     "RouterSpecError",
     "build_router",
+    "ArgShape",
+    "ChoiceGrammar",
+    "CopyConstraint",
+    "DecisionGrammar",
+    "QuestionValues",
+    "TokenTable",
+    "decision_grammar",
     "DEFAULT_TASKSETS",
     "ERROR_TYPES",
     "PARSE_FAILURE_CODE",

@@ -13,8 +13,13 @@ Two prompt formats, chosen by name from :data:`PROMPT_FORMATS`:
     and :func:`decision_target`).
 
 The chat template is used when the tokenizer has one, else a plain prompt. Decoding is greedy
-with a cap on new tokens. An output with no JSON decision in it, or with a decision that names no
-known source or lacks what its source needs, becomes a refuse decision whose code is
+with a cap on new tokens; a router built with ``constrained=True`` (``NAME+constrained`` in
+:func:`~workbench.routing.build_router`) decodes under :class:`~workbench.routing._constrain.CopyConstraint`,
+so it can only write a decision of the expected shape whose ids are known and whose argument
+values are copied from the question (each prompt format says which grammar each stage writes).
+
+An output with no JSON decision in it, or with a decision that names no known source or lacks
+what its source needs, becomes a refuse decision whose code is
 :data:`~workbench.routing._score.PARSE_FAILURE_CODE`, which scoring counts as a parse failure and
 never as a refusal. Every decision carries the raw output and the prompt and output token counts.
 """
@@ -31,6 +36,14 @@ from typing import Any
 from workbench.errors import WorkbenchError
 from workbench.refusal import Refusal
 from workbench.registry import router
+from workbench.routing._constrain import (
+    DEFAULT_TOP_K,
+    ChoiceGrammar,
+    CopyConstraint,
+    Grammar,
+    TokenTable,
+    decision_grammar,
+)
 from workbench.routing._records import RouterDecision, RouterDecisionError, Source
 from workbench.routing._score import PARSE_FAILURE_CODE
 from workbench.utilities import Catalog, category_index, describe_category
@@ -181,8 +194,11 @@ class _Generated:
     output_tokens: int
 
 
-Generate = Callable[[str, str], _Generated]
-"""``(system, user) -> generated text and token counts``; the model behind the router."""
+Generate = Callable[[str, str, Callable[[], Grammar]], _Generated]
+"""``(system, user, grammar) -> generated text and token counts``; the model behind the router.
+
+``grammar`` builds what the stage may write; a constrained router decodes under it, an
+unconstrained one never calls it."""
 
 
 def _index_text(catalog: Catalog | None) -> str:
@@ -205,16 +221,18 @@ def _category_ids(catalog: Catalog | None) -> list[str]:
 
 
 def _route_compact(question: str, generate: Generate, catalog: Catalog | None) -> RouterDecision:
-    out = generate("", compact_prompt(question))
+    out = generate("", compact_prompt(question),
+                   lambda: decision_grammar(question, REFUSAL_CODES, catalog))
     return parse_decision(out.text, out.prompt_tokens, out.output_tokens)
 
 
 def _route_two_stage(question: str, generate: Generate, catalog: Catalog | None) -> RouterDecision:
     codes = ", ".join(REFUSAL_CODES)
-    first = generate(SYSTEM_STAGE_ONE.format(index=_index_text(catalog)), question)
+    known = _category_ids(catalog)
+    first = generate(SYSTEM_STAGE_ONE.format(index=_index_text(catalog)), question,
+                     lambda: ChoiceGrammar((*known, *_OTHER_SOURCES)))
     prompt_tokens, output_tokens = first.prompt_tokens, first.output_tokens
     words = re.findall(r"[a-z_]+", _THINK.sub("", first.text).casefold())
-    known = _category_ids(catalog)
     choice = next((w for w in words if w in known or w in _OTHER_SOURCES), None)
     if choice is None:
         return parse_failure(first.text, "stage one named no category or source",
@@ -232,7 +250,11 @@ def _route_two_stage(question: str, generate: Generate, catalog: Catalog | None)
     else:
         what = "No source seems to fit the question."
         shape = '{"source": "refuse", "refusal": CODE}'
-    second = generate(SYSTEM_STAGE_TWO.format(what=what, shape=shape, codes=codes), question)
+    source = "utility" if choice in known else choice
+    second = generate(SYSTEM_STAGE_TWO.format(what=what, shape=shape, codes=codes), question,
+                      lambda: decision_grammar(question, REFUSAL_CODES, catalog,
+                                               sources=tuple(dict.fromkeys((source, "refuse"))),
+                                               category=choice if choice in known else None))
     raw = f"{first.text}\n---\n{second.text}"
     return parse_decision(raw, prompt_tokens + second.prompt_tokens,
                           output_tokens + second.output_tokens,
@@ -275,10 +297,16 @@ class TransformersRouter:
         prompt_format: A name from :data:`PROMPT_FORMATS`; ``None`` picks ``"compact"`` for a
             folder trained here (it has ``workbench_training.json``) and ``"two-stage"`` otherwise.
         max_new_tokens: The cap on generated tokens per stage.
+        constrained: Decode under :class:`~workbench.routing._constrain.CopyConstraint`: only
+            decisions of the expected shape, with known ids and argument values copied from the
+            question, can be written.
+        top_k: The constraint's number of best tokens checked at each step before the whole
+            vocabulary.
     """
 
     def __init__(self, path: str | Path, catalog: Catalog | None = None, prompt_format: str | None = None,
-                 max_new_tokens: int = DEFAULT_MAX_NEW_TOKENS) -> None:
+                 max_new_tokens: int = DEFAULT_MAX_NEW_TOKENS, constrained: bool = False,
+                 top_k: int = DEFAULT_TOP_K) -> None:
         import torch
         from transformers import AutoModelForCausalLM
 
@@ -294,6 +322,9 @@ class TransformersRouter:
         self.catalog = catalog
         self.max_new_tokens = max_new_tokens
         self.tokenizer = load_tokenizer(self.path)
+        self.constrained = constrained
+        self.top_k = top_k
+        self.tokens = TokenTable.of(self.tokenizer) if constrained else None
         try:
             self.model = AutoModelForCausalLM.from_pretrained(str(self.path), dtype=torch.float32)
         except (OSError, ValueError) as exc:
@@ -315,18 +346,22 @@ class TransformersRouter:
             ids.insert(0, int(tok.eos_token_id))
         return ids
 
-    def _generate(self, system: str, user: str) -> _Generated:
+    def _generate(self, system: str, user: str, grammar: Callable[[], Grammar]) -> _Generated:
         import torch
+        from transformers import LogitsProcessorList
 
         ids = self._prompt_ids(system, user)
         tok = self.tokenizer
         eos = tok.eos_token_id
         pad = tok.pad_token_id if tok.pad_token_id is not None else eos
         inputs = torch.tensor([ids], dtype=torch.long)
+        processors = LogitsProcessorList()
+        if self.tokens is not None:
+            processors.append(CopyConstraint(self.tokens, grammar(), len(ids), self.top_k))
         with torch.no_grad():
             output = self.model.generate(inputs, attention_mask=torch.ones_like(inputs), do_sample=False,
                                          max_new_tokens=self.max_new_tokens, eos_token_id=eos,
-                                         pad_token_id=pad)
+                                         pad_token_id=pad, logits_processor=processors)
         new = [int(t) for t in output[0, len(ids):]]
         if eos is not None and new and new[-1] == eos:
             new = new[:-1]
@@ -352,7 +387,8 @@ def trained_routers(models_dir: str | Path) -> dict[str, Path]:
 
 @router("transformers")
 def transformers_router(path: str, catalog: Catalog | None = None, prompt_format: str | None = None,
-                        max_new_tokens: int = DEFAULT_MAX_NEW_TOKENS) -> TransformersRouter:
+                        max_new_tokens: int = DEFAULT_MAX_NEW_TOKENS, constrained: bool = False,
+                        top_k: int = DEFAULT_TOP_K) -> TransformersRouter:
     """Build a :class:`TransformersRouter` for the model folder ``path``."""
     return TransformersRouter(path, catalog=catalog, prompt_format=prompt_format,
-                              max_new_tokens=max_new_tokens)
+                              max_new_tokens=max_new_tokens, constrained=constrained, top_k=top_k)

@@ -37,6 +37,7 @@ from workbench.studies._analysis import (
     threshold_sweep,
     would_fire_matrix,
 )
+from workbench.studies._calibration import Calibration, calibrate, threshold_key
 from workbench.studies._diff import (
     DIFF_KINDS,
     FLIP_COLUMNS,
@@ -46,7 +47,9 @@ from workbench.studies._diff import (
     diff_runs,
 )
 from workbench.studies._e2e import (
+    E2E_COLUMNS,
     E2E_SET,
+    OUTCOME_DEFINITIONS,
     OUTCOMES,
     E2EItem,
     E2EReport,
@@ -71,7 +74,10 @@ from workbench.studies._executor import (
     is_local,
 )
 from workbench.studies._figures import (
+    CATALOG_FIGURES,
     EXPECTED_TO_PASS,
+    catalog_figures,
+    e2e_figures,
     suite_figures,
 )
 from workbench.studies._findings import (
@@ -87,6 +93,8 @@ from workbench.studies._gates import (
     evaluate_sets,
     evaluate_sets_cached,
     outcome_columns,
+    question_file_records,
+    question_files,
     result_row,
 )
 from workbench.studies._glossary import GLOSSARY, GlossaryError, glossary
@@ -153,9 +161,12 @@ from workbench.studies._sweep import (
 )
 
 __all__ = [
+    "Calibration",
     "GLOSSARY",
     "GlossaryError",
+    "E2E_COLUMNS",
     "E2E_SET",
+    "OUTCOME_DEFINITIONS",
     "OUTCOMES",
     "E2EItem",
     "E2EReport",
@@ -209,6 +220,7 @@ __all__ = [
     "build_forgeries",
     "build_index_on",
     "build_pairs",
+    "calibrate",
     "calibrate_gates",
     "catch_rates",
     "cell_metrics",
@@ -240,6 +252,8 @@ __all__ = [
     "load_grid",
     "model_ids",
     "outcome_columns",
+    "question_file_records",
+    "question_files",
     "outcome_correctness",
     "paired_outcomes",
     "parse_grid",
@@ -259,6 +273,10 @@ __all__ = [
     "standard_digests",
     "study_routers",
     "suite_figures",
+    "threshold_key",
+    "catalog_figures",
+    "e2e_figures",
+    "CATALOG_FIGURES",
     "threshold_sweep",
     "train_reranker",
     "vocabulary_tokens",

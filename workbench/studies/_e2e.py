@@ -50,8 +50,26 @@ OUTCOMES: tuple[str, ...] = ("answered correctly", "refused correctly", "verifie
                              "over-refused")
 """The four outcome classes, in table order."""
 
+OUTCOME_DEFINITIONS: dict[str, str] = {
+    "answered correctly": "a mode-A answer whose evidence is the gold's: the same utility with "
+                          "the gold call's result, a quote in the gold file overlapping the gold "
+                          "span, or the gold specification with the conclusion its gold inputs give",
+    "refused correctly": "a refusal where the gold is a refusal (whether the code agrees is "
+                         "counted apart, as same code)",
+    "verified wrong": "a mode-A answer that is not the gold's, or any answer where a refusal was "
+                      "due: shown as verified, and wrong",
+    "over-refused": "a refusal where the gold is an answer",
+}
+"""What each outcome class counts; the report, the demo and the README quote these."""
+
 SOURCES: tuple[str, ...] = ("utility", "quote", "spec", "refuse")
 """The gold sources, in table order."""
+
+
+E2E_COLUMNS: tuple[str, ...] = ("id", "split", "lang", "source", "outcome", "route", "code",
+                                "gold_code", "same_code", "question", "gold", "trace")
+"""The columns of an ``e2e`` run record; ``gold`` is the item's gold as JSON, ``trace`` what
+``workbench ask`` prints for the question (route, answer or refusal, evidence, invariants)."""
 
 
 class E2ESetError(WorkbenchError):
@@ -255,9 +273,10 @@ def run_e2e(settings: Settings, *, router: Router | str | None = None, split: st
             "code": code, "gold_code": str(item.gold.get("refusal", "")),
             "same_code": bool(code) and code == item.gold.get("refusal"),
             "question": item.question,
+            "gold": json.dumps(dict(item.gold), ensure_ascii=False, sort_keys=True),
+            "trace": result.describe(),
         })
-    frame = pd.DataFrame(rows, columns=["id", "split", "lang", "source", "outcome", "route",
-                                        "code", "gold_code", "same_code", "question"])
+    frame = pd.DataFrame(rows, columns=list(E2E_COLUMNS))
     report = E2EReport(router=name, router_reason=reason, split=split, rows=frame)
     if not write:
         return report

@@ -6,6 +6,10 @@ question holds the retrieval result, every gate's would-fire flag, every quote r
 the numbers — enough to re-attribute the run to any gate order, rule subset or threshold without
 touching retrieval again (see ``_analysis``) — and the pipeline's outcome (the answer as JSON, or
 the refusal), which is what leakage is counted on.
+
+The questions come from files: the bundled sets by name (``sets``), or any labelled JSONL files
+in the same format (``questions``), on any index and corpus the settings name. Both go through
+the same functions, and the cache key covers each file's bytes.
 """
 
 from __future__ import annotations
@@ -13,10 +17,12 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TypeAlias
 
 import pandas as pd
 from tqdm.auto import tqdm
@@ -24,14 +30,49 @@ from tqdm.auto import tqdm
 from workbench import __version__, registry
 from workbench.answers import AnswerResult, CheckContext, answer
 from workbench.config import Settings
-from workbench.corpus._questions import SETS, Question, load_sets
+from workbench.corpus._questions import (
+    SETS,
+    Question,
+    QuestionSetError,
+    load_question_files,
+    set_files,
+)
+from workbench.corpus._text import Corpus
 from workbench.digests import code_digest, sha256_file
 from workbench.gates._quote_source import QuoteResult, QuoteSource
-from workbench.index._fragment_index import read_manifest
+from workbench.index._fragment_index import index_digest, read_manifest, source_digest
 from workbench.relevance._rules import quote_rules
 from workbench.routing import RouterDecision, ScriptedRouter, Source
 
 BATCH = 16
+
+QuestionFiles: TypeAlias = Sequence[str | os.PathLike[str]]
+"""Labelled question files (JSONL, the format of ``corpus/questions/README.md``)."""
+
+
+def question_files(settings: Settings, sets: Sequence[str] = SETS,
+                   questions: QuestionFiles | None = None) -> tuple[Path, ...]:
+    """The files an evaluation reads: ``questions`` when given, else the bundled ``sets``.
+
+    Args:
+        settings: Where the bundled sets are (``[paths].questions``).
+        sets: Names of bundled sets; used only when ``questions`` is ``None``.
+        questions: Question files of one's own, in the order their rows should come.
+
+    Raises:
+        QuestionSetError: ``questions`` is empty, or a set name is not a bundled set.
+    """
+    if questions is None:
+        return set_files(settings.paths.questions, sets)
+    files = tuple(Path(q).resolve() for q in questions)
+    if not files:
+        raise QuestionSetError("no question file given")
+    return files
+
+
+def question_file_records(files: Sequence[Path]) -> list[dict[str, str]]:
+    """What a run record says of its question files: each one's path and sha256."""
+    return [{"path": str(f), "sha256": sha256_file(f) if f.is_file() else ""} for f in files]
 
 
 def _gold_rank(question: Question, result: QuoteResult) -> int | None:
@@ -95,8 +136,17 @@ class _Prefetched:
         self.corpus = source.corpus
 
     def ask(self, question: str, lang: str | None = None) -> QuoteResult:
-        found = self._results.get((question, lang or ""))
-        return found if found is not None else self._source.ask(question, lang)
+        return self.ask_many([question], [lang])[0]
+
+    def ask_many(self, questions: Sequence[str], langs: Sequence[str | None] | None = None
+                 ) -> list[QuoteResult]:
+        langs = list(langs) if langs is not None else [None] * len(questions)
+        found = [self._results.get((q, lang or "")) for q, lang in zip(questions, langs,
+                                                                        strict=True)]
+        missing = [i for i, r in enumerate(found) if r is None]
+        searched = iter(self._source.ask_many([questions[i] for i in missing],
+                                              [langs[i] for i in missing]) if missing else [])
+        return [r if r is not None else next(searched) for r in found]
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._source, name)
@@ -132,24 +182,34 @@ def answers_frame(rows: pd.DataFrame) -> pd.DataFrame:
 
 
 def evaluate_sets(settings: Settings, *, sets: Sequence[str] = SETS, split: str | None = None,
-                  source: QuoteSource | None = None, progress: bool = False) -> pd.DataFrame:
-    """All questions of ``sets`` through the pipeline with the quote source; one row each.
+                  source: QuoteSource | None = None, progress: bool = False,
+                  questions: QuestionFiles | None = None) -> pd.DataFrame:
+    """All questions of ``sets`` (or of the files ``questions``) through the pipeline; one row each.
 
     Retrieval runs once per question: a batch of questions is searched together, and the
     pipeline (:func:`workbench.answers.answer`) is then given those results, so the gate row
     (:func:`result_row`) and the pipeline's outcome (:func:`outcome_columns`) describe the same
-    search.
+    search. Gold spans are resolved against the quote source's corpus.
+
+    Args:
+        settings: The index, corpus, retrieval and gate settings.
+        sets: Bundled sets by name (ignored when ``questions`` is given).
+        split: Only this split (``dev`` or ``test``).
+        source: A quote source already loaded (default: one built from ``settings``).
+        progress: Show a progress bar on stderr.
+        questions: Labelled JSONL files of one's own, in place of the bundled sets.
     """
     started = time.perf_counter()
+    files = question_files(settings, sets, questions)
     source = source or QuoteSource(settings)
-    questions = load_sets(settings.paths.questions, source.corpus, tuple(sets), split=split)
-    router = ScriptedRouter({q.question: RouterDecision(source=Source.QUOTE) for q in questions})
+    loaded = load_question_files(files, source.corpus, split=split)
+    router = ScriptedRouter({q.question: RouterDecision(source=Source.QUOTE) for q in loaded})
     context = CheckContext.for_index(source.index, source.corpus, settings)
     rows: list[dict] = []
-    with tqdm(total=len(questions), desc="questions", unit="q", disable=not progress,
+    with tqdm(total=len(loaded), desc="questions", unit="q", disable=not progress,
               file=sys.stderr) as bar:
-        for start in range(0, len(questions), BATCH):
-            batch = questions[start:start + BATCH]
+        for start in range(0, len(loaded), BATCH):
+            batch = loaded[start:start + BATCH]
             results = source.ask_many([q.question for q in batch], [q.lang for q in batch])
             prefetched = _Prefetched(source, {(q.question, q.lang): r
                                               for q, r in zip(batch, results, strict=True)})
@@ -164,19 +224,23 @@ def evaluate_sets(settings: Settings, *, sets: Sequence[str] = SETS, split: str 
     return frame
 
 
-def evaluation_key(settings: Settings, sets: Sequence[str], split: str | None) -> str:
+def evaluation_key(settings: Settings, sets: Sequence[str], split: str | None,
+                   questions: QuestionFiles | None = None) -> str:
     """A digest of everything a gate evaluation depends on, computed without loading a model.
 
-    The index manifest (which covers the corpus and the embedder), the question files, the
-    retrieval, rerank and gate settings, the reranker's weights, the workbench version and the
-    package's own source code.
+    The index (its manifest digest, which covers its artifacts, the corpus it was built from
+    and the embedder), the corpus as it is now (gold spans and the verbatim gate read it), the
+    bytes of each question file in order (:func:`question_files`), the retrieval, rerank and
+    gate settings, the reranker's weights, the workbench version and the package's own source
+    code.
     """
     digest = hashlib.sha256()
     manifest = read_manifest(settings.paths.index)
     digest.update(json.dumps(manifest["artifacts"], sort_keys=True).encode())
     digest.update(str(manifest["embedder"]).encode())
-    for name in sets:
-        path = Path(settings.paths.questions) / f"{name}.jsonl"
+    digest.update(f"index:{index_digest(settings.paths.index)};".encode())
+    digest.update(f"corpus:{source_digest(Corpus(settings.paths.corpus))};".encode())
+    for path in question_files(settings, sets, questions):
         digest.update(sha256_file(path).encode() if path.is_file() else b"-")
     plain = settings.to_dict()
     for section in ("retrieval", "reranker", "gates", "fragmenting"):
@@ -186,7 +250,8 @@ def evaluation_key(settings: Settings, sets: Sequence[str], split: str | None) -
         for item in sorted(folder.glob("*")) if folder.is_dir() else []:
             if item.is_file():
                 digest.update(f"{item.name}:{sha256_file(item)}".encode())
-    digest.update(f"{__version__}:{split}:{','.join(sets)}".encode())
+    named = ",".join(sets) if questions is None else f"{len(tuple(questions))} files"
+    digest.update(f"{__version__}:{split}:{named}".encode())
     digest.update(code_digest(EVALUATION_CODE).encode())
     digest.update(registered_stages_digest().encode())
     return digest.hexdigest()
@@ -225,20 +290,23 @@ so widgets, notebooks, the report and the routers stay out and editing them keep
 
 
 def cached_evaluation_path(settings: Settings, sets: Sequence[str] = SETS,
-                           split: str | None = None) -> Path:
+                           split: str | None = None,
+                           questions: QuestionFiles | None = None) -> Path:
     """Where the rows of this exact evaluation are (or would be) cached."""
-    key = evaluation_key(settings, sets, split)
+    key = evaluation_key(settings, sets, split, questions)
     return Path(settings.paths.cache) / "gates" / f"{key}.parquet"
 
 
 def evaluate_sets_cached(settings: Settings, *, sets: Sequence[str] = SETS,
-                         split: str | None = None, progress: bool = False
+                         split: str | None = None, progress: bool = False,
+                         questions: QuestionFiles | None = None
                          ) -> tuple[pd.DataFrame, bool]:
     """:func:`evaluate_sets`, reusing the rows of an identical earlier evaluation.
 
     Returns the rows and whether they came from the cache (``.cache/gates/<key>.parquet``).
+    ``questions`` (question files of one's own) replaces ``sets`` as in :func:`evaluate_sets`.
     """
-    path = cached_evaluation_path(settings, sets, split)
+    path = cached_evaluation_path(settings, sets, split, questions)
     if path.is_file():
         try:
             rows = pd.read_parquet(path)
@@ -249,7 +317,7 @@ def evaluate_sets_cached(settings: Settings, *, sets: Sequence[str] = SETS,
             rows.attrs["order"] = list(settings.gates.order)
             rows.attrs["seconds"] = 0.0
             return rows, True
-    rows = evaluate_sets(settings, sets=sets, split=split, progress=progress)
+    rows = evaluate_sets(settings, sets=sets, split=split, progress=progress, questions=questions)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     table = rows.copy(deep=False)

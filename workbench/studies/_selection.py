@@ -32,7 +32,14 @@ from typing import Any
 import pandas as pd
 
 from workbench.corpus import Corpus, CorpusError
-from workbench.corpus._questions import SETS, GoldSpan, QuestionSetError, load_sets
+from workbench.corpus._questions import (
+    SETS,
+    GoldSpan,
+    QuestionSetError,
+    load_question_files,
+    load_sets,
+)
+from workbench.digests import sha256_file
 from workbench.studies._analysis import ANSWERED, first_firing, run_order
 
 MUST_REFUSE: tuple[str, ...] = ("out_of_corpus", "relevance_traps")
@@ -295,18 +302,30 @@ def gold_spans(questions_dir: str | os.PathLike[str], corpus: Corpus | str | os.
 
 
 def gold_for_run(run: Any) -> dict[str, tuple[GoldSpan, ...]] | None:
-    """The gold spans of the question sets a gate run names in its settings, or ``None``.
+    """The gold spans of the questions a gate run evaluated, or ``None``.
 
-    ``None`` when the run names no paths or the files are not there (a record copied from
-    another machine): the report then shows the fragment-level count only.
+    The question files the run's manifest names (``questions``: path and sha256, as
+    ``workbench eval gates`` records them), else the bundled sets of its settings. ``None`` when
+    the run names no paths, the files are not there (a record copied from another machine) or
+    a named file changed since: the report then shows the fragment-level count only.
     """
-    paths = ((getattr(run, "manifest", {}) or {}).get("settings") or {}).get("paths") or {}
+    manifest = getattr(run, "manifest", {}) or {}
+    paths = (manifest.get("settings") or {}).get("paths") or {}
     questions, corpus = paths.get("questions"), paths.get("corpus")
-    if not questions or not corpus or not Path(questions).is_dir() or not Path(corpus).is_dir():
+    if not corpus or not Path(corpus).is_dir():
         return None
+    named = manifest.get("questions")
     try:
+        if named:
+            files = [Path(item["path"]) for item in named]
+            if any(not f.is_file() or sha256_file(f) != item.get("sha256")
+                   for f, item in zip(files, named, strict=True)):
+                return None
+            return {q.id: q.gold for q in load_question_files(files, corpus) if q.gold}
+        if not questions or not Path(questions).is_dir():
+            return None
         return gold_spans(questions, corpus)
-    except (QuestionSetError, CorpusError, OSError):
+    except (QuestionSetError, CorpusError, OSError, KeyError, TypeError):
         return None
 
 
