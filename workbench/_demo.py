@@ -18,20 +18,16 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from workbench.answers import CheckContext
 from workbench.config import Settings
-from workbench.corpus import Corpus
 from workbench.digests import folder_digest
 from workbench.index import audit_drift, ensure_index, load_index, read_manifest
 from workbench.runs import current_suite, mark_suite_complete, new_suite_id, suite
 from workbench.stats import format_p
 from workbench.studies import (
     DEFINITION,
-    answers_frame,
     gold_spans,
-    leakage,
     record_run,
-    selection_errors,
+    run_outcomes,
 )
 
 if TYPE_CHECKING:
@@ -158,23 +154,13 @@ def _gates_in_mode(settings: Settings) -> None:
     print("\n".join(report_lines(rows, order, settings.gates.relevance_rules)))
     index = load_index(settings.paths.index)
     # The answers are the pipeline's own outcomes (answer() ran on every question during the
-    # evaluation); leakage re-checks each mode-A answer against the files as they are now.
-    answers = answers_frame(rows)
-    context = CheckContext.for_index(index, Corpus(settings.paths.corpus), settings)
-    report = leakage(answers, context)
-    # Keep each answer's verdict in the record, so the report and `runs diff` read it per set.
-    leaked = dict(zip(report.leaked_rows, report.reasons, strict=True))
-    answers["leak"] = [number in leaked for number in range(len(answers))]
-    answers["leak_reason"] = [leaked.get(number, "") for number in range(len(answers))]
-    per_set = {str(name): {"leaks": int(part["leak"].sum()), "mode_a": int((part["mode"] == "A").sum())}
-               for name, part in answers.groupby("set", sort=False)}
-    counts = ", ".join(f"{name} {c['leaks']}/{c['mode_a']}" for name, c in per_set.items())
-    print(f"leakage: {report.leaks} of {report.mode_a} mode-A answers lack verifiable evidence "
-          f"({counts}; every invariant re-checked against the files now)")
-    # Leakage is closed by construction; what remains is the verified answer from the wrong place.
-    selection = selection_errors(rows, gold=gold_spans(settings.paths.questions, settings.paths.corpus),
-                                 leaks=report.leaks, answered=report.mode_a)
-    print("\n".join(selection.lines()))
+    # evaluation); leakage re-checks each mode-A answer against the files as they are now, and
+    # what construction cannot close, the verified answer from the wrong place, is counted.
+    outcomes = run_outcomes(rows, settings, index,
+                            gold_spans(settings.paths.questions, settings.paths.corpus))
+    report, selection, answers = outcomes.leakage, outcomes.selection, outcomes.answers
+    per_set = outcomes.per_set()
+    print("\n".join(outcomes.lines()))
     print(f"  ({DEFINITION} `workbench report` opens each wrong answer's trace.)")
     digests = {"index": index.digest, "corpus_at_index": index.corpus_digest}
     extra = {"order": list(order), "mode": settings.reranker.mode, "split": None,

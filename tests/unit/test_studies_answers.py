@@ -195,7 +195,12 @@ def test_cli_eval_gates_on_question_files_records_them(small_index, small_corpus
     assert cli.main(argv) == 0
     out = capsys.readouterr().out
     assert "in_corpus" in out and "run record:" in out
+    # every verified answer re-checked and held against the gold of these files, targets shown
+    assert "leakage: 0 of" in out and "answered wrong (selection errors):" in out
+    assert "targets:" in out and "relevance traps refused" in out
     run = load_run(out.split("run record:")[1].strip())
+    assert run.manifest["summary"]["leakage"] == 0
+    assert {t["key"] for t in run.manifest["summary"]["targets"]} >= {"in_corpus", "leakage"}
     assert run.manifest["questions"] == [{"path": str(f), "sha256": sha256_file(f)}
                                          for f in files]
     assert run.manifest["corpus_root"] == str(small_corpus.resolve())

@@ -10,15 +10,17 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
 from workbench.cli import settings_for
 from workbench.config import Settings
-from workbench.corpus._questions import SETS, QuestionSetError
+from workbench.corpus import Corpus
+from workbench.corpus._questions import SETS, QuestionSetError, load_question_files
 from workbench.index._fragment_index import load_index
 from workbench.retrieval import RERANK_MODES
-from workbench.studies import record_run
+from workbench.studies import record_run, run_outcomes
 from workbench.studies._analysis import gate_attribution, headline, report_lines
 from workbench.studies._calibration import calibrate
 from workbench.studies._gates import (
@@ -57,8 +59,16 @@ def _eval_gates(args: argparse.Namespace, settings: Settings) -> int:
     print(f"gate firing, order {' > '.join(order)}, rerank {settings.reranker.mode}"
           f"{', split ' + args.split if args.split else ''}:")
     print("\n".join(report_lines(rows, order, settings.gates.relevance_rules, args.split)))
-    summary = {name: {k: int(v) for k, v in attribution.loc[name].items()}
-               for name in attribution.index}
+    summary: dict[str, Any] = {name: {k: int(v) for k, v in attribution.loc[name].items()}
+                               for name in attribution.index}
+    # every verified answer re-checked (leakage) and held against the gold labels (selection)
+    gold = {q.id: q.gold for q in load_question_files(files, Corpus(settings.paths.corpus))
+            if q.gold}
+    outcomes = run_outcomes(rows, settings, index, gold)
+    print("\n".join(outcomes.lines()))
+    summary.update(leakage=outcomes.leakage.leaks, answered=outcomes.leakage.mode_a,
+                   answered_wrong=outcomes.selection.answered_wrong,
+                   targets=[c.to_dict() for c in outcomes.selection.targets])
     run = record_run("gates", rows, settings=settings,
                     digests={"index": index.digest, "corpus_at_index": index.corpus_digest},
                     summary=summary,

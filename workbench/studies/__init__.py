@@ -109,6 +109,7 @@ from workbench.studies._negative import (
     check_forgeries,
     run_negative_control,
 )
+from workbench.studies._outcomes import RunOutcomes, run_outcomes
 from workbench.studies._records import STAGED_KINDS, model_ids, record_run, standard_digests
 from workbench.studies._reranker import (
     RerankerTrainingError,
@@ -180,12 +181,14 @@ __all__ = [
     "MUST_REFUSE",
     "STRICT_DEFINITION",
     "TARGETS",
+    "RunOutcomes",
     "SelectionReport",
     "Target",
     "TargetCheck",
     "glossary",
     "gold_for_run",
     "gold_spans",
+    "run_outcomes",
     "selection_errors",
     "BASELINE",
     "DIFF_KINDS",
