@@ -6,7 +6,8 @@
 # The two packages are fetched with `apt-get download` (no install, no root needed beyond what
 # apt itself asks) and unpacked with `dpkg-deb -x`; only their HTML help pages are copied, under
 # OUT/corpus/libreoffice/ and OUT/corpus/gimp/. The package versions and the sha256 of each .deb
-# are written to OUT/corpus/SOURCES.txt, so a figure measured on this corpus names what it read.
+# are written to OUT/SOURCES.txt (beside the corpus, not in it: the index would take it for a
+# page), so a figure measured on this corpus names what it read.
 # The pinned versions are the ones the question set was written against; when the archive no
 # longer serves them, the current candidate is taken and the script says so (spans that moved
 # are then reported by name when the question set is loaded).
@@ -38,7 +39,7 @@ copy_pages "$OUT/unpacked/usr/share/gimp/2.0/help/ru" "$OUT/corpus.new/gimp"
     for deb in libreoffice-help-ru_*.deb gimp-help-ru_*.deb; do
         echo "$(dpkg-deb -f "$deb" Package) $(dpkg-deb -f "$deb" Version) sha256 $(sha256sum "$deb" | cut -d' ' -f1)"
     done
-} > "$OUT/corpus.new/SOURCES.txt"
+} > "$OUT/SOURCES.txt"
 rm -rf "$OUT/corpus" "$OUT/unpacked"
 mv "$OUT/corpus.new" "$OUT/corpus"
 echo "outside corpus: $(find "$OUT/corpus" -name '*.html' | wc -l) pages in $OUT/corpus"

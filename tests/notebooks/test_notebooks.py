@@ -155,11 +155,14 @@ def test_a_new_gate_order_reslices_everything_downstream() -> None:
 @pytest.mark.slow
 @pytest.mark.usefixtures("marimo_env")
 def test_a_rule_toggle_reslices_everything_downstream() -> None:
+    from workbench.config import load_settings
+
     app = _load("03_rule_ablation").app
     _, shown = app.run()
-    assert list(shown["rules"].value) == ["entities"]
+    configured = list(load_settings().gates.relevance_rules)
+    assert list(shown["rules"].value) == configured and "entities" in configured
     _, none = app.run(defs={"rules": SimpleNamespace(value=[])})
-    _, both = app.run(defs={"rules": SimpleNamespace(value=["entities", "term-coverage"])})
+    _, both = app.run(defs={"rules": SimpleNamespace(value=[*configured, "term-coverage"])})
     answered = [d["attribution"].loc["all", "answered"] for d in (none, shown, both)]
     assert answered[0] > answered[1] > answered[2]
     assert len(shown["changed"]) > 0 and len(none["changed"]) == 0
