@@ -20,12 +20,16 @@ def _():
     # 03 · Relevance rules: what each one earns
 
     The relevance gate refuses a quote when an enabled **relevance rule** fires on the best
-    candidate. Rules are string comparisons; no model is asked:
+    candidate. Three rules are string comparisons, and one reads the text with a small morphology and
+    named-entity toolkit (pymorphy3 and natasha, offline); no language model is asked:
 
     - `entities` — every Latin token, identifier, abbreviation (НДС, ИНН), proper noun, number with a
-      unit and backticked literal of the question must occur in the fragment;
+      unit, command-line option and backticked literal of the question must occur in the fragment
+      (or, for the page's own title and file name, anywhere in its file);
     - `lang-match` — the fragment is in the question's language;
-    - `term-coverage` — enough of the question's content terms occur in the fragment.
+    - `term-coverage` — enough of the question's content terms occur in the fragment;
+    - `answer-type` — a who-question needs a person or organisation, a when-question a date or year,
+      a how-many question a number.
 
     A rule earns its place when it eliminates more false answers than it breaks correct ones. Every
     rule's flag is cached with the gate verdicts, so each toggle below is a re-slicing, not a re-run.
