@@ -29,6 +29,7 @@ from pathlib import Path
 
 from _common import ROOT, peak_mb, print_table, timed
 
+from workbench.config import load_settings
 from workbench.corpus import Corpus, CorpusError
 from workbench.index import build_index, load_index
 from workbench.retrieval import make_embedder
@@ -69,9 +70,10 @@ def build_rows(corpus_dir: Path, embedder: str) -> tuple[list[dict], list[str]]:
 
     scratch = Path(tempfile.mkdtemp(prefix="wb-outside-"))
     try:
-        # cache_root: the embedding cache of `make outside`, so only the build is timed
+        # cache_root: the embedding cache `make outside` filled ([paths].cache), so the stages
+        # are timed as a rebuild after a package update would run them
         report = build_index(corpus_dir, scratch / "index", embedder=embedder,
-                             cache_root=INDEX.parent)
+                             cache_root=load_settings().paths.cache)
         texts = [f.text for f in load_index(scratch / "index").fragments]
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
@@ -110,7 +112,6 @@ def evaluation_rows(naive: int) -> list[dict]:
     import io
 
     from workbench import cli
-    from workbench.config import load_settings
     from workbench.gates import QuoteSource
     from workbench.studies import evaluate_sets
 
