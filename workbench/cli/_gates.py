@@ -133,6 +133,22 @@ def _record_reranker_numbers(settings: Settings, rows: pd.DataFrame) -> None:
     print(f"numbers written to {settings.paths.models / 'catalog.yaml'}")
 
 
+def _data_arguments(parser: argparse.ArgumentParser, mode_help: str) -> None:
+    """What both verbs evaluate: bundled sets or question files, the rerank mode, index, corpus."""
+    chosen = parser.add_mutually_exclusive_group()
+    chosen.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS),
+                        help="bundled sets by name (default: all three)")
+    chosen.add_argument("--questions", nargs="+", metavar="FILE",
+                        help="labelled JSONL question files of your own "
+                             "(format: corpus/questions/README.md)")
+    parser.add_argument("--mode", choices=list(RERANK_MODES), help=mode_help)
+    parser.add_argument("--index", metavar="DIR",
+                        help="an index built by `workbench index build` (default: [paths].index)")
+    parser.add_argument("--corpus", metavar="DIR",
+                        help="the corpus gold spans and quotes are read from (default: the one "
+                             "--index was built from, else [paths].corpus)")
+
+
 def add_commands(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add ``eval gates``."""
     from workbench.cli import verb_group
@@ -141,19 +157,7 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     gates = evals.add_parser("gates", help="the question sets through the quote gates",
                              parents=[common])
     gates.add_argument("--split", choices=["dev", "test"], help="only this split")
-    chosen = gates.add_mutually_exclusive_group()
-    chosen.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS),
-                        help="bundled sets by name (default: all three)")
-    chosen.add_argument("--questions", nargs="+", metavar="FILE",
-                        help="labelled JSONL question files of your own "
-                             "(format: corpus/questions/README.md)")
-    gates.add_argument("--mode", choices=list(RERANK_MODES),
-                       help="rerank mode (default: [reranker].mode)")
-    gates.add_argument("--index", metavar="DIR",
-                       help="an index built by `workbench index build` (default: [paths].index)")
-    gates.add_argument("--corpus", metavar="DIR",
-                       help="the corpus gold spans and quotes are read from (default: the one "
-                            "--index was built from, else [paths].corpus)")
+    _data_arguments(gates, "rerank mode (default: [reranker].mode)")
     gates.add_argument("--quiet", action="store_true")
     gates.add_argument("--no-cache", action="store_true",
                        help="re-run retrieval even when identical verdicts are cached")
@@ -167,18 +171,7 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
              "dev split; write them as a settings overlay")
     tune.add_argument("--split", choices=["dev", "test"], default="dev",
                       help="the split to tune on (default: dev)")
-    chosen = tune.add_mutually_exclusive_group()
-    chosen.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS),
-                        help="bundled sets by name (default: all three)")
-    chosen.add_argument("--questions", nargs="+", metavar="FILE",
-                        help="labelled JSONL question files of your own")
-    tune.add_argument("--mode", choices=list(RERANK_MODES),
-                      help="rerank mode whose threshold is tuned (default: [reranker].mode)")
-    tune.add_argument("--index", metavar="DIR",
-                      help="an index built by `workbench index build` (default: [paths].index)")
-    tune.add_argument("--corpus", metavar="DIR",
-                      help="the corpus gold spans are read from (default: the one --index was "
-                           "built from, else [paths].corpus)")
+    _data_arguments(tune, "rerank mode whose threshold is tuned (default: [reranker].mode)")
     tune.add_argument("--out", metavar="FRAGMENT.toml",
                       help="where to write the settings overlay (default: gates.toml in the run "
                            "record's folder)")

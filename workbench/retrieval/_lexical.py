@@ -45,16 +45,21 @@ def _stem(word: str) -> str:
     return str(_stemmer(lang).stemWord(word))
 
 
-@lru_cache(maxsize=200_000)
-def _compound_terms(compound: str) -> tuple[str, ...]:
-    """The terms of one matched word or hyphenated compound (lower-cased, ё folded)."""
+def _reduced_parts(compound: str, reduce: Callable[[str], str]) -> tuple[str, ...]:
+    """Each part of a word or hyphenated compound, and the parts joined, through ``reduce``."""
     parts = _HYPHEN.split(compound)
-    terms = [_stem(part) for part in parts if part and part not in _STOPWORDS and part != "_"]
+    terms = [reduce(part) for part in parts if part and part not in _STOPWORDS and part != "_"]
     if len(parts) > 1:
         joined = "".join(parts)
         if joined not in _STOPWORDS:
-            terms.append(_stem(joined))
+            terms.append(reduce(joined))
     return tuple(terms)
+
+
+@lru_cache(maxsize=200_000)
+def _compound_terms(compound: str) -> tuple[str, ...]:
+    """The terms of one matched word or hyphenated compound (lower-cased, ё folded)."""
+    return _reduced_parts(compound, _stem)
 
 
 def _words(text: str) -> list[str]:
@@ -110,13 +115,8 @@ def lemma(word: str) -> str:
 
 @lru_cache(maxsize=200_000)
 def _compound_lemmas(compound: str) -> tuple[str, ...]:
-    parts = _HYPHEN.split(compound)
-    terms = [lemma(part) for part in parts if part and part not in _STOPWORDS and part != "_"]
-    if len(parts) > 1:
-        joined = "".join(parts)
-        if joined not in _STOPWORDS:
-            terms.append(lemma(joined))
-    return tuple(terms)
+    """:func:`_compound_terms` with Russian words reduced to their lemma."""
+    return _reduced_parts(compound, lemma)
 
 
 def analyze_lemmas(text: str) -> list[str]:
