@@ -26,6 +26,7 @@ from workbench.stats import format_p
 from workbench.studies import (
     DEFINITION,
     gold_spans,
+    question_files,
     record_run,
     run_outcomes,
 )
@@ -157,7 +158,7 @@ def _gates_in_mode(settings: Settings) -> None:
     # evaluation); leakage re-checks each mode-A answer against the files as they are now, and
     # what construction cannot close, the verified answer from the wrong place, is counted.
     outcomes = run_outcomes(rows, settings, index,
-                            gold_spans(settings.paths.questions, settings.paths.corpus))
+                            gold_spans(question_files(settings), settings.paths.corpus))
     report, selection, answers = outcomes.leakage, outcomes.selection, outcomes.answers
     per_set = outcomes.per_set()
     print("\n".join(outcomes.lines()))

@@ -148,14 +148,17 @@ def sweep_curve_figure(table: pd.DataFrame, curve_by: str, title: str) -> go.Fig
     """Lines: must-refuse questions refused (x) against answerable ones answered from gold (y).
 
     One line per value of ``curve_by`` (e.g. the rerank mode), one point per cell, in threshold
-    order; a point up and to the right is better on both.
+    order; a point up and to the right is better on both. ``table`` is a sweep's cells (cells
+    whose ``status`` is not ``ok`` are left out) or the rows of ``threshold_sweep``.
     """
     fig = go.Figure()
-    done = table[table["status"] == "ok"]
+    done = table[table["status"] == "ok"] if "status" in table else table
+    # a sweep's cells name the threshold by its settings key; threshold_sweep's rows plainly
+    key = next((k for k in ("gates.threshold", "threshold") if k in table), None)
     for name, cells in done.groupby(curve_by, sort=False):
-        cells = cells.sort_values("gates.threshold") if "gates.threshold" in cells else cells
-        hover = (cells["gates.threshold"].map(lambda t: f"threshold {t:.4g}")
-                 if "gates.threshold" in cells else cells["cell"].astype(str))
+        cells = cells.sort_values(key) if key else cells
+        hover = (cells[key].map(lambda t: f"threshold {t:.4g}") if key
+                 else cells["cell"].astype(str))
         fig.add_trace(go.Scatter(
             x=cells["noans_refused_share"], y=cells["hasans_correct_share"], mode="lines+markers",
             name=str(name), text=hover,

@@ -124,18 +124,13 @@ def _(run):
 
 @app.cell
 def _(run):
-    scores = run["top_score"]
-    points = sorted({round(float(q), 4) for q in scores.quantile([i / 40 for i in range(41)])})
-    curve = threshold_sweep(run[run["split"] == "dev"], points)
-    curve["hasans_correct_share"] = curve["hasans_correct"] / curve["hasans_n"].clip(lower=1)
-    curve["noans_refused_share"] = curve["noans_refused"] / curve["noans_n"].clip(lower=1)
-    curve["status"], curve["mode"] = "ok", str(run["mode"].iloc[0])
+    curve = threshold_sweep(run[run["split"] == "dev"])
+    curve["mode"] = str(run["mode"].iloc[0])
     mo.vstack([
         mo.md("## The score threshold on the dev split\n\nAnswerable questions answered from a "
               "gold fragment (HasAns) against questions that must be refused refused (NoAns), at "
               "thresholds spread over this run's scores."),
-        sweep_curve_figure(curve.rename(columns={"threshold": "gates.threshold"}), "mode",
-                           "HasAns against NoAns (dev split)"),
+        sweep_curve_figure(curve, "mode", "HasAns against NoAns (dev split)"),
     ])
     return
 

@@ -223,6 +223,21 @@ def test_threshold_sweep_is_monotone() -> None:
     assert sweep.iloc[-1]["hasans_correct"] == 0
 
 
+def test_threshold_sweep_defaults_to_the_runs_own_scores_and_plots_as_it_is() -> None:
+    from workbench.plots import sweep_curve_figure
+
+    rows = _synthetic_rows()
+    sweep = threshold_sweep(rows)
+    scores = rows["top_score"]
+    assert sweep["threshold"].between(scores.quantile(0.02) - 1e-4, scores.max()).all()
+    assert sweep["threshold"].is_monotonic_increasing and len(sweep) > 1
+    assert (sweep["hasans_correct_share"] == sweep["hasans_correct"] / sweep["hasans_n"]).all()
+    assert (sweep["noans_refused_share"] == sweep["noans_refused"] / sweep["noans_n"]).all()
+    sweep["mode"] = "bi-encoder"
+    figure = sweep_curve_figure(sweep, "mode", "dev")
+    assert list(figure.data[0].x) == list(sweep["noans_refused_share"])
+
+
 def test_would_fire_matrix_and_overlaps() -> None:
     rows = _synthetic_rows()
     matrix = would_fire_matrix(rows)

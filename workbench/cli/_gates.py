@@ -16,11 +16,10 @@ import pandas as pd
 
 from workbench.cli import settings_for
 from workbench.config import Settings
-from workbench.corpus import Corpus
-from workbench.corpus._questions import SETS, QuestionSetError, load_question_files
+from workbench.corpus._questions import SETS, QuestionSetError
 from workbench.index._fragment_index import load_index
 from workbench.retrieval import RERANK_MODES
-from workbench.studies import record_run, run_outcomes
+from workbench.studies import gold_spans, record_run, run_outcomes
 from workbench.studies._analysis import gate_attribution, headline, report_lines
 from workbench.studies._calibration import calibrate
 from workbench.studies._gates import (
@@ -62,9 +61,7 @@ def _eval_gates(args: argparse.Namespace, settings: Settings) -> int:
     summary: dict[str, Any] = {name: {k: int(v) for k, v in attribution.loc[name].items()}
                                for name in attribution.index}
     # every verified answer re-checked (leakage) and held against the gold labels (selection)
-    gold = {q.id: q.gold for q in load_question_files(files, Corpus(settings.paths.corpus))
-            if q.gold}
-    outcomes = run_outcomes(rows, settings, index, gold)
+    outcomes = run_outcomes(rows, settings, index, gold_spans(files, settings.paths.corpus))
     print("\n".join(outcomes.lines()))
     summary.update(leakage=outcomes.leakage.leaks, answered=outcomes.leakage.mode_a,
                    answered_wrong=outcomes.selection.answered_wrong,

@@ -61,6 +61,16 @@ def _targets(checks: list[dict[str, Any]]) -> str:
                      for c in checks if c["key"] != "leakage")
 
 
+def _row(cells: list[Any]) -> str:
+    """One Markdown table row."""
+    return "| " + " | ".join(str(c) for c in cells) + " |"
+
+
+def _head(columns: list[str]) -> list[str]:
+    """A Markdown table's header row and its rule."""
+    return [_row(columns), "|" + "---|" * len(columns)]
+
+
 def _e2e_cells(e2e: dict[str, Any], source: str) -> str:
     counts = e2e["per_source"][source]
     return ", ".join(f"{o} {counts[o]}" for o in OUTCOMES)
@@ -71,8 +81,7 @@ def render_figures(figures: dict[str, Any]) -> str:
     lines = [f"Measured by suite `{figures.get('suite') or 'none'}`"
              + (f" at commit `{figures['commit']}`" if figures.get("commit") else "")
              + "; written by `workbench report --markdown` from the run records into "
-             "`docs/figures.json` — regenerate, do not edit.", "",
-             "| what | figure |", "|---|---|"]
+             "`docs/figures.json` — regenerate, do not edit.", "", *_head(["what", "figure"])]
     for mode, quote in (figures.get("quote") or {}).items():
         lines.append(f"| quote source, {mode} mode, test split | {_targets(quote['targets'])} |")
         per_set = ", ".join(f"{k} {v}" for k, v in quote["wrong_per_set"].items())
@@ -125,20 +134,19 @@ def render_routers(figures: dict[str, Any]) -> str:
     lines = [_source_line("Router comparison", figures, routers["run"]),
              f"{'/'.join(str(i) for i in sorted(i for i in items if i is not None))} "
              f"{routers['split'] or 'all'}-split items of {' + '.join(routers['tasksets'])}.", "",
-             "| router | parameters | source | utility | arguments exact | red-team refusal | "
-             "over-refusal | verified wrong | parse failures | prompt tokens | output tokens |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             *_head(["router", "parameters", "source", "utility", "arguments exact",
+                     "red-team refusal", "over-refusal", "verified wrong", "parse failures",
+                     "prompt tokens", "output tokens"])]
+    rates = ("source_accuracy", "utility_accuracy", "argument_exact_match",
+             "conscious_refusal_rate", "over_refusal_rate", "verified_wrong_answer_rate",
+             "parse_failure_rate")
     for name, r in routers["routers"].items():
         params = (r.get("training") or {}).get("parameters")
         tokens = r.get("prompt_tokens_per_request")
-        lines.append(
-            f"| {name} | {'–' if params is None else f'{params:,}'} | "
-            f"{_num(r.get('source_accuracy'))} | {_num(r.get('utility_accuracy'))} | "
-            f"{_num(r.get('argument_exact_match'))} | {_num(r.get('conscious_refusal_rate'))} | "
-            f"{_num(r.get('over_refusal_rate'))} | {_num(r.get('verified_wrong_answer_rate'))} | "
-            f"{_num(r.get('parse_failure_rate'))} | "
-            f"{'–' if not tokens else _num(tokens, 1)} | "
-            f"{'–' if not tokens else _num(r.get('output_tokens_per_request'), 1)} |")
+        lines.append(_row([name, "–" if params is None else f"{params:,}",
+                           *(_num(r.get(key)) for key in rates),
+                           "–" if not tokens else _num(tokens, 1),
+                           "–" if not tokens else _num(r.get("output_tokens_per_request"), 1)]))
     return "\n".join(lines) + "\n"
 
 
@@ -168,14 +176,14 @@ def render_router_training(figures: dict[str, Any]) -> str:
     lines = ["From each router folder's `workbench_training.json` (the routers of run "
              f"`{routers['run'] if routers else 'none'}`); written by `workbench report --markdown`"
              " — regenerate, do not edit.", "",
-             "| router | parameters | vocabulary | lines | refusal share | training tokens | "
-             "steps | time (2 cores) | final loss |", "|---|---|---|---|---|---|---|---|---|"]
+             *_head(["router", "parameters", "vocabulary", "lines", "refusal share",
+                     "training tokens", "steps", "time (2 cores)", "final loss"])]
     for name, t in trained.items():
-        lines.append(
-            f"| {name} | {t.get('parameters', 0):,} | {t.get('vocab_size', 0):,} | "
-            f"{t.get('lines', 0):,} | {_num(t.get('refusal_share'))} | {t.get('tokens', 0):,} | "
-            f"{t.get('steps', 0):,} | {float(t.get('seconds', 0)) / 60:.1f} min | "
-            f"{_num(t.get('final_loss'))} |")
+        lines.append(_row([name, f"{t.get('parameters', 0):,}", f"{t.get('vocab_size', 0):,}",
+                           f"{t.get('lines', 0):,}", _num(t.get("refusal_share")),
+                           f"{t.get('tokens', 0):,}", f"{t.get('steps', 0):,}",
+                           f"{float(t.get('seconds', 0)) / 60:.1f} min",
+                           _num(t.get("final_loss"))]))
     return "\n".join(lines) + "\n"
 
 
@@ -206,10 +214,9 @@ def render_e2e(figures: dict[str, Any]) -> str:
         return "No end-to-end run in the suite.\n"
     lines = [_source_line("End-to-end", figures, e2e["run"]),
              f"Router {e2e['router']} ({e2e['router_reason']}); split {e2e['split']}.", "",
-             f"| source | items | {' | '.join(OUTCOMES)} |", "|---|---|" + "---|" * len(OUTCOMES)]
+             *_head(["source", "items", *OUTCOMES])]
     for source, counts in e2e["per_source"].items():
-        lines.append(f"| {source} | {counts['items']} | "
-                     + " | ".join(str(counts[o]) for o in OUTCOMES) + " |")
+        lines.append(_row([source, counts["items"], *(counts[o] for o in OUTCOMES)]))
     lines.append("")
     lines += [f"- *{outcome}*: {OUTCOME_DEFINITIONS[outcome]}." for outcome in OUTCOMES]
     return "\n".join(lines) + "\n"

@@ -34,6 +34,7 @@ from workbench.studies._analysis import (
     rule_report,
     run_order,
     run_rules,
+    score_thresholds,
     threshold_sweep,
     would_fire_matrix,
 )
@@ -280,6 +281,7 @@ __all__ = [
     "catalog_figures",
     "e2e_figures",
     "CATALOG_FIGURES",
+    "score_thresholds",
     "threshold_sweep",
     "train_reranker",
     "vocabulary_tokens",

@@ -228,13 +228,34 @@ def flipped_questions(run: Any, rules: Sequence[str], against: Sequence[str] = (
     return out.reset_index(drop=True)
 
 
+def score_thresholds(rows: pd.DataFrame, points: int = 41) -> tuple[float, ...]:
+    """Up to ``points`` distinct thresholds from the 2% quantile of the best scores to their maximum.
+
+    Each is rounded *down* to 4 decimals: rounded to nearest, the top one can land above the best
+    score and refuse every question (on the course, 0.94918 became 0.9492), which draws a drop to
+    nothing that no threshold at the best score would give. Scores on a coarse scale (the fused
+    rank scores of mode ``none``) give fewer distinct thresholds than ``points``.
+    """
+    scores = rows["top_score"].astype(float)
+    if scores.empty:
+        return ()
+    low, high = float(scores.quantile(0.02)), float(scores.max())
+    floored = np.floor(np.linspace(low, high, points) * 10_000) / 10_000
+    return tuple(float(t) for t in np.unique(floored))
+
+
 def threshold_sweep(run: Any, thresholds: Sequence[float] | None = None,
                     order: Sequence[str] | None = None) -> pd.DataFrame:
-    """Answered-correct and refused counts on answerable (HasAns) and unanswerable (NoAns) sets."""
+    """Answered-correct and refused counts on answerable (HasAns) and unanswerable (NoAns) sets.
+
+    One row per threshold, with the two shares a curve plots (``hasans_correct_share``,
+    ``noans_refused_share``); the thresholds default to :func:`score_thresholds` of the run's
+    own scores, so a sweep sits on the scale of its rerank mode.
+    """
     rows = _rows(run)
     order = run_order(run, order)
     if thresholds is None:
-        thresholds = [round(t, 3) for t in np.linspace(0.0, 1.0, 41)]
+        thresholds = score_thresholds(rows)
     has_ans = (rows["set"] == "in_corpus").to_numpy()
     records = []
     for t in thresholds:
@@ -251,7 +272,11 @@ def threshold_sweep(run: Any, thresholds: Sequence[float] | None = None,
             "noans_refused": int(refused[~has_ans].sum()),
             "noans_answered": int((~refused[~has_ans]).sum()),
         })
-    return pd.DataFrame.from_records(records)
+    table = pd.DataFrame.from_records(records)
+    if not table.empty:
+        table["hasans_correct_share"] = table["hasans_correct"] / table["hasans_n"].clip(lower=1)
+        table["noans_refused_share"] = table["noans_refused"] / table["noans_n"].clip(lower=1)
+    return table
 
 
 def calibrate_gates(run: Any, split: str = "dev", order: Sequence[str] | None = None,

@@ -37,7 +37,7 @@ from workbench.corpus._questions import (
     GoldSpan,
     QuestionSetError,
     load_question_files,
-    load_sets,
+    set_files,
 )
 from workbench.digests import sha256_file
 from workbench.studies._analysis import ANSWERED, first_firing, run_order
@@ -295,10 +295,14 @@ def selection_errors(run: Any, *, gold: Mapping[str, Sequence[GoldSpan]] | None 
                            targets=tuple(checks), gold_known=gold is not None)
 
 
-def gold_spans(questions_dir: str | os.PathLike[str], corpus: Corpus | str | os.PathLike[str]
+def gold_spans(files: Sequence[str | os.PathLike[str]], corpus: Corpus | str | os.PathLike[str]
                ) -> dict[str, tuple[GoldSpan, ...]]:
-    """The gold spans of every labelled question, by id (answerable questions only)."""
-    return {q.id: q.gold for q in load_sets(questions_dir, corpus) if q.gold}
+    """The gold spans of the labelled questions in ``files``, by id (answerable questions only).
+
+    The bundled sets' files are :func:`workbench.corpus._questions.set_files` of
+    ``[paths].questions``; a run's own files are what ``workbench eval gates --questions`` read.
+    """
+    return {q.id: q.gold for q in load_question_files(files, corpus) if q.gold}
 
 
 def gold_for_run(run: Any) -> dict[str, tuple[GoldSpan, ...]] | None:
@@ -321,10 +325,10 @@ def gold_for_run(run: Any) -> dict[str, tuple[GoldSpan, ...]] | None:
             if any(not f.is_file() or sha256_file(f) != item.get("sha256")
                    for f, item in zip(files, named, strict=True)):
                 return None
-            return {q.id: q.gold for q in load_question_files(files, corpus) if q.gold}
+            return gold_spans(files, corpus)
         if not questions or not Path(questions).is_dir():
             return None
-        return gold_spans(questions, corpus)
+        return gold_spans(set_files(questions), corpus)
     except (QuestionSetError, CorpusError, OSError, KeyError, TypeError):
         return None
 

@@ -37,14 +37,18 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
 from workbench.config import Executor, Retrieval, Settings
 from workbench.corpus._questions import SETS
 from workbench.errors import WorkbenchError
-from workbench.studies._analysis import ANSWERED, first_firing, outcome_correctness
+from workbench.studies._analysis import (
+    ANSWERED,
+    first_firing,
+    outcome_correctness,
+    score_thresholds,
+)
 from workbench.studies._executor import dask_client
 from workbench.studies._gates import cached_evaluation_path, evaluate_sets_cached
 from workbench.studies._records import record_run
@@ -251,22 +255,6 @@ def cell_metrics(rows: pd.DataFrame, settings: Settings, grid_keys: Sequence[str
     return figures, per_question
 
 
-def _thresholds(rows: pd.DataFrame, points: int) -> tuple[float, ...]:
-    """Up to ``points`` distinct thresholds from the 2% quantile of the best scores to their maximum.
-
-    Each is rounded *down* to 4 decimals: rounded to nearest, the top one can land above the best
-    score and refuse every question (on the course, 0.94918 became 0.9492), which draws a drop to
-    nothing that no threshold at the best score would give. Scores on a coarse scale (the fused
-    rank scores of mode ``none``) give fewer distinct thresholds than ``points``.
-    """
-    scores = rows["top_score"].astype(float)
-    if scores.empty:
-        return ()
-    low, high = float(scores.quantile(0.02)), float(scores.max())
-    floored = np.floor(np.linspace(low, high, points) * 10_000) / 10_000
-    return tuple(float(t) for t in np.unique(floored))
-
-
 def _cell_value(value: Any) -> Any:
     return json.dumps(list(value)) if isinstance(value, tuple) else value
 
@@ -375,7 +363,7 @@ def _cells(grid: SweepGrid, combo: dict[str, Any], base: Settings, rows: pd.Data
     axes = list(grid.reslice)
     if grid.threshold_points:
         axes.append(("gates.threshold",
-                     _thresholds(rows, grid.threshold_points) if rows is not None else (None,)))
+                     score_thresholds(rows, grid.threshold_points) if rows is not None else (None,)))
     out = []
     retrieval_index = _retrieval_index(grid, combo)
     for n, values in enumerate(itertools.product(*[v for _, v in axes])):
@@ -439,7 +427,7 @@ def sweep_curves(settings: Settings, grid: SweepGrid, *,
         if grid.threshold_points:
             source = (rows if rows is None or grid.split is None
                       else rows[rows["split"] == grid.split])
-            axes.append(("gates.threshold", _thresholds(source, grid.threshold_points)
+            axes.append(("gates.threshold", score_thresholds(source, grid.threshold_points)
                          if source is not None else (None,)))
         for split in splits:
             part = rows if rows is None or split is None else rows[rows["split"] == split]
