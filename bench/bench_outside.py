@@ -146,7 +146,7 @@ def main() -> int:
     args = parser.parse_args()
     if not OUTSIDE.is_dir() or not (INDEX / "manifest.json").is_file():
         print(f"bench_outside: no outside corpus at {OUTSIDE} or no index at {INDEX}; "
-              "run `make outside` first (about half an hour, once). Nothing measured.")
+              "run `make outside` first (about 40 minutes, once). Nothing measured.")
         return 0
     started = time.perf_counter()
     corpus = Corpus(OUTSIDE)
