@@ -84,6 +84,24 @@ def rule() -> RuleRouter:
     ("Сколько дней между 1 марта 2026 и 15 июня 2026?", "date.diff_days",
      {"start": "2026-03-01", "end": "2026-06-15"}),
     ("Начисли НДС 22% на сумму 150 000 рублей", "money.vat_add", {"amount": 150000, "rate": 22}),
+    # a value with spaces inside is one span: hex bytes, a SNILS
+    ("Decode the bytes 48 65 6C 6C 6F as utf-8", "charset.decode",
+     {"data": "48 65 6C 6C 6F", "charset": "utf-8"}),
+    ("Is SNILS 112-233-445 95 valid?", "id.validate_snils", {"snils": "112-233-445 95"}),
+    # the literal after «в строке» / "in the string" is the text searched, whatever its place
+    ("How many times does \"ab\" occur in the string \"abcabcab\"?", "text.count_substring",
+     {"text": "abcabcab", "substring": "ab"}),
+    ("Сколько раз встречается «ан» в «банан ананас»?", "text.count_substring",
+     {"text": "банан ананас", "substring": "ан"}),
+    # "percent" and «процентов» mark the percent as «%» does
+    ("What is 12 percent of 250?", "number.percent_of", {"value": 250, "percent": 12}),
+    ("Сколько будет 15 процентов от 2000?", "number.percent_of", {"value": 2000, "percent": 15}),
+    # the unit or zone written right after the value is the one the value is in
+    ("Сколько килограммов в 12 фунтах?", "units.mass", {"value": 12, "from_unit": "lb", "to_unit": "kg"}),
+    ("Convert 100 °F to Celsius", "units.temperature", {"value": 100, "from_unit": "F", "to_unit": "C"}),
+    ("Сколько будет в Новосибирске (Asia/Novosibirsk), когда в Москве 2026-03-10 09:00 (Europe/Moscow)?",
+     "date.convert_timezone",
+     {"datetime": "2026-03-10T09:00:00", "from_tz": "Europe/Moscow", "to_tz": "Asia/Novosibirsk"}),
 ])
 def test_rule_router_utilities(rule: RuleRouter, question: str, utility: str, args: dict) -> None:
     decision = rule.route(question)

@@ -150,7 +150,16 @@ TAIL_ARGS = frozenset({"text", "data"})
 """String data arguments that may take the one word after a cue such as «строки» or "word"."""
 
 _TOKEN = re.compile(r"(?<![\w#])#?[\w][\w\-:./]*\d[\w\-:./]*|#[0-9a-fA-F]{3,8}\b")
-_PERCENT = re.compile(r"(\d+(?:[.,]\d+)?)\s*%")
+# whole values that contain a space: a run of hex bytes «cf f0 e8», a SNILS «112-233-445 95»
+_SPACED_TOKEN = re.compile(r"(?<![\w-])(?:(?=[0-9a-fA-F ]*\d)[0-9a-fA-F]{2}(?: [0-9a-fA-F]{2})+"
+                           r"|\d{3}-\d{3}-\d{3}[ -]\d{2})(?![\w-])")
+_PERCENT = re.compile(r"(\d+(?:[.,]\d+)?)\s*(?:%|percent\b|per cent\b|процент)", re.IGNORECASE)
+# «в строке «…»», "in the string '…'": the literal that follows names the text searched
+_TEXT_CUE = re.compile(r"(?:строк[аеиу]|текст[аеу]?|string|text|\bin|(?<!\w)в)\W{0,3}$", re.IGNORECASE)
+ADJACENT_GAP = re.compile(r"^[\s(\[°]{0,3}$")
+"""What may stand between a value and the unit or zone it is written in («5,5 дюймах», "09:00 (UTC)")."""
+DIRECTED_PAIRS = (("from_unit", "to_unit"), ("from_tz", "to_tz"))
+"""Argument pairs whose *from* member is the one written right after the value."""
 _CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
 _IP = re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?\b")
 # "of the string hello", «от строки привет»: the one word that ends the question after a cue
@@ -182,13 +191,14 @@ class _Offer:
         wants_percent = any(a.name in PERCENT_ARGS for a in schema.arguments)
         avoid = self.ips + (self.percents if wants_percent else [])
         self.numbers = [n for n in number_spans(question) if not _overlaps(n, avoid)]
-        tokens = []
+        tokens = [(m.start(), m.end()) for m in _SPACED_TOKEN.finditer(question)]
         for m in _TOKEN.finditer(question):
             text = m[0].rstrip(".?")
             if text.lower() in CHARSETS or any(w in text.lower() for w in own):
                 continue
-            tokens.append((m.start(), m.start() + len(text)))
-        self.tokens = tokens
+            if not _overlaps((m.start(), m.start() + len(text)), tokens):
+                tokens.append((m.start(), m.start() + len(text)))
+        self.tokens = sorted(tokens)
         tail_match = _TAIL.search(question)
         self.tail = ([(tail_match.start(1), tail_match.end(1))]
                      if tail_match and tail_match[1].lower() not in POINTING_WORDS else [])
@@ -208,6 +218,37 @@ class _Offer:
                     spans.append(span)
             self.vocab[name] = spans
         return self.vocab[name]
+
+
+def _cued_first(literals: list[tuple[int, int]], question: str) -> None:
+    """Move the literal that follows «в строке», "in the string" to the front (it is the text)."""
+    for i, (start, _) in enumerate(literals):
+        if i and _TEXT_CUE.search(question[max(0, start - 16):start]):
+            literals.insert(0, literals.pop(i))
+            return
+
+
+def _orient(uid: str, question: str, bound: dict[str, ArgSpan], first: str, second: str) -> None:
+    """Swap a *from*/*to* pair when only the *to* value is written right after the data value.
+
+    «Сколько сантиметров в 5,5 дюймах?» names the target unit first; the unit written after the
+    number is the one the number is in. Any span naming the same value counts, so
+    "Москве … 09:00 (Europe/Moscow)" is read as the zone of the time.
+    """
+    vocabulary = vocabulary_for(uid, first)
+    if vocabulary is None:
+        return
+    values = [span.end for name, span in bound.items()
+              if name not in (first, second) and not span.normaliser.startswith("enum:")]
+    adjacent = set()
+    for start, end in vocabularies()[vocabulary].spans(question):
+        if any(start >= v and ADJACENT_GAP.match(question[v:start]) for v in values):
+            try:
+                adjacent.add(ArgSpan(start, end, f"enum:{vocabulary}").value(question))
+            except NormaliseError:
+                continue
+    if bound[second].value(question) in adjacent and bound[first].value(question) not in adjacent:
+        bound[first], bound[second] = bound[second], bound[first]
 
 
 def _take(spans: list[tuple[int, int]], question: str, normaliser: str
@@ -270,11 +311,16 @@ class RuleRouter:
             elif arg.type in {"integer", "number"} and (arg.role.value == "data" or arg.required):
                 taken = _take(offer.numbers, question, arg.type + offer.number_style)
             elif arg.role.value == "data" and arg.type == "string":
+                if name == "text":
+                    _cued_first(offer.literals, question)
                 taken = (_take(offer.literals, question, "text")
                          or _take(offer.tokens, question, "text")
                          or (_take(offer.tail, question, "text") if name in TAIL_ARGS else None))
             if taken is not None:
                 bound[name] = taken[0]
+        for first, second in DIRECTED_PAIRS:
+            if first in bound and second in bound:
+                _orient(uid, question, bound, first, second)
         return bound
 
     def _decision(self, uid: str, question: str, spans: dict[str, ArgSpan]) -> RouterDecision:
