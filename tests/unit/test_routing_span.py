@@ -26,12 +26,11 @@ from workbench.routing._span import (
     EmbeddingCache,
     SpanRouter,
     SpanRouterConfig,
-    _spec_types,
     _training_lines,
     fit_span_router,
     label_of,
-    learn_spec_cues,
 )
+from workbench.routing._spec_inputs import named_member, spec_types
 
 
 class BagEmbedder:
@@ -61,7 +60,7 @@ LINES = _training_lines(seed=1, generated=0)
 def router() -> SpanRouter:
     classes, weights, bias = fit_span_router(LINES, _embed, ngram_dims=256, epochs=60)
     config = SpanRouterConfig(classes=classes, embedder="bag", embedding_dims=32, ngram_dims=256,
-                              threshold=0.0, spec_inputs=learn_spec_cues(LINES), seed=1,
+                              threshold=0.0, seed=1,
                               generated_lines=0, train_items=len(LINES), train_seconds=0.0)
     return SpanRouter(config, weights, bias, BagEmbedder())
 
@@ -113,10 +112,11 @@ def test_a_utility_decision_keeps_its_spans(router: SpanRouter) -> None:
 def test_spec_inputs_are_members_of_their_declared_types(router: SpanRouter) -> None:
     question = "Какая ставка НДС при экспорте мебели, если все документы для подтверждения собраны?"
     decision = router._decide("spec:vat.rate_for_supply", question, 1.0)
-    types = _spec_types()["vat.rate_for_supply"]
-    # inputs the question names are bound; one it does not name is absent, never a default
-    assert decision.source is Source.SPEC and {"supply_kind"} <= set(decision.args) <= set(types)
-    assert all(value in types[name] for name, value in decision.args.items())
+    # each input is read from the question's words: export, documents gathered, furniture
+    assert decision.source is Source.SPEC
+    assert decision.args == {"supply_kind": "export", "documents_confirmed": "yes", "goods_category": "other"}
+    unnamed = router._decide("spec:vat.rate_for_supply", "Какая ставка НДС при экспорте?", 1.0)
+    assert unnamed.args == {"supply_kind": "export"}  # the others are absent, never a default
     dated = router._decide("spec:vat.standard_rate_by_date", "Отгрузка была 31 декабря 2025 года", 1.0)
     assert dated.args == {"supply_date": "2025-12-31"}
 
@@ -141,11 +141,12 @@ def test_no_value_absent_from_the_question(router: SpanRouter, template: str, pa
             assert decision.arg_spans[name].value(question) == value
         assert underived_arguments(question, decision.args) == []
     if decision.source is Source.SPEC:
-        types = _spec_types()[decision.spec or ""]
+        types = spec_types()[decision.spec or ""]
         for name, value in decision.args.items():
-            # a closed type's member, or the normalisation of a date or number span
-            assert value in types[name] or underived_arguments(
-                question, {name: value.removesuffix(" rub")}) == []
+            # a member the question's words name, or the normalisation of a date or number span
+            closed = len(types[name]) > 1
+            assert (named_member(name, types[name], question) == value if closed else underived_arguments(
+                question, {name: value.removesuffix(" rub")}) == [])
 
 
 @pytest.mark.parametrize(("question", "codes"), [
@@ -174,19 +175,43 @@ def test_a_folder_without_weights_is_a_typed_error(tmp_path: Path) -> None:
         load_span_router(tmp_path, embedder=BagEmbedder())
 
 
-def test_a_spec_input_the_question_does_not_name_stays_absent() -> None:
-    # the router may pick the spec, but an enum input with no cue word in the question is not
-    # filled from the training data's most frequent value
-    from workbench.routing._span import SpanRouter
-
-    router = SpanRouter.__new__(SpanRouter)
-    router.spec_types = {"vat.vat_amount": {"regime": ("general", "simplified")}}
-
-    class Config:
-        spec_inputs = {"vat.vat_amount.regime": {"cues": {"упрощ": "simplified"},
-                                                 "default": "general"}}
-
-    router.config = Config()
+def test_a_spec_input_the_question_does_not_name_stays_absent(router: SpanRouter) -> None:
+    # the router may pick the spec, but an input no word of the question settles is not filled in
     assert router._spec_inputs("vat.vat_amount", "Сколько НДС с суммы?") == {}
-    assert router._spec_inputs("vat.vat_amount", "НДС: упрощённая система") == {
-        "regime": "simplified"}
+    assert router._spec_inputs("vat.vat_amount", "Какой НДС с базы 100 000 ₽ за хлеб?") == {
+        "tax_base": "100000 rub", "reduced_goods": "yes"}
+
+
+def _with_priors(router: SpanRouter, **priors: float) -> SpanRouter:
+    from dataclasses import replace
+
+    return SpanRouter(replace(router.config, **priors), router.weights, router.bias, BagEmbedder())
+
+
+def test_the_rule_priors_add_to_the_logits_of_the_rule_routers_classes(router: SpanRouter) -> None:
+    from workbench.routing._span import rule_label
+
+    question = "Посчитай sha256 от строки «абв»"
+    assert not router.rule_logits(question).any()  # no prior configured: nothing added
+    keyword = _with_priors(router, rule_prior=5.0).rule_logits(question)
+    sha256 = router.config.classes.index("hash.sha256")
+    assert keyword[sha256] == pytest.approx(5.0) and keyword.max() == keyword[sha256]
+    vote = _with_priors(router, rule_vote=2.0)
+    added = vote.rule_logits(question)
+    assert rule_label(vote.rule.route(question)) == "hash.sha256"
+    assert added[sha256] == pytest.approx(2.0) and np.count_nonzero(added) == 1
+    # the prior moves the choice: with a strong vote the rule router's class wins
+    strong = _with_priors(router, rule_prior=50.0)
+    assert strong.route(question).utility == "hash.sha256"
+
+
+def test_rule_label_names_the_class_of_each_kind_of_decision() -> None:
+    from workbench.refusal import Refusal
+    from workbench.routing._span import rule_label
+
+    assert rule_label(RouterDecision(source=Source.QUOTE)) == "quote"
+    assert rule_label(RouterDecision(source=Source.SPEC, spec="vat.x")) == "spec:vat.x"
+    missing = Refusal(code="MISSING_ARGUMENT", area="t", numbers={"utility": "hash.md5"})
+    assert rule_label(RouterDecision(source=Source.REFUSE, refusal=missing)) == "hash.md5"
+    other = Refusal(code="SEVERAL_REQUESTS", area="t")
+    assert rule_label(RouterDecision(source=Source.REFUSE, refusal=other)) is None

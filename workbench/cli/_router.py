@@ -26,7 +26,8 @@ from workbench.studies._routers import (
 
 TABLE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("items", "items"), ("source_accuracy", "source"), ("utility_accuracy", "utility"),
-    ("argument_exact_match", "args"), ("conscious_refusal_rate", "red-refuse"),
+    ("argument_exact_match", "args"), ("spec_inputs_exact", "spec-in"),
+    ("conscious_refusal_rate", "red-refuse"),
     ("over_refusal_rate", "over-refuse"), ("incorrect_answer_rate", "incorrect"),
     ("visible_failure_rate", "visible"), ("verified_wrong_answer_rate", "verified-wrong"),
     ("parse_failure_rate", "parse-fail"), ("prompt_tokens_per_request", "in-tok"),

