@@ -145,8 +145,8 @@ def test_cli_source_utility_needs_no_index(config: Path, tmp_path: Path, capsys)
 
 
 def test_cli_allow_mode_b_without_a_generator_says_so(config: Path, capsys) -> None:
-    (line,) = _ask_json(capsys, "--config", str(config), "--allow-mode-b", "--source", "spec",
-                        SHA_QUESTION)
+    (line,) = _ask_json(capsys, "--config", str(config), "--router", "rule", "--allow-mode-b",
+                        "--source", "spec", SHA_QUESTION)
     assert line["code"] == "MODE_B_UNAVAILABLE"
     assert line["numbers"]["mode_a_code"] == "NO_SPEC_FOUND"
 
