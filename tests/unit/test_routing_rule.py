@@ -99,6 +99,18 @@ def rule() -> RuleRouter:
     # the unit or zone written right after the value is the one the value is in
     ("Сколько килограммов в 12 фунтах?", "units.mass", {"value": 12, "from_unit": "lb", "to_unit": "kg"}),
     ("Convert 100 °F to Celsius", "units.temperature", {"value": 100, "from_unit": "F", "to_unit": "C"}),
+    # a regular expression between backticks is the pattern; the text follows «в строке» or the colon
+    ("Find all words with `[A-Z]\\w+` in: Alice met Bob", "regex.find_all",
+     {"pattern": "[A-Z]\\w+", "text": "Alice met Bob"}),
+    ("Найди без учёта регистра все вхождения `кот` в строке «Кот и КОТ»", "regex.find_all",
+     {"pattern": "кот", "text": "Кот и КОТ", "flags": "i"}),
+    # an IPv6 address and a Roman numeral are one span each
+    ("Разверни IPv6 fe80::1 в полную форму", "net.ipv6_expand", {"ip": "fe80::1"}),
+    ("What number is MCMXCIV?", "number.from_roman", {"roman": "MCMXCIV"}),
+    # a tail that only wraps a quote is the quote; a tail around a quote and more text is the data
+    ("Посчитай статистику текста: «Мы пришли. Мы ушли!»", "text.stats", {"text": "Мы пришли. Мы ушли!"}),
+    ("Escape for HTML: a < b && \"c\"", "encoding.html_escape", {"text": 'a < b && "c"'}),
+    ("Переведи JSON в YAML: {\"a\": \"b\", \"c\": 1}", "format.json_to_yaml", {"data": '{"a": "b", "c": 1}'}),
     ("Сколько будет в Новосибирске (Asia/Novosibirsk), когда в Москве 2026-03-10 09:00 (Europe/Moscow)?",
      "date.convert_timezone",
      {"datetime": "2026-03-10T09:00:00", "from_tz": "Europe/Moscow", "to_tz": "Asia/Novosibirsk"}),

@@ -334,6 +334,7 @@ VOCABULARY_ARGUMENTS: dict[str, frozenset[str]] = {
     "charset": frozenset({"charset", "from_charset", "to_charset"}),
     "timezone": frozenset({"tz", "from_tz", "to_tz"}),
     "unit": frozenset({"from_unit", "to_unit"}),
+    "regex_flags": frozenset({"flags"}),
 }
 """Arguments without declared ``choices`` whose values a shared vocabulary gives."""
 

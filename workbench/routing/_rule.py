@@ -156,6 +156,9 @@ _TOKEN = re.compile(r"(?<![\w#])#?[\w][\w\-:./]*\d[\w\-:./]*|#[0-9a-fA-F]{3,8}\b
 _SPACED_TOKEN = re.compile(r"(?<![\w-])(?:(?=[0-9a-fA-F ]*\d)[0-9a-fA-F]{2}(?: [0-9a-fA-F]{2})+"
                            r"|\d{3}-\d{3}-\d{3}[ -]\d{2})(?![\w-])")
 _PERCENT = re.compile(r"(\d+(?:[.,]\d+)?)\s*(?:%|percent\b|per cent\b|процент)", re.IGNORECASE)
+_IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])")
+_ROMAN = re.compile(r"(?<![\w-])M{0,4}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})(?![\w-])")
+_QUOTE_MARKS = " \t«»\"'`“”„"
 # «в строке «…»», "in the string '…'": the literal that follows names the text searched
 _TEXT_CUE = re.compile(r"(?:строк[аеиу]|текст[аеу]?|string|text|\bin|(?<!\w)в)\W{0,3}$", re.IGNORECASE)
 ADJACENT_GAP = re.compile(r"^[\s(\[°]{0,3}$")
@@ -181,13 +184,14 @@ class _Offer:
 
     def __init__(self, question: str, schema: UtilitySchema, own: tuple[str, ...]) -> None:
         low = question.lower()
-        literals = [(s, e) for s, e in question_literal_spans(question) if e > s]
+        literals = _tail_resolved(question, [(s, e) for s, e in question_literal_spans(question) if e > s])
         head, colon, tail = question.partition(":")
-        if colon and (tail.strip()[:1] in {"{", "["} or "\n" in tail.strip()):
+        if colon and (tail.strip()[:1] in {"{", "["} or "\n" in tail.strip()) and literals:
             block = literals.pop()  # the block after the colon comes first
             literals.insert(0, block)
         self.literals = literals
-        self.ips = [(m.start(), m.end()) for m in _IP.finditer(question)]
+        self.ips = sorted([(m.start(), m.end()) for m in _IP.finditer(question)] + _ipv6_spans(question))
+        self.romans = [(m.start(), m.end()) for m in _ROMAN.finditer(question)]
         self.dates = date_spans(question)
         self.percents = [(m.start(1), m.end(1)) for m in _PERCENT.finditer(question)]
         wants_percent = any(a.name in PERCENT_ARGS for a in schema.arguments)
@@ -220,6 +224,43 @@ class _Offer:
                     spans.append(span)
             self.vocab[name] = spans
         return self.vocab[name]
+
+
+def _tail_resolved(question: str, literals: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The literals with the text after the colon reconciled with the quotes inside it.
+
+    A JSON value or several lines after the colon is one value whatever quotes it holds; a tail
+    that only wraps one quoted literal («…») is that literal; a tail around one quote and more
+    text (``5 < 7 && "кавычки"``) is the data, the quote a part of it; a tail around two or more
+    quotes is a list of them, not one value.
+    """
+    head, colon, _ = question.partition(":")
+    if not colon or not literals:
+        return literals
+    tail = literals[-1]
+    if tail[0] <= len(head):
+        return literals  # the colon introduced no tail (a time, a URL)
+    inside = [lit for lit in literals[:-1] if tail[0] <= lit[0] and lit[1] <= tail[1]]
+    if not inside:
+        return literals
+    outside = [lit for lit in literals[:-1] if lit not in inside]
+    block = question[tail[0]:tail[1]]
+    if block[:1] in {"{", "["} or "\n" in block:
+        return outside + [tail]  # JSON or lines: the quotes are inside one value
+    if len(inside) > 1 or question[tail[0]:tail[1]].strip(_QUOTE_MARKS) == question[slice(*inside[0])]:
+        return outside + inside
+    return outside + [tail]
+
+
+def _ipv6_spans(question: str) -> list[tuple[int, int]]:
+    """IPv6 addresses: eight groups, or fewer with one «::» (never a time such as 10:00:00)."""
+    found = []
+    for m in _IPV6.finditer(question):
+        text = m[0]
+        if text.count("::") == 1 or (text.count(":") == 7 and "::" not in text):
+            if any(c.isalpha() for c in text) or "::" in text:
+                found.append((m.start(), m.end()))
+    return found
 
 
 def _cued_first(literals: list[tuple[int, int]], question: str) -> None:
@@ -308,6 +349,15 @@ class RuleRouter:
                 taken = _take(offer.dates, question, "date")
             elif name in {"ip", "cidr"}:
                 taken = _take(offer.ips, question, "text")
+            elif name == "roman":
+                taken = _take([r for r in offer.romans if r[1] - r[0] >= 2], question, "text")
+            elif name == "pattern":
+                # a regular expression is written between backticks when the question has one
+                ticked = [lit for lit in offer.literals if question[lit[0] - 1:lit[0]] == "`"]
+                if ticked:
+                    offer.literals.remove(ticked[0])
+                    offer.literals.insert(0, ticked[0])
+                taken = _take(offer.literals, question, "text")
             elif name in PERCENT_ARGS and offer.percents:
                 taken = _take(offer.percents, question, "number" + offer.number_style)
             elif arg.type in {"integer", "number"} and (arg.role.value == "data" or arg.required):
