@@ -122,3 +122,41 @@ def test_lines_and_records_say_the_state_in_words(tmp_path) -> None:
     record = json.loads(json.dumps([f.to_dict() for f in findings]))
     assert record[1]["routers"] == ["base", "base-no-refusals"] and record[1]["holds"] is True
     assert vocabulary_tokens({"base": tmp_path}, ITEMS) is None
+
+
+def _span_comparison(**routers: tuple[int, int]):
+    return compare_routers({f"span:models/routers/{name.replace('_', '-')}": _router(*spec)
+                            for name, spec in routers.items()}, ITEMS)
+
+
+def test_the_span_family_is_measured_by_the_same_findings() -> None:
+    from workbench.studies._findings import span_findings
+
+    comparison = _span_comparison(span=(4, 10), span_navec=(2, 10), span_minilm=(4, 8),
+                                  span_no_refusals=(4, 0))
+    encoder, refusals, small = span_findings(comparison)
+    # navec loses two utility items and no refusal: source and arguments move together
+    assert encoder.routers == ("span-navec", "span") and encoder.numbers["russian items"] == 14
+    assert encoder.numbers["argument exact match ru span-navec"] == 0.5
+    assert encoder.holds is False and "in the same direction" in encoder.verdict
+    assert refusals.routers == ("span", "span-no-refusals") and refusals.holds is True
+    assert small.routers == ("span-minilm", "span") and small.numbers["conscious refusal span-minilm"] == 0.8
+    assert small.holds is False  # 0.8 against 1.0 is more than NEAR below
+
+
+def test_a_span_finding_without_its_routers_is_not_measured() -> None:
+    from workbench.studies._findings import span_findings
+
+    assert all(f.holds is None for f in span_findings(_span_comparison(span=(4, 10))))
+
+
+def test_span_findings_cli_without_the_variants_says_how_to_train(tmp_path) -> None:
+    import argparse
+
+    from workbench.cli._router_train import _findings
+    from workbench.config import load_settings
+    from workbench.errors import WorkbenchError
+
+    args = argparse.Namespace(models=str(tmp_path), split="test", taskset=None, family="span")
+    with pytest.raises(WorkbenchError, match="train-span"):
+        _findings(args, load_settings())

