@@ -210,7 +210,13 @@ def _step_routers(settings: Settings) -> None:
               "models/routers/base.toml` (10–20 min on 2 cores). The rule baseline runs alone.")
     else:
         print(f"trained routers: {', '.join(f.name for f in folders)}", flush=True)
-    study = study_routers(settings, folders, progress=lambda line: print(f"  {line}"))
+    from workbench.studies._findings import SPAN_NAMES
+
+    spans = [Path(settings.paths.models) / "routers" / name for name in SPAN_NAMES]
+    spans = [folder for folder in spans if (folder / "config.json").is_file()]
+    if spans:
+        print(f"span routers: {', '.join(f.name for f in spans)}", flush=True)
+    study = study_routers(settings, folders, progress=lambda line: print(f"  {line}"), span_folders=spans)
     comparison = study.comparison
     items = int(comparison.summary["items"].iloc[0]) if len(comparison.summary) else 0
     print(f"{len(comparison.summary)} router(s) on {items} {study.split}-split items of "
@@ -230,7 +236,7 @@ def _step_routers(settings: Settings) -> None:
                             "findings": [f.to_dict() for f in study.findings],
                             "cached": study.cached},
                      models={f"router:{f.name}": {"path": str(f), "digest": folder_digest(f)}
-                             for f in study.folders})
+                             for f in (*study.folders, *study.span_folders)})
     print(f"run record: {run.name}")
 
 

@@ -56,3 +56,37 @@ def test_one_pairing_serves_a_comparison_and_a_run_records_rows() -> None:
     assert list(paired["id"]) == [1, 2, 3]  # item 4 only a saw: not paired
     result = compare_pair(rows, "a", "b")
     assert (result.b, result.c) == (1, 1)
+
+
+def test_span_routers_join_the_study_paired_with_the_baseline(tmp_path, monkeypatch) -> None:
+    from workbench.routing import RuleRouter
+
+    settings = _settings(tmp_path)
+    tasks = _tasks(tmp_path)
+    folders = []
+    for name in ("span", "span-navec", "span-minilm", "span-no-refusals"):
+        folder = tmp_path / "routers" / name
+        folder.mkdir(parents=True)
+        (folder / "config.json").write_text(name, encoding="utf-8")  # digested, never read here
+        folders.append(folder)
+    built: list[str] = []
+    real = study_module.build_router
+
+    def build(spec: str):
+        if spec.startswith("span:"):
+            built.append(Path(spec.partition(":")[2]).name)
+            return RuleRouter()  # any router: the study only routes and pairs
+        return real(spec)
+
+    monkeypatch.setattr(study_module, "build_router", build)
+    study = study_routers(settings, [], tasksets=[tasks], split="dev", span_folders=folders)
+    assert built == ["span", "span-navec", "span-minilm", "span-no-refusals"]
+    assert study.routers == ["rule", "span", "span-navec", "span-minilm", "span-no-refusals"]
+    assert [t.router_b for t in study.tests] == study.routers[1:]
+    # the three generative findings (not measured here) and the three of the span family
+    assert len(study.findings) == 6 and "(span family)" in study.findings[4].claim
+    assert study.findings[3].routers == ("span-navec", "span")
+    again = study_routers(settings, [], tasksets=[tasks], split="dev", span_folders=folders)
+    assert again.cached
+    other = study_routers(settings, [], tasksets=[tasks], split="dev")
+    assert not other.cached  # the span folders are part of the key

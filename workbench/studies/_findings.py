@@ -156,6 +156,13 @@ def _red_team_refusal(comparison: RouterComparison, claim: str,
             "mcnemar b": b, "mcnemar c": c, "mcnemar p": p_value}
 
 
+def _family(claim: str, routers: tuple[str, str]) -> str:
+    """The claim, marked as re-measured when the routers are of the span family."""
+    if not all(r.startswith("span") for r in routers):
+        return claim
+    return f"{claim.removesuffix('.')} (span family)."
+
+
 def encoder_finding(comparison: RouterComparison, routers: tuple[str, str] = ("span-navec", "span")
                     ) -> Finding:
     """Finding 1 for the span family: a Russian-specific encoder, on the Russian items.
@@ -198,6 +205,7 @@ def refusal_share_finding(comparison: RouterComparison,
                           routers: tuple[str, str] = ("base", "base-no-refusals")) -> Finding:
     """Finding 2: refusals in the training data raise conscious refusal on the red team."""
     claim = "Training with refusals (share 0.238) raises conscious refusal on the red team."
+    claim = _family(claim, routers)
     numbers = _red_team_refusal(comparison, claim, routers)
     if isinstance(numbers, Finding):
         return numbers
@@ -213,7 +221,8 @@ def refusal_share_finding(comparison: RouterComparison,
 def small_model_finding(comparison: RouterComparison,
                         routers: tuple[str, str] = ("base-small", "base")) -> Finding:
     """Finding 3: a model about three times smaller refuses nearly as well."""
-    claim = f"A model about three times smaller refuses nearly as well (within {NEAR:.2f})."
+    claim = _family(f"A model about three times smaller refuses nearly as well (within {NEAR:.2f}).",
+                    routers)
     numbers = _red_team_refusal(comparison, claim, routers)
     if isinstance(numbers, Finding):
         return numbers

@@ -25,7 +25,7 @@ from workbench.config import Settings
 from workbench.digests import code_digest, folder_digest, sha256_file
 from workbench.errors import WorkbenchError
 from workbench.routing import DEFAULT_TASKSETS, build_router, load_tasks
-from workbench.studies._findings import Finding, router_findings, vocabulary_tokens
+from workbench.studies._findings import Finding, router_findings, span_findings, vocabulary_tokens
 from workbench.studies._routers import RouterComparison, compare_pair, compare_routers
 
 BASELINE = "rule"
@@ -78,17 +78,22 @@ class RouterStudy:
     """Whether the comparison came from the cache."""
     skipped: dict[str, str] = field(default_factory=dict)
     """Folders whose model could not be loaded, with the reason (left out, not fatal)."""
+    span_folders: tuple[Path, ...] = ()
+    """The span routers' folders that took part (``models/routers/span*``)."""
 
     @property
     def routers(self) -> list[str]:
         """The routers compared, the baseline first."""
-        return [BASELINE, *(f.name for f in self.folders)]
+        return [BASELINE, *(f.name for f in self.folders), *(f.name for f in self.span_folders)]
 
 
-def _cache_key(folders: Sequence[Path], tasksets: Sequence[Path], split: str) -> str:
+def _cache_key(folders: Sequence[Path], tasksets: Sequence[Path], split: str,
+               span_folders: Sequence[Path] = ()) -> str:
     digest = hashlib.sha256(f"{BASELINE};{split};".encode())
     for folder in folders:
         digest.update(f"{folder.name}:{folder_digest(folder)};".encode())
+    for folder in span_folders:
+        digest.update(f"span {folder.name}:{folder_digest(folder)};".encode())
     for path in tasksets:
         digest.update(f"{path.name}:{sha256_file(path)};".encode())
     digest.update(code_digest(ROUTER_CODE).encode())
@@ -118,7 +123,8 @@ def _write_cache(cache: Path, comparison: RouterComparison) -> None:
 
 def study_routers(settings: Settings, folders: Sequence[Path], *,
                   tasksets: Sequence[Path] | None = None, split: str = "test",
-                  progress: Callable[[str], None] | None = None) -> RouterStudy:
+                  progress: Callable[[str], None] | None = None,
+                  span_folders: Sequence[Path] = ()) -> RouterStudy:
     """The baseline against every router folder on the same items, paired, with the findings.
 
     Args:
@@ -127,6 +133,8 @@ def study_routers(settings: Settings, folders: Sequence[Path], *,
         tasksets: Task-set files (default: the bundled router tasks and red team).
         split: The split whose items are scored.
         progress: Called with a line of text for each router skipped.
+        span_folders: Span router folders (``models/routers/span*``), compared the same way; with
+            the shipped one and its three variants the findings are measured on them too.
 
     Returns:
         A :class:`RouterStudy`. A folder whose model cannot be loaded (e.g. caught half-written
@@ -135,8 +143,9 @@ def study_routers(settings: Settings, folders: Sequence[Path], *,
     paths = tuple(tasksets) if tasksets is not None else tuple(
         Path(settings.paths.questions) / name for name in DEFAULT_TASKSETS)
     folders = tuple(folders)
+    span_folders = tuple(span_folders)
     root = Path(settings.paths.cache) / "routers"
-    comparison = _read_cache(root / _cache_key(folders, paths, split))
+    comparison = _read_cache(root / _cache_key(folders, paths, split, span_folders))
     cached = comparison is not None
     skipped: dict[str, str] = {}
     items = [item for path in paths for item in load_tasks(path) if item.split == split]
@@ -153,14 +162,18 @@ def study_routers(settings: Settings, folders: Sequence[Path], *,
                 continue
             loaded.append(folder)
         folders = tuple(loaded)
+        for folder in span_folders:
+            routers[folder.name] = build_router(f"span:{folder}")
         comparison = compare_routers(routers, items)
-        _write_cache(root / _cache_key(folders, paths, split), comparison)
+        _write_cache(root / _cache_key(folders, paths, split, span_folders), comparison)
     tests = tuple(PairedTest(BASELINE, f.name, *compare_pair(comparison, BASELINE, f.name))
-                  for f in folders)
-    findings = tuple(router_findings(comparison, vocabulary_tokens({f.name: f for f in folders},
-                                                                  items)))
+                  for f in (*folders, *span_folders))
+    findings = router_findings(comparison, vocabulary_tokens({f.name: f for f in folders}, items))
+    if span_folders:
+        findings += span_findings(comparison)
     return RouterStudy(comparison=comparison, folders=folders, tasksets=paths, split=split,
-                       tests=tests, findings=findings, cached=cached, skipped=skipped)
+                       tests=tests, findings=tuple(findings), cached=cached, skipped=skipped,
+                       span_folders=span_folders)
 
 
 __all__ = ["BASELINE", "ROUTER_CODE", "PairedTest", "RouterStudy", "study_routers"]
