@@ -79,7 +79,9 @@ def test_span_routers_join_the_study_paired_with_the_baseline(tmp_path, monkeypa
         return real(spec)
 
     monkeypatch.setattr(study_module, "build_router", build)
+    without = study_routers(settings, [], tasksets=[tasks], split="dev")
     study = study_routers(settings, [], tasksets=[tasks], split="dev", span_folders=folders)
+    assert without.routers == ["rule"] and not study.cached  # the span folders are part of the key
     assert built == ["span", "span-navec", "span-minilm", "span-no-refusals"]
     assert study.routers == ["rule", "span", "span-navec", "span-minilm", "span-no-refusals"]
     assert [t.router_b for t in study.tests] == study.routers[1:]
@@ -87,6 +89,6 @@ def test_span_routers_join_the_study_paired_with_the_baseline(tmp_path, monkeypa
     assert len(study.findings) == 6 and "(span family)" in study.findings[4].claim
     assert study.findings[3].routers == ("span-navec", "span")
     again = study_routers(settings, [], tasksets=[tasks], split="dev", span_folders=folders)
-    assert again.cached
-    other = study_routers(settings, [], tasksets=[tasks], split="dev")
-    assert not other.cached  # the span folders are part of the key
+    assert again.cached and again.routers == study.routers
+    (folders[1] / "config.json").write_text("retrained", encoding="utf-8")
+    assert not study_routers(settings, [], tasksets=[tasks], split="dev", span_folders=folders).cached

@@ -61,54 +61,38 @@ def _findings(args: argparse.Namespace, settings: Settings) -> int:
     from workbench.studies import record_run
     from workbench.studies._findings import (
         ROUTER_NAMES,
+        SPAN_NAMES,
         finding_lines,
         router_findings,
+        span_findings,
         vocabulary_tokens,
     )
     from workbench.studies._routers import compare_routers
 
     models = Path(args.models) if args.models else settings.paths.models
-    if getattr(args, "family", "generative") == "span":
-        return _span_findings(args, settings, Path(models))
-    trained = {n: f for n, f in trained_routers(models).items() if n in ROUTER_NAMES}
-    if not trained:
-        raise WorkbenchError(f"no trained router under {Path(models) / 'routers'}; train them with "
-                             f"`workbench router train models/routers/<name>.toml` or `make models`")
+    family = getattr(args, "family", "generative")
     items = _load_items(settings, args.taskset, args.split)
-    routers = {name: build_router(f"transformers:{folder}") for name, folder in trained.items()}
-    comparison = compare_routers(routers, items)
-    print(f"{len(routers)} trained router(s) on {len(items)} items, split {args.split}:")
+    if family == "span":
+        folders = {name: Path(models) / "routers" / name for name in SPAN_NAMES}
+        absent = [str(f) for f in folders.values() if not (f / "config.json").is_file()]
+        if absent:
+            raise WorkbenchError(f"no span router in {', '.join(absent)}; train them with `workbench router "
+                                 "train-span --out models/routers/span-navec --encoder navec` (and "
+                                 "--encoder minilm, --no-refusals)")
+        specs = {name: f"span:{folder}" for name, folder in folders.items()}
+    else:
+        folders = {n: f for n, f in trained_routers(models).items() if n in ROUTER_NAMES}
+        if not folders:
+            raise WorkbenchError(f"no trained router under {Path(models) / 'routers'}; train them with "
+                                 f"`workbench router train models/routers/<name>.toml` or `make models`")
+        specs = {name: f"transformers:{folder}" for name, folder in folders.items()}
+    comparison = compare_routers({name: build_router(spec) for name, spec in specs.items()}, items)
+    print(f"{len(specs)} {family} router(s) on {len(items)} items, split {args.split}:")
     print("\n".join(summary_lines(comparison)))
-    findings = router_findings(comparison, vocabulary_tokens(trained, items))
+    findings = (span_findings(comparison) if family == "span"
+                else router_findings(comparison, vocabulary_tokens(folders, items)))
     print("\n".join(finding_lines(findings)))
-    extra = {"routers": list(trained), "split": args.split, "findings": [f.to_dict() for f in findings]}
-    summary = {str(name): {k: _jsonable(v) for k, v in row.items()}
-               for name, row in comparison.summary.to_dict(orient="index").items()}
-    run = record_run("routers", comparison.items, settings=settings, summary=summary, extra=_jsonable(extra))
-    print(f"run record: {run}")
-    return 0
-
-
-def _span_findings(args: argparse.Namespace, settings: Settings, models: Path) -> int:
-    from workbench.cli._router import _jsonable, _load_items, build_router, summary_lines
-    from workbench.studies import record_run
-    from workbench.studies._findings import SPAN_NAMES, finding_lines, span_findings
-    from workbench.studies._routers import compare_routers
-
-    folders = {name: models / "routers" / name for name in SPAN_NAMES}
-    absent = [name for name, folder in folders.items() if not (folder / "config.json").is_file()]
-    if absent:
-        raise WorkbenchError(f"no span router in {', '.join(str(folders[n]) for n in absent)}; train them "
-                             "with `workbench router train-span --out models/routers/span-navec "
-                             "--encoder navec` (and --encoder minilm, --no-refusals)")
-    items = _load_items(settings, args.taskset, args.split)
-    routers = {name: build_router(f"span:{folder}") for name, folder in folders.items()}
-    comparison = compare_routers(routers, items)
-    print(f"{len(routers)} span router(s) on {len(items)} items, split {args.split}:")
-    print("\n".join(summary_lines(comparison)))
-    findings = span_findings(comparison)
-    print("\n".join(finding_lines(findings)))
-    extra = {"routers": list(folders), "split": args.split, "family": "span",
+    extra = {"routers": list(folders), "split": args.split, "family": family,
              "findings": [f.to_dict() for f in findings]}
     summary = {str(name): {k: _jsonable(v) for k, v in row.items()}
                for name, row in comparison.summary.to_dict(orient="index").items()}

@@ -43,7 +43,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from workbench.config import project_root
 from workbench.routing._normalise import NormaliseError, candidate_spans
 from workbench.utilities import Catalog, load_catalog
 
@@ -104,23 +103,16 @@ def spec_shapes(specs_dir: Path | None = None) -> dict[str, dict[str, ArgShape]]
     """The input shapes of every specification the routers may name (``corpus/specs`` by default).
 
     All are strings (``spec eval --input`` reads text); an enum or ``bool`` input also takes its
-    members, a money or percent input a copied number followed by its unit.
+    members (:func:`~workbench.routing._spec_inputs.spec_types`), a money or percent input a
+    copied number followed by its unit.
     """
-    from workbench.fts import Spec, parse
     from workbench.routing._dataset import EXCLUDED_SPECS
+    from workbench.routing._spec_inputs import spec_types
 
-    folder = specs_dir if specs_dir is not None else project_root() / "corpus" / "specs"
-    shapes: dict[str, dict[str, ArgShape]] = {}
-    for path in sorted(folder.glob("*.fts")):
-        spec = parse(path.read_text(encoding="utf-8"))
-        if not isinstance(spec, Spec) or spec.id in EXCLUDED_SPECS:
-            continue
-        enums = {t.name: t.members for t in spec.types}
-        shapes[spec.id] = {
-            i.name: ArgShape("string", enums.get(i.type_name, ("yes", "no") if i.type_name == "bool" else ()),
-                             SPEC_SUFFIXES.get(i.type_name, ""))
-            for i in spec.inputs}
-    return shapes
+    return {spec: {name: (ArgShape("string", members) if len(members) > 1
+                          else ArgShape("string", (), SPEC_SUFFIXES.get(members[0], "")))
+                   for name, members in inputs.items()}
+            for spec, inputs in spec_types(specs_dir).items() if spec not in EXCLUDED_SPECS}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -283,6 +283,17 @@ class Vocabulary:
             for m in re.finditer(pattern, question, re.IGNORECASE):
                 yield m.start(), m.end()
 
+    def separate_spans(self, question: str) -> list[tuple[int, int]]:
+        """The spans that name a value, in order, an overlapped one dropped for the earlier-longer.
+
+        «не подтверждены» is kept and the «подтверждены» inside it dropped.
+        """
+        kept: list[tuple[int, int]] = []
+        for start, end in sorted(self.spans(question), key=lambda s: (s[0], -s[1])):
+            if not any(start < e and s < end for s, e in kept):
+                kept.append((start, end))
+        return kept
+
 
 def _synonym_table() -> dict[str, dict[str, list[str]]]:
     text = resources.files("workbench.routing").joinpath("synonyms.yaml").read_text("utf-8")

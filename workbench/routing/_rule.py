@@ -157,7 +157,8 @@ _SPACED_TOKEN = re.compile(r"(?<![\w-])(?:(?=[0-9a-fA-F ]*\d)[0-9a-fA-F]{2}(?: [
                            r"|\d{3}-\d{3}-\d{3}[ -]\d{2})(?![\w-])")
 _PERCENT = re.compile(r"(\d+(?:[.,]\d+)?)\s*(?:%|percent\b|per cent\b|процент)", re.IGNORECASE)
 _IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])")
-_ROMAN = re.compile(r"(?<![\w-])M{0,4}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})(?![\w-])")
+_ROMAN = re.compile(r"(?<![\w-])(?=[IVXLCDM])M{0,4}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
+                    r"(?![\w-])")
 _QUOTE_MARKS = " \t«»\"'`“”„"
 # «в строке «…»», "in the string '…'": the literal that follows names the text searched
 _TEXT_CUE = re.compile(r"(?:строк[аеиу]|текст[аеу]?|string|text|\bin|(?<!\w)в)\W{0,3}$", re.IGNORECASE)
@@ -217,12 +218,7 @@ class _Offer:
     def vocabulary(self, name: str) -> list[tuple[int, int]]:
         """The spans that name a value of vocabulary ``name``, in order, without overlaps."""
         if name not in self.vocab:
-            spans: list[tuple[int, int]] = []
-            for span in sorted(vocabularies()[name].spans(self.question),
-                               key=lambda s: (s[0], -s[1])):
-                if not _overlaps(span, spans):
-                    spans.append(span)
-            self.vocab[name] = spans
+            self.vocab[name] = vocabularies()[name].separate_spans(self.question)
         return self.vocab[name]
 
 

@@ -73,12 +73,8 @@ def named_member(name: str, members: tuple[str, ...], question: str) -> str | No
     vocabulary = spec_vocabularies().get(name)
     if vocabulary is None:
         return None
-    kept: list[tuple[int, int]] = []
-    for start, end in sorted(vocabulary.spans(question), key=lambda s: (s[0], -s[1])):
-        if not any(start < e and s < end for s, e in kept):
-            kept.append((start, end))
     named = set()
-    for start, end in kept:
+    for start, end in vocabulary.separate_spans(question):
         try:
             named.add(vocabulary.lookup(question[start:end]))
         except NormaliseError:

