@@ -155,7 +155,12 @@ class Gates:
         Scores of different modes live on different scales, so each has its own, tuned on the dev
         split.
         """
-        return float(getattr(self, "threshold_" + mode.replace("-", "_")))
+        return float(getattr(self, threshold_key(mode)))
+
+
+def threshold_key(mode: str) -> str:
+    """The ``[gates]`` key of a rerank mode's score threshold (``threshold_bi_encoder``)."""
+    return "threshold_" + mode.replace("-", "_")
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ circumstance rule judges a utility call's argument bindings. All are registered 
 :func:`quote_rules` lists the quote rules from the registry.
 """
 
-from workbench.relevance._answer_type import missing_answer_kind, question_type
+from workbench.relevance._answer_type import missing_answer_kind, news_embedding, question_type
 from workbench.relevance._circumstance import (
     CircumstanceRule,
     CircumstanceVerdict,
@@ -50,6 +50,7 @@ __all__ = [
     "lang_match",
     "missing_answer_kind",
     "missing_entities",
+    "news_embedding",
     "question_literal_spans",
     "question_literals",
     "question_type",

@@ -92,11 +92,22 @@ def question_type(question: str) -> str | None:
 
 
 @lru_cache(maxsize=1)
+def news_embedding() -> Any:
+    """Natasha's navec news embedding (250,000 Russian words, 300 dimensions), loaded once.
+
+    The NER tagger reads it here; the span router's navec encoder reads the same table.
+    """
+    from natasha import NewsEmbedding
+
+    return NewsEmbedding()
+
+
+@lru_cache(maxsize=1)
 def _ner() -> tuple[Any, Any]:
     """Natasha's segmenter and news NER tagger, loaded once."""
-    from natasha import NewsEmbedding, NewsNERTagger, Segmenter
+    from natasha import NewsNERTagger, Segmenter
 
-    return Segmenter(), NewsNERTagger(NewsEmbedding())
+    return Segmenter(), NewsNERTagger(news_embedding())
 
 
 @lru_cache(maxsize=4096)

@@ -36,7 +36,7 @@ from workbench.config import Answers, project_root
 from workbench.errors import WorkbenchError
 from workbench.refusal import Refusal
 from workbench.registry import router
-from workbench.relevance import check_binding, circumstance_spans
+from workbench.relevance import check_binding, circumstance_spans, news_embedding
 from workbench.routing._dataset import (
     DEFAULT_REFUSAL_SHARE,
     _default_questions_dir,
@@ -246,9 +246,7 @@ class NavecEncoder:
     """
 
     def __init__(self) -> None:
-        from natasha import NewsEmbedding
-
-        self.vectors = NewsEmbedding()
+        self.vectors = news_embedding()  # the table the answer-type rule's NER tagger reads
 
     def query(self, text: str) -> np.ndarray:
         found = [self.vectors[w] for w in re.findall(r"[а-яё]+", text.lower()) if w in self.vectors]

@@ -20,15 +20,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from workbench.config import Settings
+from workbench.config import Settings, threshold_key
 from workbench.corpus._questions import SETS, QuestionSetError
 from workbench.studies._analysis import calibrate_gates
 from workbench.studies._gates import QuestionFiles, evaluate_sets_cached, question_files
-
-
-def threshold_key(mode: str) -> str:
-    """The ``[gates]`` key of a rerank mode's score threshold (see ``Gates.threshold_for``)."""
-    return "threshold_" + mode.replace("-", "_")
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,7 @@ from typing import Any
 import pandas as pd
 from tqdm.auto import tqdm
 
-from workbench.config import Executor, Retrieval, Settings
+from workbench.config import Executor, Retrieval, Settings, threshold_key
 from workbench.corpus._questions import SETS
 from workbench.errors import WorkbenchError
 from workbench.studies._analysis import (
@@ -198,7 +198,7 @@ def _overrides(settings: Settings, combo: Mapping[str, Any]) -> Settings:
     for key, value in combo.items():
         section, name = key.split(".", 1)
         if key == "gates.threshold":
-            name = "threshold_" + settings.reranker.mode.replace("-", "_")
+            name = threshold_key(settings.reranker.mode)
         if isinstance(value, tuple):
             value = list(value)
         sections.setdefault(section, {})[name] = value
