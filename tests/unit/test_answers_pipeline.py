@@ -29,6 +29,10 @@ ANSWERED = {
     "md5 of abc": {"source": "utility", "utility": "hash.md5", "args": {"text": "abc"}},
     "VAT on 100000 rub": {"source": "spec", "spec": "vat.vat_amount",
                           "args": {"tax_base": "100000.00 rub", "reduced_goods": "no"}},
+    # export documents do not matter to a domestic sale: the conclusion holds without them
+    "rate for newspapers sold at home": {
+        "source": "spec", "spec": "vat.rate_for_supply",
+        "args": {"supply_kind": "domestic", "goods_category": "periodicals"}},
 }
 
 # question -> (decision, expected mode-A refusal code): every way mode A can stop
@@ -48,6 +52,9 @@ REFUSALS = {
     "a spec nobody wrote": ({"source": "spec", "spec": "vat.nothing"}, "UNKNOWN_SPEC"),
     "VAT with no inputs": ({"source": "spec", "spec": "vat.vat_amount", "args": {}},
                            "BAD_SPEC_INPUT"),
+    "rate for exported newspapers": ({"source": "spec", "spec": "vat.rate_for_supply",
+                                      "args": {"supply_kind": "export", "goods_category": "periodicals"}},
+                                     "BAD_SPEC_INPUT"),
     "VAT on exports at 22%": ({"source": "spec", "spec": "vat.export_counterexample",
                                "args": {}}, "E_PREMISE"),
     "the router says no": ({"source": "refuse"}, "ROUTER_REFUSED"),

@@ -160,3 +160,21 @@ def test_evaluate_router_records_a_crash_as_parse_failure() -> None:
     frame = evaluate_router(Broken(), items)
     assert list(frame["error"]) == ["parse_failure", "parse_failure"]
     assert summarise(frame)["conscious_refusal_rate"] == 0.0
+
+
+def test_a_spec_input_the_conclusion_does_not_depend_on_may_stay_unbound() -> None:
+    gold = {"source": "spec", "spec": "vat.rate_for_supply",
+            "args": {"supply_kind": "domestic", "documents_confirmed": "no", "goods_category": "food"}}
+    bound = {"supply_kind": "domestic", "goods_category": "food"}
+    decision = RouterDecision(source=Source.SPEC, spec="vat.rate_for_supply", args=bound)
+    assert score_decision(gold, decision).correct
+    # for an export the documents decide the rate: leaving them out is a missing argument
+    export = {"source": "spec", "spec": "vat.rate_for_supply",
+              "args": {"supply_kind": "export", "documents_confirmed": "no", "goods_category": "food"}}
+    unbound = RouterDecision(source=Source.SPEC, spec="vat.rate_for_supply",
+                             args={"supply_kind": "export", "goods_category": "food"})
+    assert score_decision(export, unbound).error == "missing_argument"
+    # a wrong value that leaves the rest unsettled is still a missing argument, never correct
+    wrong = RouterDecision(source=Source.SPEC, spec="vat.rate_for_supply",
+                           args={"supply_kind": "export", "goods_category": "other"})
+    assert not score_decision(gold, wrong).correct

@@ -29,6 +29,7 @@ from workbench.routing._span import (
     _training_lines,
     fit_span_router,
     label_of,
+    rule_label,
 )
 from workbench.routing._spec_inputs import spec_types, spec_vocabularies
 
@@ -116,7 +117,16 @@ def test_spec_inputs_are_members_of_their_declared_types(router: SpanRouter) -> 
     assert decision.source is Source.SPEC
     assert decision.args == {"supply_kind": "export", "documents_confirmed": "yes", "goods_category": "other"}
     unnamed = router._decide("spec:vat.rate_for_supply", "Какая ставка НДС при экспорте?", 1.0)
-    assert unnamed.args == {"supply_kind": "export"}  # the others are absent, never a default
+    # the others are absent, never a default, and the rate depends on them: a refusal naming one
+    assert unnamed.source is Source.REFUSE and unnamed.refusal is not None
+    assert unnamed.refusal.code == "MISSING_ARGUMENT"
+    assert unnamed.refusal.numbers == {"spec": "vat.rate_for_supply", "missing": "documents_confirmed"}
+    assert rule_label(unnamed) == "spec:vat.rate_for_supply"
+    domestic = router._decide("spec:vat.rate_for_supply",
+                              "Какая ставка НДС на газеты, продаваемые в России?", 1.0)
+    # export documents do not matter to a domestic sale: the spec is called without them
+    assert domestic.source is Source.SPEC
+    assert domestic.args == {"supply_kind": "domestic", "goods_category": "periodicals"}
     dated = router._decide("spec:vat.standard_rate_by_date", "Отгрузка была 31 декабря 2025 года", 1.0)
     assert dated.args == {"supply_date": "2025-12-31"}
 

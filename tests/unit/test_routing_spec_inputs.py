@@ -7,7 +7,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench.routing import RuleRouter, Source
-from workbench.routing._spec_inputs import bind_spec_inputs, named_member, spec_types, spec_vocabularies
+from workbench.routing._spec_inputs import (
+    bind_spec_inputs,
+    choose_spec,
+    named_member,
+    open_spec_inputs,
+    spec_evidence,
+    spec_types,
+    spec_vocabularies,
+)
 
 
 @pytest.mark.parametrize(("spec", "question", "args"), [
@@ -88,3 +96,74 @@ def test_the_rule_router_binds_spec_inputs() -> None:
         "Аванс за мебель получен 10 февраля 2026 года. По какой расчётной ставке считать НДС?")
     assert decision.source is Source.SPEC and decision.spec == "vat.estimated_rate"
     assert decision.args == {"reduced_goods": "no", "payment_date": "2026-02-10"}
+
+
+def test_a_money_input_takes_the_number_written_with_a_currency() -> None:
+    # «три месяца» is a number too, but not the amount
+    question = ("Our revenue for three consecutive months was 2,400,000 roubles. "
+                "Are we eligible for the article 145 release?")
+    assert bind_spec_inputs("vat.turnover_exemption", question) == {"revenue_3_months": "2400000 rub"}
+    # with two amounts, the one with a currency goes first and the other still binds
+    question = "Закупки на 800 000 ₽, премия 20 000, договор говорит, что она уменьшает цену"
+    assert bind_spec_inputs("vat.volume_bonus_base", question) == {
+        "purchases": "800000 rub", "bonus_changes_price": "yes", "bonus_amount": "20000 rub"}
+
+
+def test_a_phrase_with_a_stem_inside_matches_its_inflections() -> None:
+    assert bind_spec_inputs("vat.reduced_rate_by_category",
+                            "Какая ставка для продуктов питания?") == {"goods_category": "food"}
+
+
+@pytest.mark.parametrize(("question", "spec"), [
+    # three inputs settled outrank the zero-rate rule, which settles two
+    ("We exported bread but the customs documents are still missing. Which VAT rate applies?",
+     "vat.rate_for_supply"),
+    ("Экспорт подтверждён документами — нулевая ставка применяется?", "vat.export_zero_rate"),
+    ("Счёт-фактуру выставили через 7 дней после отгрузки. Уложились в срок?", "vat.invoice_deadline"),
+    ("Are consulting services exempt from VAT under article 149?", "vat.services_exemption"),
+    # equal scores go to the spec that settles more of the question
+    ("Какой НДС с налоговой базы 250 000 ₽ по товару не из льготного перечня?", "vat.vat_amount"),
+])
+def test_choose_spec_reads_cues_and_settled_inputs(question: str, spec: str) -> None:
+    chosen = choose_spec(question)
+    assert chosen is not None and chosen.spec == spec
+
+
+@pytest.mark.parametrize("question", [
+    "Write 2,350.40 rubles in Russian words for an invoice",  # one word shared by three specs
+    "Какая дата будет через 90 дней после 10.01.2026?",  # a count of days is no tax question
+    "Почему ставка НДС при экспорте равна 22 %?",  # a reason is not a conclusion
+    "Why is the zero rate applied to exports?",
+    "Начисли НДС 22% на сумму 150 000 рублей",  # the tax's name alone is no spec
+])
+def test_choose_spec_leaves_other_questions_alone(question: str) -> None:
+    assert choose_spec(question) is None
+
+
+def test_the_domain_words_count_once_and_shared_words_weigh_less() -> None:
+    ranked = {e.spec: e for e in spec_evidence("Какая ставка НДС при экспорте?")}
+    # «ставка» is declared by five specs: 1/5 each, plus one for «НДС»
+    assert ranked["vat.rate_for_supply"].cues == pytest.approx(1.2)
+    assert "vat.invoice_deadline" not in ranked
+
+
+def test_only_inputs_the_conclusion_depends_on_stay_open() -> None:
+    domestic = {"supply_kind": "domestic", "goods_category": "food"}
+    assert open_spec_inputs("vat.rate_for_supply", domestic) == ()
+    assert open_spec_inputs("vat.rate_for_supply", {"supply_kind": "export", "goods_category": "food"}) == (
+        "documents_confirmed",)
+    # a number input that is absent always matters
+    assert open_spec_inputs("vat.invoice_deadline", {}) == ("days_after_supply",)
+    # a value its type does not read settles nothing
+    assert open_spec_inputs("vat.rate_for_supply", {"supply_kind": "abroad", "goods_category": "food"}) == (
+        "documents_confirmed",)
+
+
+def test_the_rule_router_refuses_a_spec_with_an_input_left_open() -> None:
+    decision = RuleRouter().route("Какая ставка НДС при экспорте мебели?")
+    assert decision.source is Source.REFUSE and decision.refusal is not None
+    assert decision.refusal.code == "MISSING_ARGUMENT"
+    assert decision.refusal.numbers == {"spec": "vat.rate_for_supply", "missing": "documents_confirmed"}
+    domestic = RuleRouter().route("Какая ставка НДС для периодических изданий, продаваемых в России?")
+    assert domestic.source is Source.SPEC and domestic.args == {
+        "supply_kind": "domestic", "goods_category": "periodicals"}

@@ -35,7 +35,7 @@ from workbench.answers._evidence import (
 )
 from workbench.corpus import CorpusError, CorpusFileMissingError, OutsideCorpusError
 from workbench.errors import WorkbenchError
-from workbench.fts import FtsError, check_spec, digest_of, evaluate, recheck
+from workbench.fts import FtsError, check_spec, digest_of, evaluate, open_inputs, recheck
 
 # the text forms of FTS values, exactly as evaluate_spec reads and writes them
 from workbench.fts._values import parse_value, render
@@ -348,10 +348,13 @@ def _conclude(context: CheckContext, path: Path, inputs: dict[str, str]) -> tupl
     spec = verdict.gate.spec
     enums = {t.name: t.members for t in spec.types}
     declared = {i.name: i.type_name for i in spec.inputs}
-    if set(inputs) != set(declared):
+    if not set(inputs) <= set(declared):
         return f"the inputs are not the declared ones ({', '.join(declared)})"
     try:
-        values = {n: parse_value(t, inputs[n], enums.get(t, ())) for n, t in declared.items()}
+        values = {n: parse_value(t, inputs[n], enums.get(t, ())) for n, t in declared.items() if n in inputs}
+        missing = open_inputs(spec, values)  # an input left out must be one that does not matter
+        if missing:
+            return f"the conclusion depends on input(s) left out ({', '.join(missing)})"
         value, _case = evaluate(spec, values)
     except (FtsError, WorkbenchError, ValueError, ArithmeticError, LookupError) as exc:
         return f"evaluation refused: {type(exc).__name__}"

@@ -33,7 +33,7 @@ from workbench.fts._certificate import (
     PropertyResult,
 )
 from workbench.fts._codes import GATE_ORDER, GateCode
-from workbench.fts._eval import Domain, domain, evaluate
+from workbench.fts._eval import Domain, EvalError, domain, evaluate, open_inputs
 from workbench.fts._fallacies import DETECTORS, detect_fallacies
 from workbench.fts._fallacy_codes import FALLACY_ORDER, FallacyCode
 from workbench.fts._gate import STEPS, GateResult, run_gate
@@ -55,6 +55,7 @@ from workbench.fts._problems import CertificateError, FtsError, LibraryError, Pr
 from workbench.fts._recheck import recheck
 from workbench.fts._refusal import TITLES, make_refusal
 from workbench.fts._static import check_static
+from workbench.fts._values import parse_value, render
 
 __all__ = [
     "CERTIFIED_CHECKS",
@@ -100,7 +101,11 @@ __all__ = [
     "detect_fallacies",
     "digest_of",
     "domain",
+    "EvalError",
     "evaluate",
+    "open_inputs",
+    "parse_value",
+    "render",
     "conclude",
     "evaluate_spec",
     "export_vat_counterexample",

@@ -160,8 +160,51 @@ def _compare(op: str, left: Any, right: Any) -> bool:
 
 
 def evaluate(spec: Spec, inputs: Mapping[str, Any]) -> tuple[Any, int]:
-    """The conclusion of ``spec`` for ``inputs`` and the index of the case that gave it."""
-    return Evaluator(spec, inputs).conclude()
+    """The conclusion of ``spec`` for ``inputs`` and the index of the case that gave it.
+
+    An input left out of ``inputs`` is allowed when its type is closed (``bool`` or an enum) and
+    the conclusion is the same value from the same case for every member of it
+    (:func:`open_inputs`): a domestic sale's rate does not depend on export documents. Any other
+    missing input raises ``EvalError("missing_value")`` naming it.
+    """
+    mattering = open_inputs(spec, inputs)
+    if mattering:
+        raise EvalError("missing_value", name=mattering[0])
+    return _settled(spec, inputs)[0]
+
+
+def open_inputs(spec: Spec, inputs: Mapping[str, Any]) -> tuple[str, ...]:
+    """The inputs absent from ``inputs`` that the conclusion depends on, in declaration order.
+
+    Empty when every absent input is of a closed type and each assignment of the absent ones
+    gives the same value from the same case, so the conclusion and its cited premises are settled
+    by ``inputs`` alone. A number or date input that is absent always matters.
+    """
+    absent = [i for i in spec.inputs if i.name not in inputs]
+    if not absent:
+        return ()
+    closed = _closed_members(spec)
+    if any(i.name not in closed for i in absent):
+        return tuple(i.name for i in absent)
+    return () if len(_settled(spec, inputs)) == 1 else tuple(i.name for i in absent)
+
+
+def _closed_members(spec: Spec) -> dict[str, tuple[Any, ...]]:
+    enums = {t.name: t.members for t in spec.types}
+    return {i.name: (False, True) if i.type_name == "bool" else enums[i.type_name]
+            for i in spec.inputs if i.type_name == "bool" or i.type_name in enums}
+
+
+def _settled(spec: Spec, inputs: Mapping[str, Any]) -> list[tuple[Any, int]]:
+    """The distinct (conclusion, case) over every member of each absent closed input."""
+    closed = _closed_members(spec)
+    absent = [i.name for i in spec.inputs if i.name not in inputs]
+    found: list[tuple[Any, int]] = []
+    for combo in itertools.product(*(closed[name] for name in absent)):
+        got = Evaluator(spec, {**inputs, **dict(zip(absent, combo, strict=True))}).conclude()
+        if got not in found:
+            found.append(got)
+    return found
 
 
 def thresholds(

@@ -252,6 +252,19 @@ def normalise_date(text: str) -> str:
 # --- enums ---------------------------------------------------------------------------------
 
 
+@functools.cache
+def _word_pattern(word: str, stem: bool) -> re.Pattern[str]:
+    """A vocabulary word as a pattern.
+
+    A ``*`` inside a phrase («продукт* питания») and a final stem take any letters; spaces match any
+    run of spaces.
+    """
+    letters = r"[^\W\d_]*"
+    parts = [letters if piece == "*" else r"\s+" if piece.isspace() else re.escape(piece)
+             for piece in re.split(r"(\s+|\*)", word) if piece]
+    return re.compile("".join(parts) + (letters if stem else ""), re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class Vocabulary:
     """One enum vocabulary: values and the words that name them."""
@@ -259,7 +272,8 @@ class Vocabulary:
     name: str
     """``charset``, ``unit``, ... or ``<utility>.<argument>``."""
     words: tuple[tuple[str, str, bool], ...]
-    """``(word, value, is_stem)``, longest word first, words case-folded."""
+    """``(word, value, is_stem)``, longest word first, words case-folded; a ``*`` left inside a
+    word («продукт* питания») stands for any letters there."""
 
     def lookup(self, text: str) -> str:
         """The value ``text`` names.
@@ -269,19 +283,24 @@ class Vocabulary:
         """
         folded = " ".join(text.split()).casefold()
         for word, value, stem in self.words:
-            rest = folded[len(word):]
-            if folded == word or stem and folded.startswith(word) and (
-                    not rest or _WORD.fullmatch(rest)):
+            if _word_pattern(word, stem).fullmatch(folded):
                 return value
         raise NormaliseError(f"{text!r} names no value of the {self.name} vocabulary")
 
     def spans(self, question: str) -> Iterator[tuple[int, int]]:
         """Every span of ``question`` that names a value, longest word first."""
         for word, _, stem in self.words:
-            tail = r"[^\W\d_]*" if stem else ""
-            pattern = rf"(?<![\w-]){re.escape(word)}{tail}(?![\w-])"
-            for m in re.finditer(pattern, question, re.IGNORECASE):
+            for m in re.finditer(rf"(?<![\w-]){_word_pattern(word, stem).pattern}(?![\w-])", question,
+                                 re.IGNORECASE):
                 yield m.start(), m.end()
+
+    def words_in(self, question: str) -> set[str]:
+        """The declared words that name a value in ``question`` (over :meth:`separate_spans`)."""
+        found = set()
+        for start, end in self.separate_spans(question):
+            text = " ".join(question[start:end].split()).casefold()
+            found |= {word for word, _, stem in self.words if _word_pattern(word, stem).fullmatch(text)}
+        return found
 
     def separate_spans(self, question: str) -> list[tuple[int, int]]:
         """The spans that name a value, in order, an overlapped one dropped for the earlier-longer.

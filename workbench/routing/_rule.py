@@ -7,9 +7,10 @@ literals and the text after a colon, numbers in digits or words, dates, IP addre
 words (charsets, time zones, units, the ``choices`` of a schema); the decision keeps each span in
 ``arg_spans``, so no value can come out that is not the normalisation of the user's words. A
 question that carries the data of two utilities of different categories is refused
-(``SEVERAL_REQUESTS``). VAT-rule questions go to a specification when they match a spec's
-vocabulary, with the inputs the question settles (:func:`bind_spec_inputs`); other
-course-subject questions go to ``quote``; a chosen utility whose required argument has no value
+(``SEVERAL_REQUESTS``). VAT-rule questions go to the specification that :func:`choose_spec` reads
+from the spec's cue words and the inputs the question settles; a chosen spec with an input left
+open is refused with ``MISSING_ARGUMENT`` naming the input; other course-subject questions go to
+``quote``; a chosen utility whose required argument has no value
 is refused with ``MISSING_ARGUMENT``, anything else with ``OUT_OF_SCOPE``.
 """
 
@@ -30,7 +31,7 @@ from workbench.routing._normalise import (
     vocabulary_for,
 )
 from workbench.routing._records import RouterDecision, Source
-from workbench.routing._spec_inputs import bind_spec_inputs
+from workbench.routing._spec_inputs import SpecEvidence, choose_spec, open_spec_inputs, spec_cues
 from workbench.utilities import UtilitySchema, load_catalog
 
 SYNONYMS: dict[str, tuple[str, ...]] = {
@@ -125,18 +126,6 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 """Hand-written triggers per utility id (lower case, matched as substrings)."""
 
 CHARSETS = ("windows-1251", "cp1251", "koi8-r", "cp866", "utf-8", "utf-16", "latin-1", "iso-8859-5")
-SPECS: dict[str, tuple[str, ...]] = {
-    "vat.rate_for_supply": ("экспорт", "export"),
-    "vat.standard_rate_by_date": ("отгрузк", "shipped on"),
-    "vat.invoice_deadline": ("счёт-фактур", "invoice"),
-    "vat.services_exemption": ("149",),
-    "vat.turnover_exemption": ("выручк", "revenue"),
-    "vat.estimated_rate": ("аванс", "предоплат", "advance"),
-    "vat.volume_bonus_base": ("премия", "bonus"),
-    "vat.reduced_rate_by_category": ("reduced", "льготн", "категор"),
-}
-"""Spec ids and the vocabulary that sends a VAT-rule question to them (first match wins)."""
-VAT_WORDS = ("ндс", "vat", "налог на добавленную")
 COURSE_WORDS = ("unicode", "юникод", "utf", "json", "csv", "xml", "ipv", "iso", "unix", "base32",
                 "base64", "crc", "снилс", "инн", "кпп", "iban", "бик", "индекс", "postcode", "фиас",
                 "fias", "rfc", "високосн", "leap", "bom", "ндс", "vat", "адрес", "счёт", "account",
@@ -410,9 +399,20 @@ class RuleRouter:
                 return other
         return None
 
+    def _spec_decision(self, chosen: SpecEvidence, question: str) -> RouterDecision:
+        """The chosen spec with its settled inputs, or a refusal for an input left open.
+
+        ``MISSING_ARGUMENT`` names the first open input that the conclusion depends on.
+        """
+        missing = open_spec_inputs(chosen.spec, chosen.settled)
+        if missing:
+            return self._refuse("MISSING_ARGUMENT", question, spec=chosen.spec, missing=missing[0])
+        return RouterDecision(source=Source.SPEC, category="vat", spec=chosen.spec,
+                              args=dict(chosen.settled), raw_output=chosen.spec)
+
     def _refuse(self, code: str, question: str, **numbers: Any) -> RouterDecision:
         refusal = Refusal(code=code, area=f"rule router ({len(self.schemas)} utilities, "
-                          f"{len(SPECS)} spec vocabularies)", numbers=numbers,
+                          f"{len(spec_cues()) - 1} spec vocabularies)", numbers=numbers,
                           text=f"The rule router found no source for this question ({code}).")
         return RouterDecision(source=Source.REFUSE, refusal=refusal, raw_output=code)
 
@@ -421,11 +421,9 @@ class RuleRouter:
         low = question.lower()
         if any(w in low for w in OUT_WORDS):
             return self._refuse("OUT_OF_SCOPE", question)
-        if any(w in low for w in VAT_WORDS) and not question_literals(question):
-            for spec, words in SPECS.items():
-                if any(w in low for w in words):
-                    return RouterDecision(source=Source.SPEC, category="vat", spec=spec,
-                                          args=bind_spec_inputs(spec, question), raw_output=spec)
+        chosen = choose_spec(question)
+        if chosen is not None:
+            return self._spec_decision(chosen, question)
         uid = self._pick_utility(low)
         if uid is not None:
             spans = self._bind(uid, question)
@@ -452,11 +450,10 @@ class RuleRouter:
         if source is Source.QUOTE:
             return RouterDecision(source=Source.QUOTE, raw_output="quote")
         if source is Source.SPEC:
-            for spec, words in SPECS.items():
-                if any(w in low for w in words):
-                    return RouterDecision(source=Source.SPEC, category="vat", spec=spec,
-                                          args=bind_spec_inputs(spec, question), raw_output=spec)
-            return self._refuse("NO_SPEC_FOUND", question, specs=len(SPECS))
+            chosen = choose_spec(question)
+            if chosen is None:
+                return self._refuse("NO_SPEC_FOUND", question, specs=len(spec_cues()) - 1)
+            return self._spec_decision(chosen, question)
         uid = self._pick_utility(low)
         if uid is None:
             return self._refuse("NO_UTILITY_FOUND", question, utilities=len(self.schemas))

@@ -20,6 +20,7 @@ from typing import Any
 import pandas as pd
 
 from workbench.routing._records import Router, RouterDecision, Source
+from workbench.routing._spec_inputs import open_spec_inputs
 
 ERROR_TYPES: tuple[str, ...] = (
     "parse_failure", "wrong_source", "wrong_utility", "missing_argument", "unexpected_argument",
@@ -110,12 +111,15 @@ def score_decision(gold: Mapping[str, Any], decision: RouterDecision | None) -> 
     gold_args = dict(gold.get("args") or {})
     got_args = dict(decision.args)
     missing = sorted(set(gold_args) - set(got_args))
+    if missing and gold_source is Source.SPEC and not open_spec_inputs(
+            str(gold_id), {k: str(v) for k, v in got_args.items() if k in gold_args}):
+        missing = []  # left unbound, but the conclusion does not depend on them (fts.open_inputs)
     if missing:
         return ItemScore(False, "missing_argument", ", ".join(missing))
     extra = sorted(set(got_args) - set(gold_args))
     if extra:
         return ItemScore(False, "unexpected_argument", ", ".join(extra))
-    wrong = sorted(k for k in gold_args if not _same_value(gold_args[k], got_args[k]))
+    wrong = sorted(k for k in gold_args if k in got_args and not _same_value(gold_args[k], got_args[k]))
     if wrong:
         return ItemScore(False, "wrong_argument_value", ", ".join(wrong))
     return ItemScore(True)

@@ -45,7 +45,7 @@ from workbench.routing._dataset import (
 from workbench.routing._records import RouterDecision, Source
 from workbench.routing._rule import RuleRouter
 from workbench.routing._screen import screen_question
-from workbench.routing._spec_inputs import bind_spec_inputs, spec_types
+from workbench.routing._spec_inputs import bind_spec_inputs, open_spec_inputs, spec_types
 
 DEFAULT_DIR = Path("models/routers/span")
 """Where the committed weights live, relative to the project root."""
@@ -148,7 +148,8 @@ def label_of(gold: Mapping[str, Any]) -> str:
 def rule_label(decision: RouterDecision) -> str | None:
     """The class of a rule-router decision, or None for a refusal that names no class.
 
-    Its utility (a missing argument too), ``spec:<id>``, ``quote`` or ``refuse:OUT_OF_SCOPE``.
+    Its utility or ``spec:<id>`` (a missing argument or input too), ``quote`` or
+    ``refuse:OUT_OF_SCOPE``.
     """
     if decision.source is Source.UTILITY:
         return decision.utility
@@ -158,7 +159,8 @@ def rule_label(decision: RouterDecision) -> str | None:
         return "quote"
     refusal = decision.refusal
     if refusal is not None and refusal.code == "MISSING_ARGUMENT":
-        return str(refusal.numbers.get("utility"))
+        spec = refusal.numbers.get("spec")
+        return f"spec:{spec}" if spec else str(refusal.numbers.get("utility"))
     if refusal is not None and refusal.code == "OUT_OF_SCOPE":
         return "refuse:OUT_OF_SCOPE"
     return None
@@ -367,6 +369,11 @@ class SpanRouter:
         if label.startswith("spec:"):
             spec = label.split(":", 1)[1]
             args = self._spec_inputs(spec, question)
+            missing = open_spec_inputs(spec, args)
+            if missing:
+                return self._refuse("MISSING_ARGUMENT", f"No word of the question settles input "
+                                    f"{missing[0]} of {spec}, and its conclusion depends on it.",
+                                    spec=spec, missing=missing[0])
             return RouterDecision(source=Source.SPEC, category="vat", spec=spec, args=args,
                                   raw_output=raw)
         return self._utility(label, question, raw)

@@ -4,8 +4,9 @@ Every router that names a specification binds its inputs here, so the rule route
 router read a question the same way:
 
 - a ``date`` input takes a date span of the question (:func:`date_spans`), in order;
-- a number or ``money`` input takes a non-negative number span (:func:`number_spans`), written as
-  the spec language reads it (``"366000 rub"`` for money);
+- a number or ``money`` input takes a non-negative number span (:func:`number_spans`), in order,
+  written as the spec language reads it (``"366000 rub"`` for money); a money input takes first
+  a number written with a currency («2 400 000 рублей»), so «за три месяца» is not an amount;
 - an enum or ``bool`` input takes the member that the question's words name, through the declared
   vocabulary ``spec_inputs`` of ``synonyms.yaml`` (words per input name, shared by the specs
   that share the name). Overlapping words resolve to the longer, so «не подтверждены» reads "no"
@@ -14,19 +15,28 @@ router read a question the same way:
 
 An input the question does not settle stays absent, and the spec source refuses the call for its
 missing input: a member is never filled in because it is the most frequent one.
+
+Which specification a question asks about is read the same way (:func:`choose_spec`): each spec
+declares the words that say what it concludes (``spec_cues`` of ``synonyms.yaml``), and a spec
+scores by the distinct cue words the question holds plus how many of its inputs the question
+settles (:func:`spec_evidence`). A spec whose inputs are all settled outranks one that leaves some
+open, so «экспорт хлеба без документов» goes to the rate for a supply (three inputs settled), not to
+the zero-rate rule (two).
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 import yaml
 
 from workbench.config import project_root
-from workbench.fts import Spec, parse
+from workbench.fts import EvalError, FtsError, Spec, open_inputs, parse, parse_value
 from workbench.routing._normalise import (
     NormaliseError,
     Vocabulary,
@@ -40,6 +50,104 @@ from workbench.routing._normalise import (
 NUMBER_KINDS = frozenset({"number", "money", "integer", "percent"})
 """Spec input types read from a number span."""
 _CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
+_CURRENCY = re.compile(r"\s*(?:₽|руб|р\.|rub|roubles?|rubles?|RUB)", re.IGNORECASE)
+"""A currency written right after a number: the number is an amount of money."""
+
+
+CUE_WEIGHT = 1.0
+"""Score of each unit of cue weight (:attr:`SpecEvidence.cues`)."""
+SETTLED_WEIGHT = 2.0
+"""Score of a spec whose inputs the question settles in full (scaled by the share settled)."""
+INPUT_WEIGHT = 1.0
+"""Score of each input the question settles (a spec that reads more of the question ranks first)."""
+MIN_SPEC_SCORE = 4.0
+"""The least score :func:`choose_spec` accepts: on dev every spec question whose inputs are
+settled scores 4.5 or more, and no other question more than 3.5."""
+MIN_SPEC_CUES = 1.0
+"""The least cue weight :func:`choose_spec` accepts: words shared with other specs («дней» with
+two, «invoice» with three) must add up to one word that names the spec alone."""
+
+
+@dataclass(frozen=True)
+class SpecEvidence:
+    """What the question says about one specification."""
+
+    spec: str
+    cues: float
+    """The weight of the spec's cue words in the question (each 1/k for a word k specs declare),
+    plus one for a word of the tax's name."""
+    settled: dict[str, str]
+    """The inputs the question settles (:func:`bind_spec_inputs`)."""
+    inputs: int
+    """How many inputs the spec declares."""
+
+    @property
+    def score(self) -> float:
+        """Cue words, plus the share of inputs settled, plus the count settled (weights above)."""
+        share = len(self.settled) / self.inputs if self.inputs else 0.0
+        return CUE_WEIGHT * self.cues + SETTLED_WEIGHT * share + INPUT_WEIGHT * len(self.settled)
+
+
+@functools.cache
+def spec_cues() -> dict[str, Vocabulary]:
+    """The declared cue words of each spec a question can ask about, by spec id (``synonyms.yaml``).
+
+    Key ``""`` holds ``spec_domain``, the words that name the tax all of them are about.
+    """
+    text = resources.files("workbench.routing").joinpath("synonyms.yaml").read_text("utf-8")
+    loaded = yaml.safe_load(text)
+    table = {"": loaded.get("spec_domain") or [], **(loaded.get("spec_cues") or {})}
+    return {spec: build_vocabulary(spec, {spec: words}, own_names=False) for spec, words in table.items()}
+
+
+@functools.cache
+def _reason_words() -> Vocabulary:
+    text = resources.files("workbench.routing").joinpath("synonyms.yaml").read_text("utf-8")
+    return build_vocabulary("spec_reason", {"reason": yaml.safe_load(text).get("spec_reason") or []},
+                            own_names=False)
+
+
+@functools.cache
+def _cue_weights() -> dict[str, float]:
+    """Each cue word's weight: 1 over the number of specs that declare it."""
+    counts: dict[str, int] = {}
+    for spec, vocabulary in spec_cues().items():
+        for word in {w for w, _, _ in vocabulary.words} if spec else ():
+            counts[word] = counts.get(word, 0) + 1
+    return {word: 1 / n for word, n in counts.items()}
+
+
+def spec_evidence(question: str, types: dict[str, dict[str, tuple[str, ...]]] | None = None
+                  ) -> list[SpecEvidence]:
+    """The evidence for every spec with a cue word in ``question``, best first.
+
+    Ties go to the spec that settles more inputs, then by id. A question that asks for a reason
+    («почему», "why"; ``spec_reason`` of ``synonyms.yaml``) has no spec evidence at all.
+    """
+    types = types if types is not None else spec_types()
+    cues = spec_cues()
+    if _reason_words().separate_spans(question):
+        return []
+    weights = _cue_weights()
+    domain = 1.0 if cues[""].separate_spans(question) else 0.0
+    found = []
+    for spec, vocabulary in cues.items():
+        own = vocabulary.words_in(question) if spec in types else set()
+        if own:
+            found.append(SpecEvidence(spec, round(sum(weights[w] for w in own) + domain, 4),
+                                      bind_spec_inputs(spec, question, types), len(types[spec])))
+    return sorted(found, key=lambda e: (-e.score, -len(e.settled), e.spec))
+
+
+def choose_spec(question: str, types: dict[str, dict[str, tuple[str, ...]]] | None = None
+                ) -> SpecEvidence | None:
+    """The spec ``question`` asks about, or None.
+
+    None where the best spec falls short of :data:`MIN_SPEC_SCORE` or :data:`MIN_SPEC_CUES`.
+    """
+    ranked = spec_evidence(question, types)
+    best = ranked[0] if ranked else None
+    return best if best and best.score >= MIN_SPEC_SCORE and best.cues >= MIN_SPEC_CUES else None
 
 
 @functools.cache
@@ -58,14 +166,42 @@ def spec_types(specs_dir: Path | None = None) -> dict[str, dict[str, tuple[str, 
 @functools.cache
 def _spec_types(folder: Path) -> dict[str, dict[str, tuple[str, ...]]]:
     found: dict[str, dict[str, tuple[str, ...]]] = {}
-    for path in sorted(folder.glob("*.fts")):
-        spec = parse(path.read_text(encoding="utf-8"))
-        if not isinstance(spec, Spec):
-            continue
+    for spec in _parsed_specs(folder).values():
         enums = {t.name: t.members for t in spec.types}
         found[spec.id] = {i.name: enums.get(i.type_name, ("yes", "no") if i.type_name == "bool"
                                              else (i.type_name,)) for i in spec.inputs}
     return found
+
+
+@functools.cache
+def _parsed_specs(folder: Path) -> dict[str, Spec]:
+    found: dict[str, Spec] = {}
+    for path in sorted(folder.glob("*.fts")):
+        spec = parse(path.read_text(encoding="utf-8"))
+        if isinstance(spec, Spec):
+            found[spec.id] = spec
+    return found
+
+
+def open_spec_inputs(spec_id: str, settled: Mapping[str, str], specs_dir: Path | None = None
+                     ) -> tuple[str, ...]:
+    """The inputs of ``spec_id`` absent from ``settled`` that its conclusion depends on.
+
+    Empty when the settled inputs decide the conclusion alone (:func:`workbench.fts.open_inputs`):
+    «периодика, продаваемая в России» needs no word on export documents. A spec that is not in
+    the folder, or a settled value its type does not read, leaves every absent input open.
+    """
+    spec = _parsed_specs(specs_dir or project_root() / "corpus" / "specs").get(spec_id)
+    if spec is None:  # no such spec: the spec source refuses it by its id, not for an input
+        return ()
+    enums = {t.name: t.members for t in spec.types}
+    absent = tuple(i.name for i in spec.inputs if i.name not in settled)
+    try:
+        values = {i.name: parse_value(i.type_name, str(settled[i.name]), enums.get(i.type_name, ()))
+                  for i in spec.inputs if i.name in settled}
+        return open_inputs(spec, values)
+    except (EvalError, FtsError, ValueError, ArithmeticError):
+        return absent
 
 
 def named_member(name: str, members: tuple[str, ...], question: str) -> str | None:
@@ -93,14 +229,14 @@ def bind_spec_inputs(spec: str, question: str, types: dict[str, dict[str, tuple[
             dates.append(normalise_date(question[start:end]))
         except NormaliseError:
             continue
-    numbers: list[int | float] = []
+    numbers: list[tuple[int | float, bool]] = []
     for start, end in number_spans(question):
         try:
             value = normalise_number(question[start:end], decimal_comma=bool(_CYRILLIC.search(question)))
         except NormaliseError:
             continue
         if value >= 0:
-            numbers.append(value)
+            numbers.append((value, bool(_CURRENCY.match(question, end))))
     args: dict[str, str] = {}
     for name, members in inputs.items():
         kind = members[0] if len(members) == 1 else "enum"
@@ -109,7 +245,9 @@ def bind_spec_inputs(spec: str, question: str, types: dict[str, dict[str, tuple[
                 args[name] = dates.pop(0)
         elif kind in NUMBER_KINDS:
             if numbers:
-                value = numbers.pop(0)
+                # an amount of money is the first number written with a currency, if any is
+                at = next((i for i, (_, cash) in enumerate(numbers) if cash), 0) if kind == "money" else 0
+                value = numbers.pop(at)[0]
                 digits = str(int(value)) if float(value).is_integer() else repr(value)
                 args[name] = f"{digits} rub" if kind == "money" else digits
         else:
