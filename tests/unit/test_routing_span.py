@@ -217,6 +217,19 @@ def test_the_rule_priors_add_to_the_logits_of_the_rule_routers_classes(router: S
     assert strong.route(question).utility == "hash.sha256"
 
 
+def test_the_spec_prior_adds_to_the_spec_that_the_cue_words_point_to(router: SpanRouter) -> None:
+    question = "Экспорт подтверждён документами — нулевая ставка применяется?"
+    column = "spec:vat.export_zero_rate"
+    assert column in router.config.classes  # the dev split teaches it
+    assert not router.rule_logits(question).any()
+    added = _with_priors(router, spec_prior=4.0).rule_logits(question)
+    assert added[router.config.classes.index(column)] == pytest.approx(4.0) and np.count_nonzero(added) == 1
+    # a question with no spec evidence gets nothing
+    assert not _with_priors(router, spec_prior=4.0).rule_logits("Посчитай sha256 от строки «абв»").any()
+    strong = _with_priors(router, spec_prior=50.0).route(question)
+    assert strong.source is Source.SPEC and strong.spec == "vat.export_zero_rate"
+
+
 def test_rule_label_names_the_class_of_each_kind_of_decision() -> None:
     from workbench.refusal import Refusal
     from workbench.routing._span import rule_label
