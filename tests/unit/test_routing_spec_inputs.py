@@ -135,6 +135,9 @@ def test_choose_spec_reads_cues_and_settled_inputs(question: str, spec: str) -> 
     "Почему ставка НДС при экспорте равна 22 %?",  # a reason is not a conclusion
     "Why is the zero rate applied to exports?",
     "Начисли НДС 22% на сумму 150 000 рублей",  # the tax's name alone is no spec
+    # a question that states the rate is not asking for one
+    "По каким кодам ОКПД2 детские товары облагаются НДС по ставке 10%?",
+    "Did the 10% reduced VAT rate for children's goods change in 2026?",
 ])
 def test_choose_spec_leaves_other_questions_alone(question: str) -> None:
     assert choose_spec(question) is None

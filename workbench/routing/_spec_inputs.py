@@ -50,6 +50,8 @@ from workbench.routing._normalise import (
 NUMBER_KINDS = frozenset({"number", "money", "integer", "percent"})
 """Spec input types read from a number span."""
 _CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
+_STATED_PERCENT = re.compile(r"\d\s*(?:%|процент|percent|per cent)", re.IGNORECASE)
+"""A percentage written in the question."""
 _CURRENCY = re.compile(r"\s*(?:₽|руб|р\.|rub|roubles?|rubles?|RUB)", re.IGNORECASE)
 """A currency written right after a number: the number is an amount of money."""
 
@@ -122,7 +124,9 @@ def spec_evidence(question: str, types: dict[str, dict[str, tuple[str, ...]]] | 
     """The evidence for every spec with a cue word in ``question``, best first.
 
     Ties go to the spec that settles more inputs, then by id. A question that asks for a reason
-    («почему», "why"; ``spec_reason`` of ``synonyms.yaml``) has no spec evidence at all.
+    («почему», "why"; ``spec_reason`` of ``synonyms.yaml``) has no spec evidence at all, and one
+    that states a percentage («по ставке 10%», "the 10% rate") none for a spec that concludes a
+    percentage: it gives the rate rather than asking for it.
     """
     types = types if types is not None else spec_types()
     cues = spec_cues()
@@ -130,8 +134,12 @@ def spec_evidence(question: str, types: dict[str, dict[str, tuple[str, ...]]] | 
         return []
     weights = _cue_weights()
     domain = 1.0 if cues[""].separate_spans(question) else 0.0
+    stated = _STATED_PERCENT.search(question) is not None
+    parsed = _parsed_specs(project_root() / "corpus" / "specs")
     found = []
     for spec, vocabulary in cues.items():
+        if stated and spec in parsed and parsed[spec].outputs and parsed[spec].output.type_name == "percent":
+            continue  # the question states a rate, so it does not ask for one
         own = vocabulary.words_in(question) if spec in types else set()
         if own:
             found.append(SpecEvidence(spec, round(sum(weights[w] for w in own) + domain, 4),
