@@ -215,3 +215,21 @@ def test_red_team_lines(red_team) -> None:
     _check_balance(red_team, ru_low=0.4, ru_high=0.65)
     codes = Counter(r["gold"]["refusal"] for r in red_team)
     assert set(codes) <= REFUSALS and len(codes) == 3, codes
+
+
+PROBE = QUESTIONS / "router_probe.jsonl"
+
+
+def test_probe_lines_are_dev_utility_calls_that_execute(tasks) -> None:
+    probe = _read(PROBE)
+    assert len(probe) >= 55
+    # no probe question repeats a question of any other set, dev or test
+    seen = {r["question"].casefold() for name in ("router_tasks", "red_team", "e2e")
+            for r in _read(QUESTIONS / f"{name}.jsonl")}
+    for row in probe:
+        _check_fields(row, "utility")
+        assert row["split"] == "dev" and row["question"].casefold() not in seen, row["id"]
+        gold = row["gold"]
+        outcome = call_utility(gold["utility"], gold["args"], question=row["question"], lang=row["lang"])
+        assert outcome.refusal is None, f"{row['id']}: {outcome.refusal.code}: {outcome.refusal.text}"
+    assert not {r["id"] for r in probe} & {r["id"] for r in tasks}

@@ -178,3 +178,24 @@ def test_a_spec_input_the_conclusion_does_not_depend_on_may_stay_unbound() -> No
     wrong = RouterDecision(source=Source.SPEC, spec="vat.rate_for_supply",
                            args={"supply_kind": "export", "goods_category": "other"})
     assert not score_decision(gold, wrong).correct
+
+
+@pytest.mark.parametrize(("question", "utility", "args"), [
+    # the units utility's own names bind the units, with their endings
+    ("Convert 12 miles to kilometers", "units.length", {"value": 12, "from_unit": "mi", "to_unit": "km"}),
+    ("Сколько мебибайт в 3 гигабайтах?", "units.data_size", {"value": 3, "from_unit": "GB", "to_unit": "MiB"}),
+    # a trigger that begins with «%» follows a digit, so it cannot ask for a word boundary
+    ("What is 15% of 2,400?", "number.percent_of", {"value": 2400, "percent": 15}),
+    # «match» is both the id and a synonym of regex.match; it counts once, so «find all» wins
+    ("Find all numbers matching `\\d+` in: order 12 shipped 3 boxes", "regex.find_all",
+     {"pattern": "\\d+", "text": "order 12 shipped 3 boxes"}),
+])
+def test_rule_router_reads_unit_names_and_symbol_triggers(question: str, utility: str, args: dict) -> None:
+    decision = RuleRouter().route(question)
+    assert decision.source is Source.UTILITY and decision.utility == utility
+    assert decision.args == args
+
+
+def test_each_trigger_is_counted_once() -> None:
+    router = RuleRouter()
+    assert all(len(set(words)) == len(words) for words in router.triggers.values())

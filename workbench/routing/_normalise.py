@@ -37,7 +37,7 @@ from typing import Any
 import yaml
 
 from workbench.errors import WorkbenchError
-from workbench.utilities import load_catalog
+from workbench.utilities import load_catalog, unit_names
 
 
 class NormaliseError(WorkbenchError, ValueError):
@@ -323,6 +323,14 @@ def _synonym_table() -> dict[str, dict[str, list[str]]]:
 def vocabularies() -> dict[str, Vocabulary]:
     """Every enum vocabulary: ``synonyms.yaml`` plus one per argument with declared ``choices``."""
     table = _synonym_table()
+    units = table.setdefault("unit", {})
+    for alias, code in unit_names().items():
+        # the units utility's own names: a word of four letters or more also takes its endings
+        # («километров», "miles"); a shorter one («км», "kg") must stand alone, and one letter
+        # («м», "c") is too common in ordinary text to name a unit at all
+        if len(alias) >= 2:
+            units.setdefault(code, [])
+            units[code] = [*units[code], alias + "*" if len(alias) >= 4 and alias.isalpha() else alias]
     for uid, schema in load_catalog().schemas.items():
         for arg in schema.arguments:
             if arg.choices:

@@ -63,6 +63,15 @@ FROM_KELVIN: dict[str, Callable[[float], float]] = {
 }
 
 
+def unit_names() -> dict[str, str]:
+    """Every name a unit argument accepts besides its code, case-folded, to the code it stands for."""
+    names: dict[str, str] = {}
+    for aliases in (LENGTH_ALIASES, MASS_ALIASES, DATA_ALIASES, AREA_ALIASES, TEMPERATURE_ALIASES):
+        for alias, code in aliases.items():
+            names.setdefault(alias.casefold(), code)
+    return names
+
+
 def tidy(x: float, argument: str = "value") -> float:
     """Round to 12 significant digits; a result outside float range is a bad argument."""
     if not math.isfinite(x):
