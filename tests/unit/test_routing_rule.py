@@ -183,7 +183,8 @@ def test_a_spec_input_the_conclusion_does_not_depend_on_may_stay_unbound() -> No
 @pytest.mark.parametrize(("question", "utility", "args"), [
     # the units utility's own names bind the units, with their endings
     ("Convert 12 miles to kilometers", "units.length", {"value": 12, "from_unit": "mi", "to_unit": "km"}),
-    ("Сколько мебибайт в 3 гигабайтах?", "units.data_size", {"value": 3, "from_unit": "GB", "to_unit": "MiB"}),
+    ("Сколько мебибайт в 3 гигабайтах?", "units.data_size",
+     {"value": 3, "from_unit": "GB", "to_unit": "MiB"}),
     # a trigger that begins with «%» follows a digit, so it cannot ask for a word boundary
     ("What is 15% of 2,400?", "number.percent_of", {"value": 2400, "percent": 15}),
     # «match» is both the id and a synonym of regex.match; it counts once, so «find all» wins
