@@ -200,3 +200,10 @@ def test_rule_router_reads_unit_names_and_symbol_triggers(question: str, utility
 def test_each_trigger_is_counted_once() -> None:
     router = RuleRouter()
     assert all(len(set(words)) == len(words) for words in router.triggers.values())
+
+
+def test_a_unit_name_that_is_a_stopword_names_no_unit() -> None:
+    # "are" is the unit of area (100 m²) and the verb of the question; only the verb is meant
+    decision = RuleRouter().route("How many square feet are in 20 m²?")
+    assert decision.utility == "units.area"
+    assert decision.args == {"value": 20, "from_unit": "m2", "to_unit": "ft2"}

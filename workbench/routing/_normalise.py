@@ -37,6 +37,7 @@ from typing import Any
 import yaml
 
 from workbench.errors import WorkbenchError
+from workbench.retrieval import analyze
 from workbench.utilities import load_catalog, unit_names
 
 
@@ -327,8 +328,9 @@ def vocabularies() -> dict[str, Vocabulary]:
     for alias, code in unit_names().items():
         # the units utility's own names: a word of four letters or more also takes its endings
         # («километров», "miles"); a shorter one («км», "kg") must stand alone, and one letter
-        # («м», "c") is too common in ordinary text to name a unit at all
-        if len(alias) >= 2:
+        # («м», "c") is too common in ordinary text to name a unit at all; nor is a name that
+        # the lexical analyzer drops as a stopword
+        if len(alias) >= 2 and analyze(alias):  # "are" (the unit of area) is also a stopword
             units.setdefault(code, [])
             units[code] = [*units[code], alias + "*" if len(alias) >= 4 and alias.isalpha() else alias]
     for uid, schema in load_catalog().schemas.items():
