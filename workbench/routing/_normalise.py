@@ -266,6 +266,12 @@ def _word_pattern(word: str, stem: bool) -> re.Pattern[str]:
     return re.compile("".join(parts) + (letters if stem else ""), re.IGNORECASE)
 
 
+@functools.cache
+def _bounded_pattern(word: str, stem: bool) -> re.Pattern[str]:
+    """:func:`_word_pattern` as a whole word: no letter, digit or hyphen on either side."""
+    return re.compile(rf"(?<![\w-]){_word_pattern(word, stem).pattern}(?![\w-])", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class Vocabulary:
     """One enum vocabulary: values and the words that name them."""
@@ -291,8 +297,7 @@ class Vocabulary:
     def spans(self, question: str) -> Iterator[tuple[int, int]]:
         """Every span of ``question`` that names a value, longest word first."""
         for word, _, stem in self.words:
-            for m in re.finditer(rf"(?<![\w-]){_word_pattern(word, stem).pattern}(?![\w-])", question,
-                                 re.IGNORECASE):
+            for m in _bounded_pattern(word, stem).finditer(question):
                 yield m.start(), m.end()
 
     def words_in(self, question: str) -> set[str]:

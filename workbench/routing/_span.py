@@ -324,7 +324,7 @@ class SpanRouter:
             if label in self._column:
                 added[self._column[label]] += self.config.rule_vote
         if self.config.spec_prior:
-            chosen = choose_spec(question, self.spec_types)
+            chosen = choose_spec(question)  # the project's specs, as self.spec_types
             if chosen is not None and f"spec:{chosen.spec}" in self._column:
                 added[self._column[f"spec:{chosen.spec}"]] += self.config.spec_prior
         return added

@@ -135,7 +135,7 @@ def spec_evidence(question: str, types: dict[str, dict[str, tuple[str, ...]]] | 
     weights = _cue_weights()
     domain = 1.0 if cues[""].separate_spans(question) else 0.0
     stated = _STATED_PERCENT.search(question) is not None
-    parsed = _parsed_specs(project_root() / "corpus" / "specs")
+    parsed = _default_specs()
     found = []
     for spec, vocabulary in cues.items():
         if stated and spec in parsed and parsed[spec].outputs and parsed[spec].output.type_name == "percent":
@@ -153,6 +153,8 @@ def choose_spec(question: str, types: dict[str, dict[str, tuple[str, ...]]] | No
 
     None where the best spec falls short of :data:`MIN_SPEC_SCORE` or :data:`MIN_SPEC_CUES`.
     """
+    if types is None:
+        return _choose_default(question)
     ranked = spec_evidence(question, types)
     best = ranked[0] if ranked else None
     return best if best and best.score >= MIN_SPEC_SCORE and best.cues >= MIN_SPEC_CUES else None
@@ -179,6 +181,20 @@ def _spec_types(folder: Path) -> dict[str, dict[str, tuple[str, ...]]]:
         found[spec.id] = {i.name: enums.get(i.type_name, ("yes", "no") if i.type_name == "bool"
                                              else (i.type_name,)) for i in spec.inputs}
     return found
+
+
+@functools.lru_cache(maxsize=512)
+def _choose_default(question: str) -> SpecEvidence | None:
+    """:func:`choose_spec` over the project's specs, remembered.
+
+    The rule router and the span router's spec prior both ask it about the same question.
+    """
+    return choose_spec(question, spec_types())
+
+
+@functools.cache
+def _default_specs() -> dict[str, Spec]:
+    return _parsed_specs(project_root() / "corpus" / "specs")
 
 
 @functools.cache
