@@ -207,3 +207,13 @@ def test_a_unit_name_that_is_a_stopword_names_no_unit() -> None:
     decision = RuleRouter().route("How many square feet are in 20 m²?")
     assert decision.utility == "units.area"
     assert decision.args == {"value": 20, "from_unit": "m2", "to_unit": "ft2"}
+
+
+@pytest.mark.parametrize(("question", "url"), [
+    # the query string is part of the URL; the full stop that ends the sentence is not
+    ("Разбери URL https://example.com:8080/path?q=1 на части", "https://example.com:8080/path?q=1"),
+    ("Parse the URL https://ya.ru/search?text=a&lr=2.", "https://ya.ru/search?text=a&lr=2"),
+])
+def test_a_url_is_bound_whole(question: str, url: str) -> None:
+    decision = RuleRouter().route(question)
+    assert decision.utility == "net.parse_url" and decision.args == {"url": url}

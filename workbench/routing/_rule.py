@@ -158,6 +158,8 @@ _TOKEN = re.compile(r"(?<![\w#])#?[\w][\w\-:./]*\d[\w\-:./]*|#[0-9a-fA-F]{3,8}\b
 # whole values that contain a space: a run of hex bytes «cf f0 e8», a SNILS «112-233-445 95»
 _SPACED_TOKEN = re.compile(r"(?<![\w-])(?:(?=[0-9a-fA-F ]*\d)[0-9a-fA-F]{2}(?: [0-9a-fA-F]{2})+"
                            r"|\d{3}-\d{3}-\d{3}[ -]\d{2})(?![\w-])")
+_URL = re.compile(r"(?<![\w])(?:https?|ftp)://[^\s«»\"'<>`]+", re.IGNORECASE)
+"""A URL with its path, query and fragment; the punctuation that ends a sentence is not part of it."""
 _PERCENT = re.compile(r"(\d+(?:[.,]\d+)?)\s*(?:%|percent\b|per cent\b|процент)", re.IGNORECASE)
 _IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])")
 _ROMAN = re.compile(r"(?<![\w-])(?=[IVXLCDM])M{0,4}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
@@ -202,6 +204,8 @@ class _Offer:
         avoid = self.ips + (self.percents if wants_percent else [])
         self.numbers = [n for n in number_spans(question) if not _overlaps(n, avoid)]
         tokens = [(m.start(), m.end()) for m in _SPACED_TOKEN.finditer(question)]
+        for m in _URL.finditer(question):  # a whole URL, its query string too
+            tokens.append((m.start(), m.start() + len(m[0].rstrip(".,;:!?)"))))
         for m in _TOKEN.finditer(question):
             text = m[0].rstrip(".?")
             if text.lower() in CHARSETS or any(w in text.lower() for w in own):
