@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.fts import FtsError, check_spec, conclude, open_inputs, parse
+from workbench.fts import EvalError, FtsError, check_spec, conclude, evaluate, open_inputs, parse
 
 ROOT = Path(__file__).resolve().parents[2]
 SPECS = ROOT / "corpus" / "specs"
@@ -44,3 +44,12 @@ def test_conclude_answers_without_an_input_that_does_not_matter() -> None:
     assert short == full and short.value == "10 %"
     with pytest.raises(FtsError, match="documents_confirmed"):
         conclude(verdict, {"supply_kind": "export", "goods_category": "periodicals"})
+
+
+def test_evaluate_names_every_input_left_out_that_matters() -> None:
+    spec = _spec("rate_for_supply.fts")
+    assert evaluate(spec, {"supply_kind": "domestic", "goods_category": "food"})[0] is not None
+    with pytest.raises(EvalError) as caught:
+        evaluate(spec, {"supply_kind": "export"})
+    assert caught.value.key == "missing_value"
+    assert caught.value.params["name"] == "documents_confirmed, goods_category"

@@ -35,7 +35,7 @@ from workbench.answers._evidence import (
 )
 from workbench.corpus import CorpusError, CorpusFileMissingError, OutsideCorpusError
 from workbench.errors import WorkbenchError
-from workbench.fts import FtsError, check_spec, digest_of, evaluate, open_inputs, recheck
+from workbench.fts import EvalError, FtsError, check_spec, digest_of, evaluate, recheck
 
 # the text forms of FTS values, exactly as evaluate_spec reads and writes them
 from workbench.fts._values import parse_value, render
@@ -352,10 +352,11 @@ def _conclude(context: CheckContext, path: Path, inputs: dict[str, str]) -> tupl
         return f"the inputs are not the declared ones ({', '.join(declared)})"
     try:
         values = {n: parse_value(t, inputs[n], enums.get(t, ())) for n, t in declared.items() if n in inputs}
-        missing = open_inputs(spec, values)  # an input left out must be one that does not matter
-        if missing:
-            return f"the conclusion depends on input(s) left out ({', '.join(missing)})"
-        value, _case = evaluate(spec, values)
+        value, _case = evaluate(spec, values)  # an input left out must be one that does not matter
+    except EvalError as exc:
+        if exc.key == "missing_value":
+            return f"the conclusion depends on input(s) left out ({exc.params.get('name')})"
+        return f"evaluation refused: {exc.key}"
     except (FtsError, WorkbenchError, ValueError, ArithmeticError, LookupError) as exc:
         return f"evaluation refused: {type(exc).__name__}"
     return render(spec.output.type_name, value), verdict.certificate_digest or ""

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.fts._certificate import Certificate
-from workbench.fts._eval import evaluate, open_inputs
+from workbench.fts._eval import EvalError, evaluate
 from workbench.fts._fallacies import detect_fallacies
 from workbench.fts._gate import GateResult, run_gate
 from workbench.fts._library import copy_with_status, load_library, verify
@@ -166,7 +166,7 @@ def evaluate_spec(path: str | Path, inputs: Mapping[str, str],
 def conclude(verdict: SpecVerdict, inputs: Mapping[str, str]) -> Conclusion:
     """The conclusion of a specification that passed the gate, for ``inputs`` (text values).
 
-    An input may be left out where the conclusion does not depend on it (:func:`open_inputs`).
+    An input may be left out where the conclusion does not depend on it (``open_inputs``).
     The gate is not run again: a caller that already holds the passing verdict (the answer
     pipeline, which also needs its certificate) evaluates it here.
 
@@ -182,10 +182,12 @@ def conclude(verdict: SpecVerdict, inputs: Mapping[str, str]) -> Conclusion:
     if unknown:
         raise FtsError(f"unknown input(s) {', '.join(unknown)}; inputs: {', '.join(declared)}")
     values = {n: parse_value(t, inputs[n], enums.get(t, ())) for n, t in declared.items() if n in inputs}
-    missing = open_inputs(spec, values)
-    if missing:
-        raise FtsError(f"missing input(s) {', '.join(missing)}")
-    value, case = evaluate(spec, values)
+    try:
+        value, case = evaluate(spec, values)
+    except EvalError as exc:
+        if exc.key != "missing_value":
+            raise
+        raise FtsError(f"missing input(s) {exc.params['name']}") from None
     aliases = {p.alias: p.ref for p in spec.premises}
     cited = spec.output.cases[case - 1].because
     return Conclusion(spec.id, spec.output.name, render(spec.output.type_name, value), case,

@@ -164,13 +164,13 @@ def evaluate(spec: Spec, inputs: Mapping[str, Any]) -> tuple[Any, int]:
 
     An input left out of ``inputs`` is allowed when its type is closed (``bool`` or an enum) and
     the conclusion is the same value from the same case for every member of it
-    (:func:`open_inputs`): a domestic sale's rate does not depend on export documents. Any other
-    missing input raises ``EvalError("missing_value")`` naming it.
+    (:func:`open_inputs`): a domestic sale's rate does not depend on export documents. Otherwise
+    ``EvalError("missing_value")`` names the inputs left out.
     """
-    mattering = open_inputs(spec, inputs)
-    if mattering:
-        raise EvalError("missing_value", name=mattering[0])
-    return _settled(spec, inputs)[0]
+    found = _settled(spec, inputs)
+    if found is None or len(found) != 1:
+        raise EvalError("missing_value", name=", ".join(i.name for i in spec.inputs if i.name not in inputs))
+    return found[0]
 
 
 def open_inputs(spec: Spec, inputs: Mapping[str, Any]) -> tuple[str, ...]:
@@ -180,28 +180,26 @@ def open_inputs(spec: Spec, inputs: Mapping[str, Any]) -> tuple[str, ...]:
     gives the same value from the same case, so the conclusion and its cited premises are settled
     by ``inputs`` alone. A number or date input that is absent always matters.
     """
-    absent = [i for i in spec.inputs if i.name not in inputs]
-    if not absent:
-        return ()
-    closed = _closed_members(spec)
-    if any(i.name not in closed for i in absent):
-        return tuple(i.name for i in absent)
-    return () if len(_settled(spec, inputs)) == 1 else tuple(i.name for i in absent)
+    found = _settled(spec, inputs)
+    return () if found is not None and len(found) == 1 else tuple(
+        i.name for i in spec.inputs if i.name not in inputs)
 
 
-def _closed_members(spec: Spec) -> dict[str, tuple[Any, ...]]:
+def _settled(spec: Spec, inputs: Mapping[str, Any]) -> list[tuple[Any, int]] | None:
+    """The distinct (conclusion, case) over every member of each absent input.
+
+    None when an absent input is not of a closed type (a number, a date): its values cannot all be
+    tried.
+    """
     enums = {t.name: t.members for t in spec.types}
-    return {i.name: (False, True) if i.type_name == "bool" else enums[i.type_name]
-            for i in spec.inputs if i.type_name == "bool" or i.type_name in enums}
-
-
-def _settled(spec: Spec, inputs: Mapping[str, Any]) -> list[tuple[Any, int]]:
-    """The distinct (conclusion, case) over every member of each absent closed input."""
-    closed = _closed_members(spec)
-    absent = [i.name for i in spec.inputs if i.name not in inputs]
+    absent = [i for i in spec.inputs if i.name not in inputs]
+    if any(i.type_name != "bool" and i.type_name not in enums for i in absent):
+        return None
+    members = [(False, True) if i.type_name == "bool" else enums[i.type_name] for i in absent]
     found: list[tuple[Any, int]] = []
-    for combo in itertools.product(*(closed[name] for name in absent)):
-        got = Evaluator(spec, {**inputs, **dict(zip(absent, combo, strict=True))}).conclude()
+    for combo in itertools.product(*members):
+        filled = {i.name: value for i, value in zip(absent, combo, strict=True)}
+        got = Evaluator(spec, {**inputs, **filled}).conclude()
         if got not in found:
             found.append(got)
     return found

@@ -320,9 +320,19 @@ class Vocabulary:
         return kept
 
 
-def _synonym_table() -> dict[str, dict[str, list[str]]]:
+@functools.cache
+def synonym_file() -> dict[str, Any]:
+    """``synonyms.yaml``, read once: every section (``vocabularies``, ``spec_inputs``, ``spec_cues``...).
+
+    Callers copy what they change; the parsed file is shared.
+    """
     text = resources.files("workbench.routing").joinpath("synonyms.yaml").read_text("utf-8")
-    return dict(yaml.safe_load(text)["vocabularies"])
+    return dict(yaml.safe_load(text))
+
+
+def _synonym_table() -> dict[str, dict[str, list[str]]]:
+    return {name: {value: list(words or []) for value, words in (values or {}).items()}
+            for name, values in synonym_file()["vocabularies"].items()}
 
 
 @functools.cache
@@ -336,8 +346,7 @@ def vocabularies() -> dict[str, Vocabulary]:
         # («м», "c") is too common in ordinary text to name a unit at all; nor is a name that
         # the lexical analyzer drops as a stopword
         if len(alias) >= 2 and analyze(alias):  # "are" (the unit of area) is also a stopword
-            units.setdefault(code, [])
-            units[code] = [*units[code], alias + "*" if len(alias) >= 4 and alias.isalpha() else alias]
+            units.setdefault(code, []).append(alias + "*" if len(alias) >= 4 and alias.isalpha() else alias)
     for uid, schema in load_catalog().schemas.items():
         for arg in schema.arguments:
             if arg.choices:
@@ -423,6 +432,14 @@ def normalise(name: str, text: str) -> Any:
 def date_spans(question: str) -> list[tuple[int, int]]:
     """Spans that read as a complete absolute date, in order."""
     return [(m.start(), m.end()) for m in _DATE_SPAN.finditer(question)]
+
+
+_PERCENT = re.compile(r"(\d+(?:[.,]\d+)?)\s*(?:%|percent\b|per cent\b|процент)", re.IGNORECASE)
+
+
+def percent_spans(question: str) -> list[tuple[int, int]]:
+    """The numbers written as a percentage («22%», "15 percent", «10 процентов»), in order."""
+    return [(m.start(1), m.end(1)) for m in _PERCENT.finditer(question)]
 
 
 def number_spans(question: str, *, words: bool = True) -> list[tuple[int, int]]:

@@ -27,6 +27,7 @@ from workbench.routing._normalise import (
     NormaliseError,
     date_spans,
     number_spans,
+    percent_spans,
     vocabularies,
     vocabulary_for,
 )
@@ -160,7 +161,6 @@ _SPACED_TOKEN = re.compile(r"(?<![\w-])(?:(?=[0-9a-fA-F ]*\d)[0-9a-fA-F]{2}(?: [
                            r"|\d{3}-\d{3}-\d{3}[ -]\d{2})(?![\w-])")
 _URL = re.compile(r"(?<![\w])(?:https?|ftp)://[^\s«»\"'<>`]+", re.IGNORECASE)
 """A URL with its path, query and fragment; the punctuation that ends a sentence is not part of it."""
-_PERCENT = re.compile(r"(\d+(?:[.,]\d+)?)\s*(?:%|percent\b|per cent\b|процент)", re.IGNORECASE)
 _IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])")
 _ROMAN = re.compile(r"(?<![\w-])(?=[IVXLCDM])M{0,4}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
                     r"(?![\w-])")
@@ -199,7 +199,7 @@ class _Offer:
         self.ips = sorted([(m.start(), m.end()) for m in _IP.finditer(question)] + _ipv6_spans(question))
         self.romans = [(m.start(), m.end()) for m in _ROMAN.finditer(question)]
         self.dates = date_spans(question)
-        self.percents = [(m.start(1), m.end(1)) for m in _PERCENT.finditer(question)]
+        self.percents = percent_spans(question)
         wants_percent = any(a.name in PERCENT_ARGS for a in schema.arguments)
         avoid = self.ips + (self.percents if wants_percent else [])
         self.numbers = [n for n in number_spans(question) if not _overlaps(n, avoid)]

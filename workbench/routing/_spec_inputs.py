@@ -30,10 +30,8 @@ import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
-
-import yaml
+from types import MappingProxyType
 
 from workbench.config import project_root
 from workbench.fts import EvalError, FtsError, Spec, open_inputs, parse, parse_value
@@ -45,13 +43,13 @@ from workbench.routing._normalise import (
     normalise_date,
     normalise_number,
     number_spans,
+    percent_spans,
+    synonym_file,
 )
 
 NUMBER_KINDS = frozenset({"number", "money", "integer", "percent"})
 """Spec input types read from a number span."""
 _CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
-_STATED_PERCENT = re.compile(r"\d\s*(?:%|процент|percent|per cent)", re.IGNORECASE)
-"""A percentage written in the question."""
 _CURRENCY = re.compile(r"\s*(?:₽|руб|р\.|rub|roubles?|rubles?|RUB)", re.IGNORECASE)
 """A currency written right after a number: the number is an amount of money."""
 
@@ -78,8 +76,9 @@ class SpecEvidence:
     cues: float
     """The weight of the spec's cue words in the question (each 1/k for a word k specs declare),
     plus one for a word of the tax's name."""
-    settled: dict[str, str]
-    """The inputs the question settles (:func:`bind_spec_inputs`)."""
+    settled: Mapping[str, str]
+    """The inputs the question settles (:func:`bind_spec_inputs`); read-only, since the evidence
+    for a question is remembered and shared."""
     inputs: int
     """How many inputs the spec declares."""
 
@@ -96,16 +95,14 @@ def spec_cues() -> dict[str, Vocabulary]:
 
     Key ``""`` holds ``spec_domain``, the words that name the tax all of them are about.
     """
-    text = resources.files("workbench.routing").joinpath("synonyms.yaml").read_text("utf-8")
-    loaded = yaml.safe_load(text)
+    loaded = synonym_file()
     table = {"": loaded.get("spec_domain") or [], **(loaded.get("spec_cues") or {})}
     return {spec: build_vocabulary(spec, {spec: words}, own_names=False) for spec, words in table.items()}
 
 
 @functools.cache
 def _reason_words() -> Vocabulary:
-    text = resources.files("workbench.routing").joinpath("synonyms.yaml").read_text("utf-8")
-    return build_vocabulary("spec_reason", {"reason": yaml.safe_load(text).get("spec_reason") or []},
+    return build_vocabulary("spec_reason", {"reason": synonym_file().get("spec_reason") or []},
                             own_names=False)
 
 
@@ -119,8 +116,7 @@ def _cue_weights() -> dict[str, float]:
     return {word: 1 / n for word, n in counts.items()}
 
 
-def spec_evidence(question: str, types: dict[str, dict[str, tuple[str, ...]]] | None = None
-                  ) -> list[SpecEvidence]:
+def spec_evidence(question: str) -> list[SpecEvidence]:
     """The evidence for every spec with a cue word in ``question``, best first.
 
     Ties go to the spec that settles more inputs, then by id. A question that asks for a reason
@@ -128,13 +124,13 @@ def spec_evidence(question: str, types: dict[str, dict[str, tuple[str, ...]]] | 
     that states a percentage («по ставке 10%», "the 10% rate") none for a spec that concludes a
     percentage: it gives the rate rather than asking for it.
     """
-    types = types if types is not None else spec_types()
+    types = spec_types()
     cues = spec_cues()
     if _reason_words().separate_spans(question):
         return []
     weights = _cue_weights()
     domain = 1.0 if cues[""].separate_spans(question) else 0.0
-    stated = _STATED_PERCENT.search(question) is not None
+    stated = bool(percent_spans(question))
     parsed = _default_specs()
     found = []
     for spec, vocabulary in cues.items():
@@ -142,20 +138,20 @@ def spec_evidence(question: str, types: dict[str, dict[str, tuple[str, ...]]] | 
             continue  # the question states a rate, so it does not ask for one
         own = vocabulary.words_in(question) if spec in types else set()
         if own:
-            found.append(SpecEvidence(spec, round(sum(weights[w] for w in own) + domain, 4),
-                                      bind_spec_inputs(spec, question, types), len(types[spec])))
+            settled = MappingProxyType(bind_spec_inputs(spec, question, types))
+            found.append(SpecEvidence(spec, round(sum(weights[w] for w in own) + domain, 4), settled,
+                                      len(types[spec])))
     return sorted(found, key=lambda e: (-e.score, -len(e.settled), e.spec))
 
 
-def choose_spec(question: str, types: dict[str, dict[str, tuple[str, ...]]] | None = None
-                ) -> SpecEvidence | None:
+@functools.lru_cache(maxsize=512)
+def choose_spec(question: str) -> SpecEvidence | None:
     """The spec ``question`` asks about, or None.
 
     None where the best spec falls short of :data:`MIN_SPEC_SCORE` or :data:`MIN_SPEC_CUES`.
+    Remembered: the rule router and the span router's spec prior both ask about the same question.
     """
-    if types is None:
-        return _choose_default(question)
-    ranked = spec_evidence(question, types)
+    ranked = spec_evidence(question)
     best = ranked[0] if ranked else None
     return best if best and best.score >= MIN_SPEC_SCORE and best.cues >= MIN_SPEC_CUES else None
 
@@ -163,8 +159,7 @@ def choose_spec(question: str, types: dict[str, dict[str, tuple[str, ...]]] | No
 @functools.cache
 def spec_vocabularies() -> dict[str, Vocabulary]:
     """The declared words of each closed spec input, by input name (``synonyms.yaml``)."""
-    text = resources.files("workbench.routing").joinpath("synonyms.yaml").read_text("utf-8")
-    table = yaml.safe_load(text).get("spec_inputs") or {}
+    table = synonym_file().get("spec_inputs") or {}
     return {name: build_vocabulary(name, values or {}, own_names=False) for name, values in table.items()}
 
 
@@ -181,15 +176,6 @@ def _spec_types(folder: Path) -> dict[str, dict[str, tuple[str, ...]]]:
         found[spec.id] = {i.name: enums.get(i.type_name, ("yes", "no") if i.type_name == "bool"
                                              else (i.type_name,)) for i in spec.inputs}
     return found
-
-
-@functools.lru_cache(maxsize=512)
-def _choose_default(question: str) -> SpecEvidence | None:
-    """:func:`choose_spec` over the project's specs, remembered.
-
-    The rule router and the span router's spec prior both ask it about the same question.
-    """
-    return choose_spec(question, spec_types())
 
 
 @functools.cache
@@ -212,11 +198,12 @@ def open_spec_inputs(spec_id: str, settled: Mapping[str, str], specs_dir: Path |
     """The inputs of ``spec_id`` absent from ``settled`` that its conclusion depends on.
 
     Empty when the settled inputs decide the conclusion alone (:func:`workbench.fts.open_inputs`):
-    «периодика, продаваемая в России» needs no word on export documents. A spec that is not in
-    the folder, or a settled value its type does not read, leaves every absent input open.
+    «периодика, продаваемая в России» needs no word on export documents. A settled value its type
+    does not read leaves every absent input open. A spec that is not in the folder has nothing to
+    judge by: empty too, and the spec source refuses it by its id.
     """
-    spec = _parsed_specs(specs_dir or project_root() / "corpus" / "specs").get(spec_id)
-    if spec is None:  # no such spec: the spec source refuses it by its id, not for an input
+    spec = (_parsed_specs(specs_dir) if specs_dir else _default_specs()).get(spec_id)
+    if spec is None:
         return ()
     enums = {t.name: t.members for t in spec.types}
     absent = tuple(i.name for i in spec.inputs if i.name not in settled)
