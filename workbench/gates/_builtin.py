@@ -26,6 +26,7 @@ from workbench.gates._records import CandidateSet, GateVerdict, Quote
 from workbench.registry import build, gate
 from workbench.relevance._entities import DocumentScope
 from workbench.relevance._rules import quote_rules
+from workbench.retrieval._glossary import Glossary
 from workbench.retrieval._lexical import TERM_ANALYZERS, analyze, content_terms
 
 GateFn = Callable[[str, CandidateSet, Settings], GateVerdict]
@@ -127,6 +128,22 @@ GATE0_COVERAGES: dict[str, Callable[[list[str], frozenset[str], str], Gate0Judge
 """
 
 
+def _found_translated(question: str, missing: list[str], glossary: Glossary, present: set[str],
+                      analyzer: Callable[[str], list[str]]) -> list[str]:
+    """The ``missing`` terms that the pool holds in translation, through the index's glossary.
+
+    A term is found when it belongs to a glossary entry matched in the question and every term
+    of one of that entry's translations is in the pool (``present``).
+    """
+    if not missing or not len(glossary):
+        return []
+    found: set[str] = set()
+    for key, translations in glossary.matches(question):
+        if any(set(analyzer(text)) <= present for text in translations if analyzer(text)):
+            found.update(key)
+    return [t for t in missing if t in found or any(s in found for s in analyze(t))]
+
+
 @gate("gate0", code=QuoteGateCode.GATE0_NO_LEXICAL_SUPPORT, templates={
     "en": "{head} The {checked} best fragments contain {found} of the {terms} content terms "
           "of the question (coverage {coverage:.2f}, required {min_coverage:.2f}); not found: "
@@ -156,6 +173,9 @@ def gate0() -> GateFn:
         for text in texts:
             present.update(TERM_ANALYZERS[analyzer](text))
         missing = [t for t in terms if t not in present]
+        translated = _found_translated(question, missing, candidates.glossary, present,
+                                       TERM_ANALYZERS[analyzer])
+        missing = [t for t in missing if t not in translated]
         best = candidates.hits[0].score if candidates.hits else 0.0
         confident = best >= settings.gates.threshold_for(candidates.mode)
         if judgement.needs_confidence and not terms:
@@ -169,6 +189,7 @@ def gate0() -> GateFn:
             "checked": len(pool), "terms": len(terms), "found": len(terms) - len(missing),
             "coverage": round(coverage, 4), "min_coverage": minimum, "missing_terms": missing,
             "question_terms": len(all_terms), "needs_confidence": judgement.needs_confidence,
+            "found_translated": translated,
         }, f"{len(terms) - len(missing)}/{len(terms)} content terms in the best {len(pool)}")
 
     return check

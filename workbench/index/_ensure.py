@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from workbench.config import Settings
-from workbench.index._fragment_index import build_index, index_is_current, read_manifest
+from workbench.index._fragment_index import (
+    GLOSSARY,
+    build_index,
+    index_is_current,
+    read_manifest,
+)
 from workbench.retrieval._embedders import make_embedder
+from workbench.retrieval._glossary import Glossary, GlossaryError
 
 
 def ensure_index(settings: Settings, *, progress: bool = True) -> str:
@@ -31,5 +39,13 @@ def ensure_index(settings: Settings, *, progress: bool = True) -> str:
         print(f"building the index ({why}); encoding is the slow part on a small CPU", flush=True)
     report = build_index(settings.paths.corpus, settings.paths.index, embedder=embedder,
                          fragmenting=settings.fragmenting, cache_root=settings.paths.cache,
-                         progress=progress)
+                         progress=progress, glossary=_kept_glossary(settings.paths.index))
     return report.summary()
+
+
+def _kept_glossary(folder: Path) -> Glossary | None:
+    """The glossary the stale index was built with, so a rebuild keeps it (None when none)."""
+    try:
+        return Glossary.load(folder / GLOSSARY) if (folder / GLOSSARY).is_file() else None
+    except GlossaryError:
+        return None  # a damaged glossary is not carried into a fresh index

@@ -11,6 +11,9 @@ Layout of an index folder (nothing in it is pickled)::
                        audit reads the columns it needs without parsing a line per fragment)
     lexical/           bm25s's JSON vocabulary and .npy sparse arrays
     dense.faiss        FAISS IndexFlatIP over L2-normalised vectors
+    glossary.json      only when the build was given catalogs: the corpus's bilingual glossary
+                       (``workbench.retrieval.Glossary``), which widens questions into the
+                       other language before search
 
 Loading checks the manifest (its own digest, its format version and the shape of every field)
 and every artifact's size and digest, so a truncated or edited index fails with a typed error
@@ -55,6 +58,7 @@ from workbench.retrieval._embedders import (
     EmbeddingCache,
     make_embedder,
 )
+from workbench.retrieval._glossary import EMPTY_GLOSSARY, Glossary, GlossaryError
 from workbench.retrieval._lexical import ANALYZER_ID, LexicalIndex
 
 FORMAT = "workbench-fragment-index"
@@ -66,8 +70,9 @@ MANIFEST = "manifest.json"
 FRAGMENTS = "fragments.parquet"
 LEXICAL = "lexical"
 DENSE = "dense.faiss"
+GLOSSARY = "glossary.json"
 SELF_DIGEST = "manifest_sha256"
-INDEX_ENTRIES = frozenset({MANIFEST, FRAGMENTS, LEXICAL, DENSE})
+INDEX_ENTRIES = frozenset({MANIFEST, FRAGMENTS, LEXICAL, DENSE, GLOSSARY})
 """Every name a build puts in an index folder; a folder holding anything else is not an index."""
 _OLDER_ENTRIES = frozenset({"fragments.jsonl"})
 """Names earlier formats put there: an index of an older format is still one a build replaces."""
@@ -244,6 +249,7 @@ class FragmentIndex:
     fragments: list[Fragment]
     lexical: LexicalIndex
     dense: DenseIndex
+    glossary: Glossary = EMPTY_GLOSSARY
     _by_id: dict[str, int] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -389,7 +395,7 @@ def build_index(corpus_dir: str | os.PathLike[str], out_dir: str | os.PathLike[s
                 cache_root: str | os.PathLike[str] | None = None,
                 progress: bool = False,
                 encode_batches: BatchEncoder | None = None,
-                batch_size: int = 32) -> BuildReport:
+                batch_size: int = 32, glossary: Glossary | None = None) -> BuildReport:
     """Index every ``.md``/``.txt``/HTML file under ``corpus_dir`` into the folder ``out_dir``.
 
     The new index is written beside ``out_dir`` and moved into place only when complete, so a
@@ -400,6 +406,9 @@ def build_index(corpus_dir: str | os.PathLike[str], out_dir: str | os.PathLike[s
     ``encode_batches`` hands the fragments the cache lacks, in content-addressed batches, to
     another executor (a Dask cluster, see ``workbench.studies.build_index_on``); its vectors
     enter the cache like locally encoded ones, and the index is built from the cache either way.
+
+    A non-empty ``glossary`` (see :func:`workbench.retrieval.read_catalogs`) is stored with the
+    index, and every search of it widens the question with the glossary's translations.
 
     Raises:
         IndexOutError: ``out_dir`` is a file, a folder that is not an index, or overlaps the
@@ -446,6 +455,8 @@ def build_index(corpus_dir: str | os.PathLike[str], out_dir: str | os.PathLike[s
         write_fragments(staging / FRAGMENTS, fragments)
         lexical.save(staging / LEXICAL)
         dense.save(staging / DENSE)
+        if glossary:
+            glossary.save(staging / GLOSSARY)
         artifacts = {
             str(p.relative_to(staging).as_posix()): {"sha256": sha256_file(p),
                                                      "bytes": p.stat().st_size}
@@ -468,6 +479,8 @@ def build_index(corpus_dir: str | os.PathLike[str], out_dir: str | os.PathLike[s
                             "html": EXTRACTOR_ID},
             "counts": {"files": len(files), "fragments": len(fragments),
                        "skipped": len(skipped)},
+            "glossary": {"pairs": len(glossary or ()),
+                         "sources": list(glossary.sources) if glossary else []},
             "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "artifacts": artifacts,
         }
@@ -797,8 +810,14 @@ def load_index(folder: str | os.PathLike[str], *, verify: bool = True) -> Fragme
     if dense.size != len(fragments) or lexical.size != len(fragments):
         raise IndexCorruptError(f"{root}: the search arrays do not cover the fragments; "
                                 f"{_rebuild_hint(root)}")
+    glossary = EMPTY_GLOSSARY
+    if GLOSSARY in manifest["artifacts"]:
+        try:
+            glossary = Glossary.load(root / GLOSSARY)
+        except GlossaryError as exc:
+            raise IndexCorruptError(f"{exc}; {_rebuild_hint(root)}") from None
     return FragmentIndex(folder=root, manifest=manifest, fragments=fragments, lexical=lexical,
-                         dense=dense)
+                         dense=dense, glossary=glossary)
 
 
 def fragments_by_path(fragments: Sequence[Fragment]) -> dict[str, list[int]]:

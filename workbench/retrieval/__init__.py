@@ -14,12 +14,20 @@ from workbench.retrieval._embedders import (
     make_embedder,
 )
 from workbench.retrieval._fusion import FUSIONS, UnknownFusionError, fuse
+from workbench.retrieval._glossary import (
+    EMPTY_GLOSSARY,
+    Glossary,
+    GlossaryError,
+    catalog_files,
+    read_catalogs,
+)
 from workbench.retrieval._hybrid import (
     RERANK_MODES,
     Candidates,
     Hit,
     HybridRetriever,
     UnknownRerankModeError,
+    widened,
 )
 from workbench.retrieval._lexical import (
     TERM_ANALYZERS,
@@ -34,7 +42,10 @@ from workbench.retrieval._lexical import (
 
 __all__ = [
     "EMBEDDERS",
+    "EMPTY_GLOSSARY",
     "FUSIONS",
+    "Glossary",
+    "GlossaryError",
     "RERANK_MODES",
     "TERM_ANALYZERS",
     "BatchEncoder",
@@ -56,9 +67,12 @@ __all__ = [
     "UnknownRerankModeError",
     "analyze",
     "analyze_lemmas",
+    "catalog_files",
     "content_terms",
     "fuse",
     "lemma",
     "make_embedder",
     "morphology",
+    "read_catalogs",
+    "widened",
 ]

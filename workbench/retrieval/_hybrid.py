@@ -72,6 +72,9 @@ class Candidates:
     """Candidates the lexical side returned."""
     dense_count: int
     """Candidates the dense side returned."""
+    expansion: tuple[str, ...] = ()
+    """Translations the index's glossary added to the lexical query (none without a glossary);
+    they widen the search only and never reach a quote."""
 
 
 RerankFn = Callable[["HybridRetriever", str, np.ndarray, list[int]], list[float] | None]
@@ -135,6 +138,11 @@ RERANK_MODES: dict[str, RerankFn] = {
 }
 
 
+def widened(question: str, expansion: Sequence[str]) -> str:
+    """The lexical query: the question, then its glossary translations in brackets."""
+    return f"{question} ({'; '.join(expansion)})" if expansion else question
+
+
 class HybridRetriever:
     """Search one index with one embedder; models load once and stay."""
 
@@ -170,12 +178,19 @@ class HybridRetriever:
     def search_many(self, questions: Sequence[str], top_k: int | None = None) -> list[Candidates]:
         """Candidates for each question (dense queries are encoded in one batch)."""
         top_k = top_k or self.retrieval.top_k
+        glossary = self.index.glossary
+        expansions = [glossary.translations(q) for q in questions]
+        # the dense query stays the question itself: widening it too moved the best candidate
+        # off the gold fragment more often than onto it (outside help corpus, dev split), and
+        # the bi-encoder's threshold was calibrated on questions as asked
         qvecs = self.embedder.encode_queries(list(questions))
         dense_lists = self.index.dense.search(qvecs, self.retrieval.dense_k)
         rerank = RERANK_MODES[self.reranker.mode]
         out = []
-        for question, qvec, dense_hits in zip(questions, qvecs, dense_lists, strict=True):
-            lexical_hits = self.index.lexical.search(question, self.retrieval.lexical_k)
+        for question, expansion, qvec, dense_hits in zip(questions, expansions, qvecs,
+                                                         dense_lists, strict=True):
+            lexical_hits = self.index.lexical.search(widened(question, expansion),
+                                                     self.retrieval.lexical_k)
             lexical = {h.row: h.score for h in lexical_hits}
             dense = {h.row: h.score for h in dense_hits}
             fused = fuse(self.retrieval.fusion, lexical, dense, self.retrieval)
@@ -194,7 +209,7 @@ class HybridRetriever:
                 for i in order[:top_k])
             out.append(Candidates(question=question, hits=hits, mode=self.reranker.mode,
                                   fusion=self.retrieval.fusion, lexical_count=len(lexical),
-                                  dense_count=len(dense)))
+                                  dense_count=len(dense), expansion=expansion))
         return out
 
     def search(self, question: str, top_k: int | None = None) -> Candidates:

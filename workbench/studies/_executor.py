@@ -29,7 +29,7 @@ import numpy as np
 from workbench.config import Executor, Settings
 from workbench.errors import WorkbenchError
 from workbench.index import BuildReport, build_index
-from workbench.retrieval import BatchEncoder, TextBatch, make_embedder
+from workbench.retrieval import BatchEncoder, Glossary, TextBatch, make_embedder
 
 
 class ExecutorError(WorkbenchError):
@@ -184,7 +184,8 @@ def build_index_on(settings: Settings, executor: Executor, *,
                    corpus: str | os.PathLike[str] | None = None,
                    out: str | os.PathLike[str] | None = None, embedder: str | None = None,
                    cache_root: str | os.PathLike[str] | None = None,
-                   progress: bool = False) -> DistributedBuild:
+                   progress: bool = False,
+                   glossary: Glossary | None = None) -> DistributedBuild:
     """Build the fragment index, with dense encoding on the executor the settings name.
 
     The index is the one :func:`workbench.index.build_index` writes in one process, bit for
@@ -206,5 +207,5 @@ def build_index_on(settings: Settings, executor: Executor, *,
             encoder = dask_encoder(client, name, model_id, retries=executor.retries)
         report = build_index(corpus_dir, out_dir, embedder=name, fragmenting=settings.fragmenting,
                              cache_root=cache, progress=progress, encode_batches=encoder,
-                             batch_size=settings.embedder.batch_size)
+                             batch_size=settings.embedder.batch_size, glossary=glossary)
     return DistributedBuild(report=report, executor=describe(executor))
