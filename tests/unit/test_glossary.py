@@ -14,12 +14,13 @@ from babel.messages.mofile import write_mo
 from workbench.config import Settings
 from workbench.corpus import Anchor, Fragment
 from workbench.gates import CandidateSet
-from workbench.index import IndexCorruptError, build_index, load_index
+from workbench.index import IndexCorruptError, build_index, ensure_index, load_index
 from workbench.registry import build
 from workbench.retrieval import (
     EMPTY_GLOSSARY,
-    Glossary,
+    BilingualGlossary,
     GlossaryError,
+    GlossaryMatch,
     Hit,
     HybridRetriever,
     KeywordEmbedder,
@@ -52,18 +53,26 @@ def test_catalogs_give_clean_term_pairs(tmp_path: Path) -> None:
     assert all(len(s["sha256"]) == 64 for s in glossary.sources)
 
 
+def _translations(glossary: BilingualGlossary, text: str) -> list[tuple[str, ...]]:
+    return [match.translations for match in glossary.matches(text)]
+
+
 def test_entries_match_both_ways_and_through_inflection() -> None:
-    glossary = Glossary(pairs=PAIRS)
-    assert glossary.translations("What does DATEDIF count?") == ("РАЗНДАТ",)
-    assert glossary.translations("Как включить быструю маску?") == ("Quick Mask",)
+    glossary = BilingualGlossary(pairs=PAIRS)
+    assert glossary.matches("What does DATEDIF count?") == (
+        GlossaryMatch(("datedif",), ("РАЗНДАТ",)),)
+    assert _translations(glossary, "Как включить быструю маску?") == [("Quick Mask",)]
     # the longest entry wins, so "Unsharp Mask" is not also read as a mask of another kind
-    assert glossary.translations("Where is Unsharp Mask?") == ("Нерезкая маска",)
-    assert glossary.translations("Сколько стоит хлеб?") == ()
-    assert EMPTY_GLOSSARY.translations("What does DATEDIF count?") == ()
+    assert _translations(glossary, "Where is Unsharp Mask?") == [("Нерезкая маска",)]
+    # in the order of the text
+    assert _translations(glossary, "Save the Quick Mask") == [("Сохранить",), ("Быстрая маска",)]
+    assert glossary.matches("Сколько стоит хлеб?") == ()
+    assert EMPTY_GLOSSARY.matches("What does DATEDIF count?") == ()
 
 
-def test_the_lexical_query_carries_the_translations() -> None:
-    assert widened("What does DATEDIF count?", ("РАЗНДАТ",)) == "What does DATEDIF count? (РАЗНДАТ)"
+def test_the_lexical_query_carries_each_translation_once() -> None:
+    twice = (GlossaryMatch(("datedif",), ("РАЗНДАТ",)), GlossaryMatch(("разндат",), ("РАЗНДАТ",)))
+    assert widened("DATEDIF or РАЗНДАТ?", twice) == "DATEDIF or РАЗНДАТ? (РАЗНДАТ)"
     assert widened("Plain?", ()) == "Plain?"
 
 
@@ -80,7 +89,7 @@ def test_a_damaged_glossary_file_is_a_typed_error(tmp_path: Path, content: bytes
     path = tmp_path / "glossary.json"
     path.write_bytes(content)
     with pytest.raises(GlossaryError, match=message):
-        Glossary.load(path)
+        BilingualGlossary.load(path)
 
 
 def test_bad_catalogs_are_refused_by_name(tmp_path: Path) -> None:
@@ -105,7 +114,7 @@ def glossary_index(make_corpus, tmp_path: Path):
         "days.md": "# DAYS\n\nThe DAYS function counts the days between two dates, whatever "
                    "the interval between them.\n",
     })
-    glossary = Glossary(pairs=PAIRS)
+    glossary = BilingualGlossary(pairs=PAIRS)
     build_index(corpus, tmp_path / "index", embedder="keyword", cache_root=tmp_path / "cache",
                 glossary=glossary)
     return load_index(tmp_path / "index")
@@ -116,7 +125,7 @@ def test_the_index_keeps_its_glossary_and_the_search_uses_it(glossary_index) -> 
     assert glossary_index.manifest["glossary"]["pairs"] == len(PAIRS)
     retriever = HybridRetriever(glossary_index, KeywordEmbedder())
     found = retriever.search("What does DATEDIF give?")
-    assert found.expansion == ("РАЗНДАТ",)
+    assert [m.translations for m in found.expansion] == [("РАЗНДАТ",)]
     assert glossary_index.fragments[found.hits[0].row].anchor.path == "datedif.md"
     # without the glossary the English question has no word of the Russian page
     bare = dataclasses.replace(glossary_index, glossary=EMPTY_GLOSSARY)
@@ -131,13 +140,14 @@ def test_a_truncated_glossary_is_a_corrupt_index(glossary_index) -> None:
         load_index(glossary_index.folder)
 
 
-def _gate0(question: str, text: str, glossary: Glossary):
+def _gate0(question: str, text: str, glossary: BilingualGlossary):
     fragment = Fragment(id="f0", anchor=Anchor("a.html", 0, len(text), "0" * 64), text=text,
                         lang="ru")
     hit = Hit(fragment_id="f0", row=0, lexical=None, dense=None, fused=0.9, rerank=0.9)
     candidates = CandidateSet(question=question, lang="en", hits=(hit,), fragments=(fragment,),
                               titles=("",), quote=None, corpus=None,  # type: ignore[arg-type]
-                              area="test", mode="bi-encoder", glossary=glossary)
+                              area="test", mode="bi-encoder",
+                              expansion=glossary.matches(question))
     return build("gate", "gate0")(question, candidates, Settings())
 
 
@@ -146,10 +156,36 @@ def test_gate0_counts_a_term_found_in_translation() -> None:
     page = "Быстрая маска включается кнопкой в левом нижнем углу окна; turn it on there."
     without = _gate0(question, page, EMPTY_GLOSSARY)
     assert not without.passed
-    with_glossary = _gate0(question, page, Glossary(pairs=PAIRS))
+    with_glossary = _gate0(question, page, BilingualGlossary(pairs=PAIRS))
     assert with_glossary.passed, with_glossary.numbers
     assert sorted(with_glossary.numbers["found_translated"]) == ["mask", "quick"]
     # a translation the candidates lack finds nothing
     elsewhere = _gate0(question, "Кнопка в левом нижнем углу окна; turn it on there.",
-                       Glossary(pairs=PAIRS))
+                       BilingualGlossary(pairs=PAIRS))
     assert not elsewhere.passed and elsewhere.numbers["found_translated"] == []
+
+
+def _stale(index, tmp_path: Path) -> Settings:
+    """Settings for ``index`` whose corpus has changed since the build."""
+    corpus = tmp_path / "corpus"
+    (corpus / "days.md").write_text("# DAYS\n\nThe DAYS function, now rewritten.\n",
+                                    encoding="utf-8")
+    base = Settings()
+    return dataclasses.replace(
+        base, paths=dataclasses.replace(base.paths, corpus=corpus, index=index.folder,
+                                        cache=tmp_path / "cache"),
+        embedder=dataclasses.replace(base.embedder, name="keyword"))
+
+
+def test_a_rebuild_of_a_stale_index_keeps_its_glossary(glossary_index, tmp_path: Path) -> None:
+    settings = _stale(glossary_index, tmp_path)
+    line = ensure_index(settings, progress=False)
+    assert "was not kept" not in line
+    assert load_index(glossary_index.folder).glossary.pairs == PAIRS
+    # a damaged glossary is not carried over, and the build says so
+    (glossary_index.folder / "glossary.json").write_text("{", encoding="utf-8")
+    (Path(settings.paths.corpus) / "days.md").write_text("# DAYS\n\nChanged again, twice.\n",
+                                                          encoding="utf-8")
+    line = ensure_index(settings, progress=False)
+    assert "glossary was not kept" in line and "--glossary" in line
+    assert not load_index(glossary_index.folder).glossary

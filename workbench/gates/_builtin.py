@@ -13,7 +13,7 @@ read from these registrations, so the order of the functions below is the defaul
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -26,7 +26,7 @@ from workbench.gates._records import CandidateSet, GateVerdict, Quote
 from workbench.registry import build, gate
 from workbench.relevance._entities import DocumentScope
 from workbench.relevance._rules import quote_rules
-from workbench.retrieval._glossary import Glossary
+from workbench.retrieval._glossary import GlossaryMatch
 from workbench.retrieval._lexical import TERM_ANALYZERS, analyze, content_terms
 
 GateFn = Callable[[str, CandidateSet, Settings], GateVerdict]
@@ -128,19 +128,19 @@ GATE0_COVERAGES: dict[str, Callable[[list[str], frozenset[str], str], Gate0Judge
 """
 
 
-def _found_translated(question: str, missing: list[str], glossary: Glossary, present: set[str],
+def _found_translated(expansion: Sequence[GlossaryMatch], missing: list[str], present: set[str],
                       analyzer: Callable[[str], list[str]]) -> list[str]:
-    """The ``missing`` terms that the pool holds in translation, through the index's glossary.
+    """The ``missing`` terms that the pool holds in translation (see ``CandidateSet.expansion``).
 
-    A term is found when it belongs to a glossary entry matched in the question and every term
-    of one of that entry's translations is in the pool (``present``).
+    A term is found when it belongs to a glossary entry of the question and every term of one
+    of that entry's translations is in the pool (``present``, through gate 0's ``analyzer``).
     """
-    if not missing or not len(glossary):
-        return []
     found: set[str] = set()
-    for key, translations in glossary.matches(question):
-        if any(set(analyzer(text)) <= present for text in translations if analyzer(text)):
-            found.update(key)
+    for match in expansion if missing else ():
+        translated = (analyzer(text) for text in match.translations)
+        if any(terms and set(terms) <= present for terms in translated):
+            found.update(match.terms)
+    # entries are keyed by stems; a lemma (gate0_terms = "lemma") is found through its stem
     return [t for t in missing if t in found or any(s in found for s in analyze(t))]
 
 
@@ -173,7 +173,7 @@ def gate0() -> GateFn:
         for text in texts:
             present.update(TERM_ANALYZERS[analyzer](text))
         missing = [t for t in terms if t not in present]
-        translated = _found_translated(question, missing, candidates.glossary, present,
+        translated = _found_translated(candidates.expansion, missing, present,
                                        TERM_ANALYZERS[analyzer])
         missing = [t for t in missing if t not in translated]
         best = candidates.hits[0].score if candidates.hits else 0.0

@@ -8,7 +8,7 @@ from typing import Any
 
 from workbench.corpus._records import Fragment
 from workbench.corpus._text import Corpus
-from workbench.retrieval._glossary import EMPTY_GLOSSARY, Glossary
+from workbench.retrieval._glossary import GlossaryMatch
 from workbench.retrieval._hybrid import Hit
 
 
@@ -67,9 +67,9 @@ class CandidateSet:
     """The search area in words: corpus name, files, fragments."""
     mode: str
     """The rerank mode that produced ``hits``."""
-    glossary: Glossary = EMPTY_GLOSSARY
-    """The index's bilingual glossary: gate 0 counts a question term as found when one of its
-    translations is in the candidates."""
+    expansion: tuple[GlossaryMatch, ...] = ()
+    """The glossary entries retrieval found in the question (``Candidates.expansion``): gate 0
+    counts a question term as found when the candidates hold one of its translations."""
 
 
 @dataclass(frozen=True)

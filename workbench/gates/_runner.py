@@ -49,7 +49,7 @@ def candidate_set(candidates: Candidates, index: FragmentIndex, corpus: Corpus, 
     titles = tuple(index.title(f.anchor.path) for f in fragments)
     return CandidateSet(question=candidates.question, lang=lang, hits=candidates.hits,
                         fragments=fragments, titles=titles, quote=quote, corpus=corpus,
-                        area=area, mode=candidates.mode, glossary=index.glossary)
+                        area=area, mode=candidates.mode, expansion=candidates.expansion)
 
 
 def gate_stages(settings: Settings) -> dict[str, GateFn]:

@@ -12,7 +12,7 @@ from workbench.index._fragment_index import (
     read_manifest,
 )
 from workbench.retrieval._embedders import make_embedder
-from workbench.retrieval._glossary import Glossary, GlossaryError
+from workbench.retrieval._glossary import BilingualGlossary, GlossaryError
 
 
 def ensure_index(settings: Settings, *, progress: bool = True) -> str:
@@ -37,15 +37,23 @@ def ensure_index(settings: Settings, *, progress: bool = True) -> str:
                 f"({settings.paths.index})")
     if progress:
         print(f"building the index ({why}); encoding is the slow part on a small CPU", flush=True)
+    glossary, lost = _kept_glossary(settings.paths.index)
     report = build_index(settings.paths.corpus, settings.paths.index, embedder=embedder,
                          fragmenting=settings.fragmenting, cache_root=settings.paths.cache,
-                         progress=progress, glossary=_kept_glossary(settings.paths.index))
-    return report.summary()
+                         progress=progress, glossary=glossary)
+    return report.summary() + (f"; {lost}" if lost else "")
 
 
-def _kept_glossary(folder: Path) -> Glossary | None:
-    """The glossary the stale index was built with, so a rebuild keeps it (None when none)."""
+def _kept_glossary(folder: Path) -> tuple[BilingualGlossary | None, str]:
+    """The glossary the stale index was built with, so that a rebuild keeps it.
+
+    Returns it (None when there was none) and, when it could not be read, why it was not kept.
+    """
+    path = folder / GLOSSARY
+    if not path.is_file():
+        return None, ""
     try:
-        return Glossary.load(folder / GLOSSARY) if (folder / GLOSSARY).is_file() else None
-    except GlossaryError:
-        return None  # a damaged glossary is not carried into a fresh index
+        return BilingualGlossary.load(path), ""
+    except GlossaryError as exc:
+        return None, (f"the old index's glossary was not kept ({exc}); rebuild with "
+                      "`workbench index build --glossary` to restore it")

@@ -12,7 +12,7 @@ Layout of an index folder (nothing in it is pickled)::
     lexical/           bm25s's JSON vocabulary and .npy sparse arrays
     dense.faiss        FAISS IndexFlatIP over L2-normalised vectors
     glossary.json      only when the build was given catalogs: the corpus's bilingual glossary
-                       (``workbench.retrieval.Glossary``), which widens questions into the
+                       (``workbench.retrieval.BilingualGlossary``), which widens questions into the
                        other language before search
 
 Loading checks the manifest (its own digest, its format version and the shape of every field)
@@ -58,7 +58,7 @@ from workbench.retrieval._embedders import (
     EmbeddingCache,
     make_embedder,
 )
-from workbench.retrieval._glossary import EMPTY_GLOSSARY, Glossary, GlossaryError
+from workbench.retrieval._glossary import EMPTY_GLOSSARY, BilingualGlossary, GlossaryError
 from workbench.retrieval._lexical import ANALYZER_ID, LexicalIndex
 
 FORMAT = "workbench-fragment-index"
@@ -249,7 +249,7 @@ class FragmentIndex:
     fragments: list[Fragment]
     lexical: LexicalIndex
     dense: DenseIndex
-    glossary: Glossary = EMPTY_GLOSSARY
+    glossary: BilingualGlossary = EMPTY_GLOSSARY
     _by_id: dict[str, int] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -395,7 +395,7 @@ def build_index(corpus_dir: str | os.PathLike[str], out_dir: str | os.PathLike[s
                 cache_root: str | os.PathLike[str] | None = None,
                 progress: bool = False,
                 encode_batches: BatchEncoder | None = None,
-                batch_size: int = 32, glossary: Glossary | None = None) -> BuildReport:
+                batch_size: int = 32, glossary: BilingualGlossary | None = None) -> BuildReport:
     """Index every ``.md``/``.txt``/HTML file under ``corpus_dir`` into the folder ``out_dir``.
 
     The new index is written beside ``out_dir`` and moved into place only when complete, so a
@@ -813,7 +813,7 @@ def load_index(folder: str | os.PathLike[str], *, verify: bool = True) -> Fragme
     glossary = EMPTY_GLOSSARY
     if GLOSSARY in manifest["artifacts"]:
         try:
-            glossary = Glossary.load(root / GLOSSARY)
+            glossary = BilingualGlossary.load(root / GLOSSARY)
         except GlossaryError as exc:
             raise IndexCorruptError(f"{exc}; {_rebuild_hint(root)}") from None
     return FragmentIndex(folder=root, manifest=manifest, fragments=fragments, lexical=lexical,

@@ -16,9 +16,9 @@ from workbench.retrieval._embedders import (
 from workbench.retrieval._fusion import FUSIONS, UnknownFusionError, fuse
 from workbench.retrieval._glossary import (
     EMPTY_GLOSSARY,
-    Glossary,
+    BilingualGlossary,
     GlossaryError,
-    catalog_files,
+    GlossaryMatch,
     read_catalogs,
 )
 from workbench.retrieval._hybrid import (
@@ -44,11 +44,12 @@ __all__ = [
     "EMBEDDERS",
     "EMPTY_GLOSSARY",
     "FUSIONS",
-    "Glossary",
     "GlossaryError",
+    "GlossaryMatch",
     "RERANK_MODES",
     "TERM_ANALYZERS",
     "BatchEncoder",
+    "BilingualGlossary",
     "Candidates",
     "DenseHit",
     "DenseIndex",
@@ -67,7 +68,6 @@ __all__ = [
     "UnknownRerankModeError",
     "analyze",
     "analyze_lemmas",
-    "catalog_files",
     "content_terms",
     "fuse",
     "lemma",

@@ -19,13 +19,14 @@ and pair count of each catalog it was read from, and the pairs.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+from workbench.digests import sha256_file
 from workbench.errors import WorkbenchError
 from workbench.retrieval._lexical import analyze
 
@@ -61,39 +62,42 @@ def _key(text: str) -> tuple[str, ...]:
     return terms if any(len(t) >= 3 and t.isalpha() for t in terms) else ()
 
 
+class GlossaryMatch(NamedTuple):
+    """One glossary entry found in a question."""
+
+    terms: tuple[str, ...]
+    """The question's analyzed terms that make up the entry."""
+    translations: tuple[str, ...]
+    """The other side of every pair with that entry, as the catalogs write it."""
+
+
 @dataclass(frozen=True)
-class Glossary:
+class BilingualGlossary:
     """Term pairs, matched in both directions."""
 
     pairs: tuple[tuple[str, str], ...] = ()
     """(source, translation) as the catalogs give them, cleaned, without duplicates."""
     sources: tuple[dict[str, Any], ...] = ()
     """One ``{"file", "sha256", "pairs"}`` per catalog read."""
-    _entries: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict, init=False,
-                                                             repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        entries: dict[tuple[str, ...], set[str]] = {}
-        for source, translation in self.pairs:
-            left, right = _key(source), _key(translation)
-            if not left or not right or left == right:
-                continue
-            entries.setdefault(left, set()).add(translation)
-            entries.setdefault(right, set()).add(source)
-        self._entries.update({k: tuple(sorted(v)) for k, v in entries.items()})
 
     def __len__(self) -> int:
         return len(self.pairs)
 
-    @property
-    def digest(self) -> str:
-        """sha256 of the pairs, for run records and caches."""
-        return hashlib.sha256(json.dumps(self.pairs, ensure_ascii=False).encode()).hexdigest()
+    @cached_property
+    def _entries(self) -> dict[tuple[str, ...], tuple[str, ...]]:
+        """Each side's analyzed terms -> the other sides written with them."""
+        entries: dict[tuple[str, ...], set[str]] = {}
+        for source, translation in self.pairs:
+            left, right = _key(source), _key(translation)
+            if left and right and left != right:
+                entries.setdefault(left, set()).add(translation)
+                entries.setdefault(right, set()).add(source)
+        return {k: tuple(sorted(v)) for k, v in entries.items()}
 
-    def matches(self, text: str) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-        """The entries found in ``text``, longest first and not overlapping, with translations."""
-        if not self._entries:
-            return []
+    def matches(self, text: str) -> tuple[GlossaryMatch, ...]:
+        """The entries found in ``text``, in the order of the text; of two that overlap, the longer."""
+        if not self.pairs:
+            return ()
         terms = analyze(text)
         used: set[int] = set()
         found = []
@@ -103,15 +107,8 @@ class Glossary:
                 key = tuple(terms[start:start + size])
                 if key in self._entries and not span & used:
                     used |= span
-                    found.append((start, key, self._entries[key]))
-        return [(key, words) for _, key, words in sorted(found)]
-
-    def translations(self, text: str) -> tuple[str, ...]:
-        """Every translation of every entry found in ``text``, in the order they were found."""
-        seen: dict[str, None] = {}
-        for _, words in self.matches(text):
-            seen.update(dict.fromkeys(words))
-        return tuple(seen)
+                    found.append((start, GlossaryMatch(key, self._entries[key])))
+        return tuple(match for _, match in sorted(found))
 
     def to_json(self) -> dict[str, Any]:
         """The stored form."""
@@ -123,7 +120,7 @@ class Glossary:
         path.write_text(json.dumps(self.to_json(), ensure_ascii=False), encoding="utf-8")
 
     @classmethod
-    def load(cls, path: Path) -> Glossary:
+    def load(cls, path: Path) -> BilingualGlossary:
         """Read what :meth:`save` wrote.
 
         Raises:
@@ -149,7 +146,7 @@ class Glossary:
         return cls(pairs=tuple((a, b) for a, b in pairs), sources=tuple(sources))
 
 
-EMPTY_GLOSSARY = Glossary()
+EMPTY_GLOSSARY = BilingualGlossary()
 """The glossary of a corpus that brings none: it matches nothing."""
 
 
@@ -189,7 +186,7 @@ def _catalog_pairs(path: Path) -> list[tuple[str, str]]:
     return out
 
 
-def catalog_files(paths: Iterable[str | Path]) -> list[Path]:
+def _catalog_files(paths: Iterable[str | Path]) -> list[Path]:
     """The catalogs named by ``paths``: files as given, folders searched for every suffix.
 
     Raises:
@@ -211,7 +208,7 @@ def catalog_files(paths: Iterable[str | Path]) -> list[Path]:
     return files
 
 
-def read_catalogs(paths: Sequence[str | Path]) -> Glossary:
+def read_catalogs(paths: Sequence[str | Path]) -> BilingualGlossary:
     """A glossary of every term pair in the catalogs at ``paths`` (files or folders).
 
     A pair is kept when both sides are short (at most :data:`MAX_CHARS`), carry no format
@@ -222,7 +219,7 @@ def read_catalogs(paths: Sequence[str | Path]) -> Glossary:
     """
     pairs: dict[tuple[str, str], None] = {}
     sources = []
-    for path in catalog_files(paths):
+    for path in _catalog_files(paths):
         kept = 0
         for source, translation in _catalog_pairs(path):
             source, translation = _clean(source), _clean(translation)
@@ -231,6 +228,5 @@ def read_catalogs(paths: Sequence[str | Path]) -> Glossary:
                 if (source, translation) not in pairs:
                     kept += 1
                 pairs[(source, translation)] = None
-        sources.append({"file": path.name, "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
-                        "pairs": kept})
-    return Glossary(pairs=tuple(pairs), sources=tuple(sources))
+        sources.append({"file": path.name, "sha256": sha256_file(path), "pairs": kept})
+    return BilingualGlossary(pairs=tuple(pairs), sources=tuple(sources))

@@ -24,6 +24,7 @@ from workbench.config import Reranker, Retrieval
 from workbench.errors import WorkbenchError
 from workbench.retrieval._embedders import Embedder
 from workbench.retrieval._fusion import fuse
+from workbench.retrieval._glossary import GlossaryMatch
 from workbench.translit import GOST_B, transliterate_table
 
 if TYPE_CHECKING:  # the index imports the retrieval arrays; only the type is needed here
@@ -72,9 +73,10 @@ class Candidates:
     """Candidates the lexical side returned."""
     dense_count: int
     """Candidates the dense side returned."""
-    expansion: tuple[str, ...] = ()
-    """Translations the index's glossary added to the lexical query (none without a glossary);
-    they widen the search only and never reach a quote."""
+    expansion: tuple[GlossaryMatch, ...] = ()
+    """The entries of the index's bilingual glossary found in the question (none without a
+    glossary): their translations widen the lexical query, and gate 0 looks for them in the
+    candidates; they never reach a quote."""
 
 
 RerankFn = Callable[["HybridRetriever", str, np.ndarray, list[int]], list[float] | None]
@@ -138,9 +140,10 @@ RERANK_MODES: dict[str, RerankFn] = {
 }
 
 
-def widened(question: str, expansion: Sequence[str]) -> str:
-    """The lexical query: the question, then its glossary translations in brackets."""
-    return f"{question} ({'; '.join(expansion)})" if expansion else question
+def widened(question: str, expansion: Sequence[GlossaryMatch]) -> str:
+    """The lexical query: the question, then the translations of its glossary entries."""
+    words = dict.fromkeys(word for match in expansion for word in match.translations)
+    return f"{question} ({'; '.join(words)})" if words else question
 
 
 class HybridRetriever:
@@ -179,7 +182,7 @@ class HybridRetriever:
         """Candidates for each question (dense queries are encoded in one batch)."""
         top_k = top_k or self.retrieval.top_k
         glossary = self.index.glossary
-        expansions = [glossary.translations(q) for q in questions]
+        expansions = [glossary.matches(q) for q in questions]
         # the dense query stays the question itself: widening it too moved the best candidate
         # off the gold fragment more often than onto it (outside help corpus, dev split), and
         # the bi-encoder's threshold was calibrated on questions as asked

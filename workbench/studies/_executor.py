@@ -29,7 +29,7 @@ import numpy as np
 from workbench.config import Executor, Settings
 from workbench.errors import WorkbenchError
 from workbench.index import BuildReport, build_index
-from workbench.retrieval import BatchEncoder, Glossary, TextBatch, make_embedder
+from workbench.retrieval import BatchEncoder, BilingualGlossary, TextBatch, make_embedder
 
 
 class ExecutorError(WorkbenchError):
@@ -185,7 +185,7 @@ def build_index_on(settings: Settings, executor: Executor, *,
                    out: str | os.PathLike[str] | None = None, embedder: str | None = None,
                    cache_root: str | os.PathLike[str] | None = None,
                    progress: bool = False,
-                   glossary: Glossary | None = None) -> DistributedBuild:
+                   glossary: BilingualGlossary | None = None) -> DistributedBuild:
     """Build the fragment index, with dense encoding on the executor the settings name.
 
     The index is the one :func:`workbench.index.build_index` writes in one process, bit for
