@@ -82,10 +82,13 @@ class Embedder:
 class Reranker:
     """The rerank stage after fusion."""
 
-    mode: str = "bi-encoder"
-    """``cross-encoder``, ``bi-encoder`` or ``none``."""
+    mode: str = "bi-encoder-terms"
+    """``cross-encoder``, ``bi-encoder``, ``bi-encoder-terms`` or ``none``."""
     path: Path | None = None
     """A sentence-transformers CrossEncoder folder, for ``cross-encoder`` mode."""
+    term_weight: float = 0.2
+    """``bi-encoder-terms`` mode: the weight of the share of the query's terms a fragment holds,
+    added to its cosine to order the candidates (the score thresholds read stays the cosine)."""
 
 
 @dataclass(frozen=True)
@@ -138,6 +141,8 @@ class Gates:
     """Threshold gate in cross-encoder mode: the best sigmoid score must reach this."""
     threshold_bi_encoder: float = 0.8675
     """Threshold gate in bi-encoder mode: the best cosine must reach this."""
+    threshold_bi_encoder_terms: float = 0.8672
+    """Threshold gate in bi-encoder-terms mode: the first candidate's cosine must reach this."""
     threshold_none: float = 0.0
     """Threshold gate without a rerank stage: the best fused score must reach this."""
     disagreement_margin: float = 0.005
@@ -323,6 +328,7 @@ _BOUNDS: dict[str, tuple[float | None, float | None]] = {
     "retrieval.lexical_weight": (0.0, 1.0),
     "retrieval.top_k": (1, None),
     "retrieval.rerank_pool": (1, None),
+    "reranker.term_weight": (0.0, None),
     "gates.min_lexical_coverage": (0.0, 1.0),
     "gates.disagreement_margin": (0.0, None),
     "generator.max_new_tokens": (1, None),

@@ -43,14 +43,15 @@ def _shipped_keys(settings: Settings, mode: str) -> dict[str, float]:
             "disagreement_margin": settings.gates.disagreement_margin}
 
 
+@pytest.mark.parametrize("mode", ["bi-encoder-terms", "bi-encoder"])
 def test_bi_encoder_thresholds_are_what_calibrate_chooses_on_dev(
-        project_settings: Settings, course_index, tmp_path: Path, capsys) -> None:
-    tuned, manifest = _calibrate_cli(project_settings, "bi-encoder", course_index.folder,
+        project_settings: Settings, course_index, tmp_path: Path, capsys, mode: str) -> None:
+    tuned, manifest = _calibrate_cli(project_settings, mode, course_index.folder,
                                      tmp_path, capsys)
-    assert manifest["split"] == "dev" and manifest["mode"] == "bi-encoder"
+    assert manifest["split"] == "dev" and manifest["mode"] == mode
     assert [Path(q["path"]).name for q in manifest["questions"]] == [
         "in_corpus.jsonl", "out_of_corpus.jsonl", "relevance_traps.jsonl"]
-    assert manifest["summary"]["gates"] == _shipped_keys(project_settings, "bi-encoder")
+    assert manifest["summary"]["gates"] == _shipped_keys(project_settings, mode)
     assert tuned.gates == project_settings.gates
 
 

@@ -31,7 +31,7 @@ QUESTIONS = {
 def setup(small_index, small_corpus: Path):
     settings = dataclasses.replace(
         BASE, paths=dataclasses.replace(BASE.paths, corpus=small_corpus, index=small_index.folder),
-        gates=dataclasses.replace(BASE.gates, threshold_bi_encoder=0.2))
+        gates=dataclasses.replace(BASE.gates, threshold_bi_encoder_terms=0.2))
     source = QuoteSource(settings, index=small_index, embedder=KeywordEmbedder())
     return settings, source, ScriptedRouter(QUESTIONS)
 

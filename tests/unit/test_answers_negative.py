@@ -183,14 +183,14 @@ def _config(tmp_path: Path, corpus: Path, index: Path) -> Path:
     config.write_text(
         f'[paths]\ncorpus = "{corpus}"\nindex = "{index}"\nspecs = "{BASE.paths.specs}"\n'
         f'morphisms = "{BASE.paths.morphisms}"\nresults = "{tmp_path / "results"}"\n'
-        '[gates]\nthreshold_bi_encoder = 0.2\n', encoding="utf-8")
+        '[gates]\nthreshold_bi_encoder_terms = 0.2\n', encoding="utf-8")
     return config
 
 
 def test_audit_answers_verb(tmp_path, small_index, small_corpus, capsys) -> None:
     settings = dataclasses.replace(
         BASE, paths=dataclasses.replace(BASE.paths, corpus=small_corpus, index=small_index.folder),
-        gates=dataclasses.replace(BASE.gates, threshold_bi_encoder=0.2))
+        gates=dataclasses.replace(BASE.gates, threshold_bi_encoder_terms=0.2))
     source = QuoteSource(settings, index=small_index, embedder=KeywordEmbedder())
     router = ScriptedRouter({
         "Какая ставка НДС применяется при экспорте товаров?": {"source": "quote"},

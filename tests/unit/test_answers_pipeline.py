@@ -75,7 +75,7 @@ class FakeGenerator:
 def settings(small_index, small_corpus: Path):
     return dataclasses.replace(
         BASE, paths=dataclasses.replace(BASE.paths, corpus=small_corpus, index=small_index.folder),
-        gates=dataclasses.replace(BASE.gates, threshold_bi_encoder=0.2))
+        gates=dataclasses.replace(BASE.gates, threshold_bi_encoder_terms=0.2))
 
 
 @pytest.fixture

@@ -34,7 +34,7 @@ MIXED = [
 def config(small_index, small_corpus: Path, tmp_path: Path, keyword_config) -> Path:
     """Settings over the small corpus and its keyword index, questions up to 300 characters."""
     return keyword_config(tmp_path, small_corpus, index=small_index.folder,
-                          extra="[gates]\nthreshold_bi_encoder = 0.2\n"
+                          extra="[gates]\nthreshold_bi_encoder_terms = 0.2\n"
                                 "[answers]\nmax_question_chars = 300\n")
 
 

@@ -23,7 +23,7 @@ from workbench.refusal import falsehood_words
 def config(small_index, small_corpus: Path, tmp_path: Path, keyword_config) -> Path:
     """Settings over the small corpus and its keyword index, with the real specs."""
     return keyword_config(tmp_path, small_corpus, index=small_index.folder,
-                          extra="[gates]\nthreshold_bi_encoder = 0.2\n"
+                          extra="[gates]\nthreshold_bi_encoder_terms = 0.2\n"
                                 "[answers]\nmax_question_chars = 300\n")
 
 
@@ -199,7 +199,7 @@ def test_cli_plain_output_is_inert(config: Path, tmp_path: Path, capsys) -> None
     assert "question: Какая ставка НДС\\x1b[2J применяется при экспорте\\r товаров?\\u202e" in out
     assert "question: line\\none\n" in out  # a question keeps to its one line
     assert "question: Who painted\\x1b[31m the Sistine\\r Chapel?" in out
-    assert "REFUSAL" in out and "gates (bi-encoder)" in out
+    assert "REFUSAL" in out and "gates (bi-encoder-terms)" in out
 
 
 def test_cli_error_line_is_inert(config: Path, tmp_path: Path, capsys) -> None:

@@ -33,7 +33,7 @@ SHA_QUESTION = "Посчитай SHA-256 от строки привет"
 def config(small_index, small_corpus: Path, tmp_path: Path, keyword_config) -> Path:
     """Settings over the small corpus and its keyword index, with the real specs and models."""
     return keyword_config(tmp_path, small_corpus, index=small_index.folder,
-                          extra='[gates]\nthreshold_bi_encoder = 0.2\n')
+                          extra='[gates]\nthreshold_bi_encoder_terms = 0.2\n')
 
 
 def _ask_json(capsys, *argv: str) -> list[dict]:
@@ -193,7 +193,7 @@ def test_cli_index_without_corpus_checks_quotes_against_the_index_corpus(
     (other / "corpus").mkdir(parents=True)
     (other / "corpus" / "note.md").write_text("Nothing about encodings here.\n", encoding="utf-8")
     config = keyword_config(other, other / "corpus", index=other / "no-index",
-                            extra='[gates]\nthreshold_bi_encoder = 0.2\n')
+                            extra='[gates]\nthreshold_bi_encoder_terms = 0.2\n')
     question = "Из скольких байтов состоит метка порядка байтов в UTF-8?"
     argv = ["--config", str(config), "--index", str(small_index.folder), "--source", "quote",
             "--router", "rule", question]

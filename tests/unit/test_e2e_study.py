@@ -93,7 +93,7 @@ def _item(item_id: str, question: str, gold: dict) -> E2EItem:
 @pytest.fixture
 def settings(small_index, small_corpus: Path, tmp_path: Path, keyword_config):
     return keyword_config(tmp_path, small_corpus, index=small_index.folder,
-                          extra="[gates]\nthreshold_bi_encoder = 0.2\n")
+                          extra="[gates]\nthreshold_bi_encoder_terms = 0.2\n")
 
 
 def test_each_outcome_class(settings: Path) -> None:

@@ -38,7 +38,7 @@ def _settings(corpus: Path, index: Path, **gates) -> Settings:
     return dataclasses.replace(
         base,
         paths=dataclasses.replace(base.paths, corpus=corpus, index=index),
-        gates=dataclasses.replace(base.gates, threshold_bi_encoder=0.2, **gates),
+        gates=dataclasses.replace(base.gates, threshold_bi_encoder_terms=0.2, **gates),
     )
 
 
@@ -85,7 +85,7 @@ def test_every_gate_is_evaluated_after_a_refusal(source: QuoteSource) -> None:
 def test_threshold_and_disagreement_come_from_settings(source: QuoteSource) -> None:
     question = "Base64 pads the output with equals signs"
     strict = dataclasses.replace(source.settings, gates=dataclasses.replace(
-        source.settings.gates, threshold_bi_encoder=1.01))
+        source.settings.gates, threshold_bi_encoder_terms=1.01))
     assert source.ask_many([question], settings=strict)[0].refusal.code == "BELOW_THRESHOLD"
     loose = dataclasses.replace(source.settings, gates=dataclasses.replace(
         source.settings.gates, disagreement_margin=10.0))
@@ -351,7 +351,7 @@ def test_evaluation_cache_key_follows_its_inputs(small_index, small_corpus: Path
     key = evaluation_key(settings, ["in_corpus"], None)
     assert key == evaluation_key(settings, ["in_corpus"], None)
     stricter = dataclasses.replace(settings, gates=dataclasses.replace(
-        settings.gates, threshold_bi_encoder=0.9))
+        settings.gates, threshold_bi_encoder_terms=0.9))
     assert evaluation_key(stricter, ["in_corpus"], None) != key
     (questions / "in_corpus.jsonl").write_text('{"id": "x"}\n', encoding="utf-8")
     assert evaluation_key(settings, ["in_corpus"], None) != key

@@ -194,7 +194,7 @@ def _settings(small_index, small_corpus: Path, questions: Path, tmp_path: Path,
                                         questions=questions, results=tmp_path / "results",
                                         cache=tmp_path / "cache"),
         embedder=dataclasses.replace(base.embedder, name="keyword"),
-        gates=dataclasses.replace(base.gates, threshold_bi_encoder=0.2))
+        gates=dataclasses.replace(base.gates, threshold_bi_encoder_terms=0.2))
     return settings.with_overrides(gates=gates) if gates else settings
 
 

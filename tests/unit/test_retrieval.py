@@ -7,9 +7,12 @@ import pytest
 from workbench.config import Reranker, Retrieval
 from workbench.retrieval import (
     FUSIONS,
+    RERANK_MODES,
     HybridRetriever,
     KeywordEmbedder,
     LexicalIndex,
+    Query,
+    Reranked,
     UnknownFusionError,
     UnknownRerankModeError,
     analyze,
@@ -94,3 +97,51 @@ def test_the_lexical_build_scores_as_bm25s_over_the_analyzer_terms() -> None:
                                                                           strict=True) if s > 0)
         got = sorted((hit.row, round(hit.score, 6)) for hit in ours.search(query, len(texts)))
         assert got == expected and got
+
+
+_QUESTIONS = ["Какая ставка НДС применяется к экспорту товаров?", "Base64 padding equals signs",
+              "Сколько байт занимает кириллическая буква в UTF-8?", "What is mojibake?",
+              "Как вычесть дни из даты?", "SHA-256 hash of an empty string"]
+
+
+def test_bi_encoder_terms_scores_the_cosine_and_orders_by_the_term_share_too(small_index) -> None:
+    plain = HybridRetriever(small_index, KeywordEmbedder(), Retrieval(), Reranker("bi-encoder"))
+    terms = HybridRetriever(small_index, KeywordEmbedder(), Retrieval(),
+                            Reranker("bi-encoder-terms", term_weight=0.2))
+    for question in _QUESTIONS:
+        cosine = {h.row: h.rerank for h in plain.search(question).hits}
+        result = terms.search(question)
+        assert result.mode == "bi-encoder-terms"
+        wanted = set(analyze(question))
+        keys = []
+        for hit in result.hits:
+            # the score thresholds read is the cosine, not the order key
+            assert hit.score == hit.rerank and hit.rerank == pytest.approx(cosine[hit.row])
+            fragment = small_index.fragments[hit.row]
+            held = set(analyze(f"{small_index.title(fragment.anchor.path)}\n{fragment.text}"))
+            assert hit.terms == pytest.approx(len(wanted & held) / len(wanted))
+            keys.append(hit.rerank + 0.2 * hit.terms)
+        assert keys == sorted(keys, reverse=True)
+        assert all(h.terms is None for h in plain.search(question).hits)
+
+
+def test_the_term_weight_moves_the_order_and_zero_leaves_the_cosine_order(
+        small_index, monkeypatch) -> None:
+    def fixed(retriever, query: Query, rows: list[int]) -> Reranked:
+        # the score falls and the term share rises along the pool
+        return Reranked([1.0 - 0.01 * i for i in range(len(rows))],
+                        [0.1 * i for i in range(len(rows))])
+
+    monkeypatch.setitem(RERANK_MODES, "fixed", fixed)
+
+    def ranks(weight: float) -> tuple[list[float], list[float | None]]:
+        retriever = HybridRetriever(small_index, KeywordEmbedder(), Retrieval(),
+                                    Reranker("fixed", term_weight=weight))
+        hits = retriever.search(_QUESTIONS[0]).hits
+        return [h.score for h in hits], [h.terms for h in hits]
+
+    scores, shares = ranks(0.0)
+    assert scores == sorted(scores, reverse=True)  # no weight: the score's order
+    scores, shares = ranks(0.2)  # 0.2 × 0.1 outweighs the 0.01 steps of the score
+    assert shares == sorted(shares, reverse=True) and scores == sorted(scores)
+    assert all(s == pytest.approx(1.0 - 10 * t * 0.01) for s, t in zip(scores, shares, strict=True))

