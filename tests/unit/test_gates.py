@@ -399,3 +399,36 @@ def test_disagreement_needs_two_different_texts(tmp_path: Path) -> None:
                                 "This function counts text cells.")
     verdict = check("q", different, Settings())
     assert not verdict.passed and verdict.numbers["same_text"] is False
+
+
+def test_a_reslice_with_the_runs_own_numbers_keeps_the_same_text_exemption(
+        tmp_path: Path, make_corpus) -> None:
+    from workbench.corpus._questions import Question
+    from workbench.index import build_index, load_index
+    from workbench.studies import result_row
+
+    shared = ("Padding: Base64 output is padded with equals signs so that its length is a "
+              "multiple of four characters.")
+    corpus = make_corpus(tmp_path / "corpus", {
+        "mail/base64.md": f"# Base64\n\n{shared}\n", "web/base64.md": f"# Base64\n\n{shared}\n",
+        "three.md": "# Hashes\n\nA hash maps any input to a fixed-size digest of bytes.\n"})
+    build_index(corpus, tmp_path / "index", embedder="keyword", cache_root=tmp_path / "cache")
+    settings = _settings(corpus, tmp_path / "index")
+    source = QuoteSource(settings, index=load_index(tmp_path / "index"),
+                         embedder=KeywordEmbedder())
+    question = Question("a1", "in_corpus", "Why is Base64 output padded with equals signs?",
+                        "en", "dev")
+    result = source.ask(question.question, lang="en")
+    rows = pd.DataFrame([result_row(question, result)])
+    # the two best fragments tie in score, in two files, with the same text: they agree
+    assert rows.loc[0, "top2_gap"] == 0 and not rows.loc[0, "top2_same_file"]
+    assert rows.loc[0, "top2_same_text"] and not rows.loc[0, "wf_disagreement"]
+    gates = settings.gates
+    outcome = first_firing(rows, gates.order, threshold=gates.threshold_for(result.candidates.mode),
+                           min_coverage=gates.min_lexical_coverage,
+                           margin=gates.disagreement_margin)
+    assert rows.loc[0, "answered"] and outcome.tolist() == ["answered"]
+    # the same row without the exemption's column (an older run record) reads as a disagreement
+    older = first_firing(rows.drop(columns="top2_same_text"), gates.order,
+                         margin=gates.disagreement_margin)
+    assert older.tolist() == ["disagreement"]

@@ -89,7 +89,12 @@ def fire_columns(rows: pd.DataFrame, rules: Sequence[str] | None = None,
         fire["gate0"] = no_hits | (rows["gate0_coverage"].to_numpy(dtype=float) < min_coverage)
     if margin is not None and "disagreement" in fire:
         gap = rows["top2_gap"].astype(float).fillna(np.inf).to_numpy()
-        fire["disagreement"] = ~rows["top2_same_file"].to_numpy(dtype=bool) & (gap < margin)
+        # two best fragments with the same text agree (the gate's own exemption); rows written
+        # before that column existed read as different texts
+        same_text = (rows["top2_same_text"].fillna(False).to_numpy(dtype=bool)
+                     if "top2_same_text" in rows.columns else np.zeros(len(rows), dtype=bool))
+        fire["disagreement"] = (~rows["top2_same_file"].to_numpy(dtype=bool) & ~same_text
+                                & (gap < margin))
     if rules is not None and "relevance" in fire:
         known = evaluated_rules(rows)
         unknown = [r for r in rules if r not in known]

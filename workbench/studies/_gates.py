@@ -110,6 +110,8 @@ def result_row(question: Question, result: QuoteResult) -> dict:
         else None,
         "top2_same_file": bool(len(view.fragments) > 1 and view.fragments[0].anchor.path
                                == view.fragments[1].anchor.path),
+        "top2_same_text": bool(by_gate["disagreement"].numbers.get("same_text", False))
+        if "disagreement" in by_gate else False,
         "top_is_gold": gold_rank == 1,
         "verdicts": json.dumps([v.to_dict() for v in result.trace.verdicts], ensure_ascii=False),
     }
