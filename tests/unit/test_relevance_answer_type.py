@@ -28,6 +28,13 @@ TYPES = [
     ("Что такое JSON?", None),
     ("Какой год високосный?", None),
     ("What is a year in seconds?", None),
+    ("Which year did JSON appear?", "when"),
+    ("Подскажите, когда вышел Unicode 15?", "when"),
+    ("Скажите, кто придумал JSON?", "who"),
+    # the first question word decides: a later «when» joins two clauses
+    ("What does the bSync parameter do when set to true?", None),
+    ("Что произойдёт, когда файл закроется?", None),
+    ("How many rows are left when a filter is on?", "how_many"),
 ]
 
 

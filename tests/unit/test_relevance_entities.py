@@ -127,10 +127,18 @@ SCOPED = [
                    "Параметры загрузки/сохранения"), [], ["LibreOffice"]),
     ("Что делает диалог Curves в GIMP?", "Этот диалог меняет яркость.",
      DocumentScope("gimp/gimp-tool-levels.html", "Уровни"), ["Curves"], ["Curves", "GIMP"]),
-    # the scope's middle folders name nothing
+    # a middle folder names only a capitalised name of four letters or more inside it
     ("Что такое shared в Impress?", "Слайд.",
      DocumentScope("libreoffice/text/shared/x.html", ""), ["shared", "Impress"],
      ["shared", "Impress"]),
+    ("Какое имя получает новый раздел в Writer?", "Имя раздела можно изменить.",
+     DocumentScope("libreoffice/text/swriter/01/04020100.html", "Вставить раздел"), [],
+     ["Writer"]),
+    ("Что возвращает функция Shell в Basic?", "Возвращает номер задачи.",
+     DocumentScope("libreoffice/text/sbasic/shared/03130500.html", "Функция Shell"), [],
+     ["Shell", "Basic"]),
+    ("Что делает Git в Impress?", "Слайд.",
+     DocumentScope("libreoffice/text/sgit/simpress/x.html", ""), ["Git"], ["Git", "Impress"]),
 ]
 
 

@@ -7,8 +7,11 @@ A question's wording says what kind of answer it expects (``question_type``):
   or a year;
 * ``how_many`` — сколько, or how many / how much: a number.
 
-Russian question words are reduced to their lemma by pymorphy3 before they are compared, so one
-lemma stands for every form of the word. A question of none of these kinds passes.
+The first question word of the question decides (what, which, how, where, why, что, какой, как,
+где, почему, ... count too): in "What does the bSync parameter do when set to true?" or «Что
+произойдёт, когда ...» the «when» joins two clauses and asks for no date. Russian question words
+are reduced to their lemma by pymorphy3 before they are compared, so one lemma stands for every
+form of the word. A question of none of these kinds passes.
 
 What the fragment must hold (``answer_kinds``):
 
@@ -49,11 +52,13 @@ KIND_WORDS: dict[str, str] = {
 """How a missing kind is named in a verdict."""
 
 _RU_WORD = re.compile(r"[А-Яа-яЁё]+")
-_EN_WHO = re.compile(r"\b(?:who|whom|whose)\b", re.IGNORECASE)
-_EN_WHEN = re.compile(r"\b(?:when|(?:what|which|in what) year)\b", re.IGNORECASE)
-_EN_HOW_MANY = re.compile(r"\bhow (?:many|much)\b", re.IGNORECASE)
-_YEAR_LEMMAS = ("год",)
-_WHICH_LEMMAS = ("какой", "который")
+_WORD = re.compile(r"[A-Za-z]+|[А-Яа-яЁё]+")
+_YEAR_WORDS = frozenset(("год", "year"))
+_WHICH_WORDS = frozenset(("какой", "который", "what", "which"))
+_QUESTION_WORDS = frozenset(
+    "who whom whose when what which how where why "
+    "кто что когда сколько какой который где почему зачем как куда откуда чей".split())
+"""English question words as written (lower-cased), Russian ones by lemma."""
 
 _YEAR = re.compile(r"(?<![\d.,:/-])(1\d{3}|20\d{2})(?![\d.,:/-]\d)")
 _NUMERIC_DATE = re.compile(
@@ -76,17 +81,28 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?…:;]\s+|\n\s*|[«\"(]\s*)$")
 _EN_NOT_NAMES = frozenset("I The A An This That These Those It".split())
 
 
+def _question_words(question: str) -> list[str]:
+    """The question's words in order: English ones lower-cased, Russian ones by lemma."""
+    return [lemma(w.lower()) if "\u0400" <= w[0] <= "\u04ff" else w.lower()
+            for w in _WORD.findall(question)]
+
+
 def question_type(question: str) -> str | None:
-    """``who``, ``when``, ``how_many`` or ``None`` (see the module docstring)."""
-    lemmas = [lemma(w.lower()) for w in _RU_WORD.findall(question)]
-    if _EN_HOW_MANY.search(question) or "сколько" in lemmas:
+    """``who``, ``when``, ``how_many`` or ``None``, from the first question word (see above)."""
+    words = _question_words(question)
+    first = next((i for i, w in enumerate(words) if w in _QUESTION_WORDS), None)
+    if first is None:
+        return None
+    word = words[first]
+    after = words[first + 1] if first + 1 < len(words) else ""
+    before = words[first - 1] if first else ""
+    if word == "сколько" or (word == "how" and after in ("many", "much")):
         return "how_many"
-    # «в каком году», «в котором году»: the preposition asks for a time, «какой год» may not
-    if _EN_WHEN.search(question) or "когда" in lemmas or any(
-            p == "в" and a in _WHICH_LEMMAS and b in _YEAR_LEMMAS
-            for p, a, b in zip(lemmas, lemmas[1:], lemmas[2:], strict=False)):
+    # «в каком году», "in what year", "which year": the year asks for a time, «какой год» may not
+    if word in ("когда", "when") or (word in _WHICH_WORDS and after in _YEAR_WORDS
+                                      and (before in ("в", "in") or word in ("what", "which"))):
         return "when"
-    if _EN_WHO.search(question) or "кто" in lemmas:
+    if word in ("кто", "who", "whom", "whose"):
         return "who"
     return None
 

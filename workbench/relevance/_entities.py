@@ -24,7 +24,9 @@ What counts as an entity of a question (``extract_entities``):
 
 A question may name the document itself ("what does the Levels dialog of GIMP do?"): the file's
 title and the parts of its path scope every fragment of it, so an entity found in the
-:class:`DocumentScope` is satisfied by any fragment of that file.
+:class:`DocumentScope` is satisfied by any fragment of that file. A capitalised name of four
+letters or more inside the name of one of the file's folders counts too: help files sit in a
+folder named after the module they describe («Writer» in ``text/swriter/``).
 
 Word boundaries are Cyrillic-aware: a match may not touch a Latin or Cyrillic letter or a digit
 on either side (Python's word characters without the underscore). The rule fires when at least one
@@ -236,6 +238,11 @@ class DocumentScope:
         top = parts[0] if len(parts) > 1 else ""
         return tuple(dict.fromkeys(n for n in (self.title, top, stem) if n))
 
+    def folders(self) -> tuple[str, ...]:
+        """The folders of the path, outermost first (``libreoffice``, ``text``, ``swriter``)."""
+        parts = [p for p in self.path.replace("\\", "/").split("/") if p]
+        return tuple(parts[:-1])
+
     def with_title(self, text: str) -> str:
         """``text`` read under its document's title (a paragraph need not repeat it)."""
         return f"{self.title}\n\n{text}" if self.title else text
@@ -260,8 +267,23 @@ def missing_entities(question: str, fragment_text: str, lang: str | None = None,
     """The entities of ``question`` that neither ``fragment_text`` nor its ``scope`` contains.
 
     An entity found in the scope's title or path (:meth:`DocumentScope.names`) names the document
-    itself, so every fragment of that document satisfies it.
+    itself, so every fragment of that document satisfies it; so does a capitalised name inside the
+    name of one of its folders (the module the document belongs to).
     """
     names = scope.names() if scope is not None else ()
+    folders = [f.lower() for f in scope.folders()] if scope is not None else []
     return [e.text for e in extract_entities(question, lang, options=options)
-            if not e.found_in(fragment_text) and not any(e.found_in(n) for n in names)]
+            if not e.found_in(fragment_text) and not any(e.found_in(n) for n in names)
+            and not _in_folder_name(e.text, folders)]
+
+
+def _in_folder_name(entity: str, folders: list[str]) -> bool:
+    """Whether a capitalised Latin name of four letters or more is inside a folder's name.
+
+    Documentation files sit in folders named after the module they describe (``Writer`` in
+    ``swriter``, ``Basic`` in ``sbasic``); a lower-case word (``shared``, ``text``) names no
+    module.
+    """
+    word = entity.lower()
+    return (len(word) >= 4 and word.isascii() and word.isalpha() and entity[0].isupper()
+            and any(word in folder for folder in folders))
