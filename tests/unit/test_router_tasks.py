@@ -233,3 +233,30 @@ def test_probe_lines_are_dev_utility_calls_that_execute(tasks) -> None:
         outcome = call_utility(gold["utility"], gold["args"], question=row["question"], lang=row["lang"])
         assert outcome.refusal is None, f"{row['id']}: {outcome.refusal.code}: {outcome.refusal.text}"
     assert not {r["id"] for r in probe} & {r["id"] for r in tasks}
+
+
+STYLES = QUESTIONS / "router_styles.jsonl"
+
+
+def test_style_lines_are_dev_utility_calls_that_execute_with_their_text_in_the_question(
+        tasks) -> None:
+    # written apart from the keyword tables and the generator, and never used to shape them
+    styles = _read(STYLES)
+    assert len(styles) >= 60
+    seen = {r["question"].casefold() for name in ("router_tasks", "red_team", "e2e",
+                                                   "router_probe")
+            for r in _read(QUESTIONS / f"{name}.jsonl")}
+    for row in styles:
+        _check_fields(row, "utility")
+        assert row["split"] == "dev" and row["question"].casefold() not in seen, row["id"]
+        gold = row["gold"]
+        outcome = call_utility(gold["utility"], gold["args"], question=row["question"],
+                               lang=row["lang"])
+        assert outcome.refusal is None, f"{row['id']}: {outcome.refusal.code}: {outcome.refusal.text}"
+        # a text to work on is copied from the question, never retyped
+        assert "text" not in gold["args"] or gold["args"]["text"] in row["question"], row["id"]
+    assert Counter(r["lang"] for r in styles) == {"ru": 30, "en": 30}
+    # one line a utility: the set spreads over the catalog instead of repeating a few ids
+    assert len({r["gold"]["utility"] for r in styles}) == len(styles)
+    assert not {r["id"] for r in styles} & ({r["id"] for r in tasks}
+                                             | {r["id"] for r in _read(PROBE)})
