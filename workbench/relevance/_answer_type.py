@@ -83,7 +83,7 @@ _EN_NOT_NAMES = frozenset("I The A An This That These Those It".split())
 
 def _question_words(question: str) -> list[str]:
     """The question's words in order: English ones lower-cased, Russian ones by lemma."""
-    return [lemma(w.lower()) if "\u0400" <= w[0] <= "\u04ff" else w.lower()
+    return [lemma(w.lower()) if detect_lang(w) == "ru" else w.lower()
             for w in _WORD.findall(question)]
 
 

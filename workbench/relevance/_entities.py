@@ -229,9 +229,13 @@ class DocumentScope:
     title: str = ""
     """The file's title: its first heading line (``""`` when it has none)."""
 
+    def parts(self) -> tuple[str, ...]:
+        """The path's folders and file name, outermost first, whatever the separator."""
+        return tuple(p for p in self.path.replace("\\", "/").split("/") if p)
+
     def names(self) -> tuple[str, ...]:
         """The title, the path's top folder (the collection) and its file name without extension."""
-        parts = [p for p in self.path.replace("\\", "/").split("/") if p]
+        parts = self.parts()
         if not parts:
             return (self.title,) if self.title else ()
         stem = parts[-1].rsplit(".", 1)[0] if "." in parts[-1] else parts[-1]
@@ -240,8 +244,7 @@ class DocumentScope:
 
     def folders(self) -> tuple[str, ...]:
         """The folders of the path, outermost first (``libreoffice``, ``text``, ``swriter``)."""
-        parts = [p for p in self.path.replace("\\", "/").split("/") if p]
-        return tuple(parts[:-1])
+        return self.parts()[:-1]
 
     def with_title(self, text: str) -> str:
         """``text`` read under its document's title (a paragraph need not repeat it)."""
