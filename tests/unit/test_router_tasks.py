@@ -260,3 +260,27 @@ def test_style_lines_are_dev_utility_calls_that_execute_with_their_text_in_the_q
     assert len({r["gold"]["utility"] for r in styles}) == len(styles)
     assert not {r["id"] for r in styles} & ({r["id"] for r in tasks}
                                              | {r["id"] for r in _read(PROBE)})
+
+
+CHAT = QUESTIONS / "router_chat.jsonl"
+
+
+def test_chat_lines_are_dev_utility_calls_in_both_languages_that_execute(tasks) -> None:
+    # requests as people type them, the dev material the description prior was weighed on
+    chat = _read(CHAT)
+    assert len(chat) >= 80
+    seen = {r["question"].casefold() for name in ("router_tasks", "red_team", "e2e",
+                                                   "router_probe", "router_styles")
+            for r in _read(QUESTIONS / f"{name}.jsonl")}
+    for row in chat:
+        _check_fields(row, "utility")
+        assert row["split"] == "dev" and row["question"].casefold() not in seen, row["id"]
+        gold = row["gold"]
+        outcome = call_utility(gold["utility"], gold["args"], question=row["question"],
+                               lang=row["lang"])
+        assert outcome.refusal is None, f"{row['id']}: {outcome.refusal.code}: {outcome.refusal.text}"
+        assert "text" not in gold["args"] or gold["args"]["text"] in row["question"], row["id"]
+    langs = Counter(r["lang"] for r in chat)
+    assert min(langs["ru"], langs["en"]) >= 40, langs
+    assert not {r["id"] for r in chat} & ({r["id"] for r in tasks} | {r["id"] for r in _read(PROBE)}
+                                           | {r["id"] for r in _read(STYLES)})

