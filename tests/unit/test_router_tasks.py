@@ -236,17 +236,14 @@ def test_probe_lines_are_dev_utility_calls_that_execute(tasks) -> None:
 
 
 STYLES = QUESTIONS / "router_styles.jsonl"
+CHAT = QUESTIONS / "router_chat.jsonl"
 
 
-def test_style_lines_are_dev_utility_calls_that_execute_with_their_text_in_the_question(
-        tasks) -> None:
-    # written apart from the keyword tables and the generator, and never used to shape them
-    styles = _read(STYLES)
-    assert len(styles) >= 60
-    seen = {r["question"].casefold() for name in ("router_tasks", "red_team", "e2e",
-                                                   "router_probe")
-            for r in _read(QUESTIONS / f"{name}.jsonl")}
-    for row in styles:
+def _check_extra_utility_lines(rows: list[dict[str, Any]], others: tuple[str, ...]) -> None:
+    """Dev utility lines whose gold call executes, with a text argument copied from the question,
+    and no question that a line of the ``others`` sets already asks."""
+    seen = {r["question"].casefold() for name in others for r in _read(QUESTIONS / f"{name}.jsonl")}
+    for row in rows:
         _check_fields(row, "utility")
         assert row["split"] == "dev" and row["question"].casefold() not in seen, row["id"]
         gold = row["gold"]
@@ -255,6 +252,14 @@ def test_style_lines_are_dev_utility_calls_that_execute_with_their_text_in_the_q
         assert outcome.refusal is None, f"{row['id']}: {outcome.refusal.code}: {outcome.refusal.text}"
         # a text to work on is copied from the question, never retyped
         assert "text" not in gold["args"] or gold["args"]["text"] in row["question"], row["id"]
+
+
+def test_style_lines_are_dev_utility_calls_that_execute_with_their_text_in_the_question(
+        tasks) -> None:
+    # written apart from the keyword tables and the generator, and never used to shape them
+    styles = _read(STYLES)
+    assert len(styles) >= 60
+    _check_extra_utility_lines(styles, ("router_tasks", "red_team", "e2e", "router_probe"))
     assert Counter(r["lang"] for r in styles) == {"ru": 30, "en": 30}
     # one line a utility: the set spreads over the catalog instead of repeating a few ids
     assert len({r["gold"]["utility"] for r in styles}) == len(styles)
@@ -262,24 +267,12 @@ def test_style_lines_are_dev_utility_calls_that_execute_with_their_text_in_the_q
                                              | {r["id"] for r in _read(PROBE)})
 
 
-CHAT = QUESTIONS / "router_chat.jsonl"
-
-
 def test_chat_lines_are_dev_utility_calls_in_both_languages_that_execute(tasks) -> None:
     # requests as people type them, the dev material the description prior was weighed on
     chat = _read(CHAT)
     assert len(chat) >= 80
-    seen = {r["question"].casefold() for name in ("router_tasks", "red_team", "e2e",
-                                                   "router_probe", "router_styles")
-            for r in _read(QUESTIONS / f"{name}.jsonl")}
-    for row in chat:
-        _check_fields(row, "utility")
-        assert row["split"] == "dev" and row["question"].casefold() not in seen, row["id"]
-        gold = row["gold"]
-        outcome = call_utility(gold["utility"], gold["args"], question=row["question"],
-                               lang=row["lang"])
-        assert outcome.refusal is None, f"{row['id']}: {outcome.refusal.code}: {outcome.refusal.text}"
-        assert "text" not in gold["args"] or gold["args"]["text"] in row["question"], row["id"]
+    _check_extra_utility_lines(chat, ("router_tasks", "red_team", "e2e", "router_probe",
+                                      "router_styles"))
     langs = Counter(r["lang"] for r in chat)
     assert min(langs["ru"], langs["en"]) >= 40, langs
     assert not {r["id"] for r in chat} & ({r["id"] for r in tasks} | {r["id"] for r in _read(PROBE)}

