@@ -55,6 +55,10 @@ def test_bi_encoder_thresholds_are_what_calibrate_chooses_on_dev(
     assert tuned.gates == project_settings.gates
 
 
+CE_RETRAINED = 0.001
+"""How far calibrate's cross-encoder threshold may move when the same training runs on another machine."""
+
+
 def test_cross_encoder_threshold_is_what_calibrate_chooses_on_dev(
         project_settings: Settings, request, tmp_path: Path, capsys) -> None:
     folder = project_settings.reranker.path
@@ -68,11 +72,13 @@ def test_cross_encoder_threshold_is_what_calibrate_chooses_on_dev(
                                      capsys)
     key = "threshold_cross_encoder"
     chosen, shipped = manifest["summary"]["gates"][key], getattr(project_settings.gates, key)
-    # The folder is trained locally and git-ignored: a retrained model scores differently, and
-    # the threshold shipped for another training no longer is the one calibrate chooses.
-    assert chosen == shipped, (
+    # The folder is trained locally and git-ignored. Training on the CPU is not bit-identical from
+    # one machine to the next (the same seed gave 0.5872 on one and 0.5873 on another), so the
+    # shipped threshold must be calibrate's choice to within CE_RETRAINED; a model trained on
+    # other data or settings lands farther off and fails here.
+    assert abs(chosen - shipped) <= CE_RETRAINED, (
         f"calibrate chooses {key} = {chosen} on dev with the cross-encoder at {folder} (digest "
         f"{manifest['models']['reranker'].get('digest')}); workbench.toml ships {shipped}. "
         "Recalibrate (workbench gates calibrate --mode cross-encoder) or restore the model it "
         "was tuned on.")
-    assert tuned.gates.threshold_cross_encoder == chosen
+    assert tuned.gates.threshold_cross_encoder == chosen  # the fragment writes what was chosen
