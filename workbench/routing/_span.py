@@ -40,17 +40,24 @@ from workbench.config import Answers, project_root
 from workbench.errors import WorkbenchError
 from workbench.refusal import Refusal
 from workbench.registry import router
-from workbench.relevance import check_binding, circumstance_spans, news_embedding
+from workbench.relevance import CircumstanceVerdict, check_binding, circumstance_spans, news_embedding
 from workbench.routing._dataset import (
     DEFAULT_REFUSAL_SHARE,
     _default_questions_dir,
     generate_training_data,
 )
-from workbench.routing._normalise import NormaliseError
+from workbench.routing._normalise import ArgSpan
 from workbench.routing._records import RouterDecision, Source
 from workbench.routing._rule import RuleRouter
 from workbench.routing._screen import screen_question
-from workbench.routing._spec_inputs import bind_spec_inputs, choose_spec, open_spec_inputs, spec_types
+from workbench.routing._spec_inputs import (
+    asks_reason,
+    bind_spec_inputs,
+    choose_spec,
+    open_spec_inputs,
+    spec_types,
+)
+from workbench.utilities import Argument
 
 DEFAULT_DIR = Path("models/routers/span")
 """Where the committed weights live, relative to the project root."""
@@ -67,8 +74,6 @@ chosen on dev: the least of 4, 6, 8 that took most of the gain on ``router_chat.
 DESCRIPTION_TEMPERATURE = 0.02
 """How fast the description prior falls off below the nearest description, in cosine."""
 DESCRIPTION_NEAREST = 2
-_WHY = re.compile(r"(?<!\w)(?:почему|зачем|отчего|why)(?!\w)", re.IGNORECASE)
-"""A question that asks why wants an explanation, never a computation."""
 """How many utilities, nearest by description, the description prior may raise (1, 2, 3 tried on dev)."""
 SPEC_PRIOR = 4.0
 """The shipped weight of the spec that :func:`choose_spec` reads (:attr:`SpanRouterConfig.spec_prior`),
@@ -358,7 +363,7 @@ class SpanRouter:
         defined?") is near the utility of that topic but hands it nothing to compute.
         """
         added = np.zeros(len(self.config.classes), dtype=np.float32)
-        if not self.config.description_prior or _WHY.search(question):
+        if not self.config.description_prior or asks_reason(question):
             return added
         columns, vectors = self._description_vectors()
         if not len(columns):
@@ -373,16 +378,21 @@ class SpanRouter:
 
     def binds(self, uid: str, question: str) -> bool:
         """Whether spans of ``question`` give every required argument of ``uid``, data as data."""
+        _, verdict, missing = self._bound(uid, question)
+        return verdict.passed and not missing
+
+    def _bound(self, uid: str, question: str
+               ) -> tuple[dict[str, ArgSpan], CircumstanceVerdict, list[Argument]]:
+        """What binding ``uid`` to ``question`` gives.
+
+        The spans the shared binder finds, the circumstance rule's verdict on their values, and
+        the required arguments no span gives.
+        """
         schema = self.rule.schemas[uid]
-        try:
-            spans = self.rule._bind(uid, question)
-            values = {name: span.value(question) for name, span in spans.items()}
-        except NormaliseError:  # a span no normaliser reads binds nothing
-            return False
-        if any(a.required and a.name not in spans for a in schema.arguments):
-            return False
-        roles = {a.name: a.role.value for a in schema.arguments}
-        return check_binding(question, values, roles).passed
+        spans = self.rule._bind(uid, question)
+        values = {name: span.value(question) for name, span in spans.items()}
+        verdict = check_binding(question, values, {a.name: a.role.value for a in schema.arguments})
+        return spans, verdict, [a for a in schema.arguments if a.required and a.name not in spans]
 
     def rule_logits(self, question: str) -> np.ndarray:
         """What the rule router adds to each class's logit.
@@ -470,17 +480,12 @@ class SpanRouter:
         return self._utility(label, question, raw)
 
     def _utility(self, uid: str, question: str, raw: str) -> RouterDecision:
-        schema = self.rule.schemas[uid]
-        spans = self.rule._bind(uid, question)
-        roles = {a.name: a.role.value for a in schema.arguments}
-        values = {name: span.value(question) for name, span in spans.items()}
-        verdict = check_binding(question, values, roles)
+        spans, verdict, missing = self._bound(uid, question)
         if not verdict.passed:
             return self._refuse("ARGUMENT_IS_CIRCUMSTANCE",
                                 f"The span bound to {verdict.argument} names a circumstance "
                                 f"({verdict.kind or verdict.reason}), not data, so {uid} was not called.",
                                 utility=uid, argument=verdict.argument)
-        missing = [a for a in schema.arguments if a.required and a.name not in spans]
         if missing:
             name = missing[0].name
             own = self.rule.triggers[uid]

@@ -106,6 +106,14 @@ def _reason_words() -> Vocabulary:
                             own_names=False)
 
 
+def asks_reason(question: str) -> bool:
+    """Whether ``question`` asks for a reason («почему», "why"; ``spec_reason`` of ``synonyms.yaml``).
+
+    A reason is what neither a spec's conclusion nor a utility's result gives.
+    """
+    return bool(_reason_words().separate_spans(question))
+
+
 @functools.cache
 def _cue_weights() -> dict[str, float]:
     """Each cue word's weight: 1 over the number of specs that declare it."""
@@ -126,7 +134,7 @@ def spec_evidence(question: str) -> list[SpecEvidence]:
     """
     types = spec_types()
     cues = spec_cues()
-    if _reason_words().separate_spans(question):
+    if asks_reason(question):
         return []
     weights = _cue_weights()
     domain = 1.0 if cues[""].separate_spans(question) else 0.0
