@@ -158,3 +158,23 @@ def test_question_files_of_ones_own_load_in_order_with_ids_unique_across_them(
     assert [q.id for q in load_question_files([first, second], tmp_path / "c", "test")] == ["g"]
     with pytest.raises(QuestionSetError, match="id ok is also in"):
         load_question_files([first, first], tmp_path / "c")
+
+
+def test_a_verbatim_copy_of_a_gold_span_in_another_file_is_gold_too(tmp_path: Path) -> None:
+    corpus = tmp_path / "c"
+    corpus.mkdir()
+    paragraph = "Select the cells, then choose Format - Cells."
+    (corpus / "a.md").write_text(f"# A\n\n{paragraph}\n", encoding="utf-8")
+    (corpus / "b.md").write_text(f"# B\n\nIntro.\n\n{paragraph}\n", encoding="utf-8")
+    (corpus / "c.md").write_text("# C\n\nSelect the cells.\n", encoding="utf-8")
+    file = tmp_path / "q.jsonl"
+    file.write_text('{"id": "g", "set": "in_corpus", "question": "q", "lang": "en", "split": "dev", '
+                    f'"gold": [{{"path": "a.md", "span": "{paragraph}"}}]}}\n', encoding="utf-8")
+    gold = load_question_files([file], corpus)[0].gold
+    assert [(g.path, g.copy) for g in gold] == [("a.md", False), ("b.md", True)]
+    assert (corpus / "b.md").read_text(encoding="utf-8")[gold[1].start:gold[1].end] == paragraph
+    assert gold[1].overlaps("b.md", gold[1].start, gold[1].end)
+    assert [g.path for g in load_question_files([file], corpus, copies=False)[0].gold] == ["a.md"]
+    # an edit is seen on the next load: the copy is gone once b.md no longer holds the words
+    (corpus / "b.md").write_text("# B\n\nSelect the rows instead.\n", encoding="utf-8")
+    assert [g.path for g in load_question_files([file], corpus)[0].gold] == ["a.md"]

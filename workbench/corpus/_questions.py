@@ -5,7 +5,9 @@ Every line is one JSON object with at least ``id``, ``set``, ``question``, ``lan
 ``{"path", "span"}`` where ``span`` is verbatim text of the file; relevance traps carry ``near``
 (the fragment that looks right) and ``missing_entity``. Spans are located in the file's
 normalised text when the set is loaded, so gold anchors never go stale silently: a span that is
-no longer in its file is an error that names the file, the line and the question.
+no longer in its file is an error that names the file, the line and the question. A verbatim
+copy of a gold span in another file of the corpus is gold too (:func:`with_copies`): documentation
+sets repeat paragraphs from page to page, and a quote of the copy holds the same words.
 
 The bundled sets are three files named after their ``set``; a file of one's own (any name, any
 folder, for any corpus) holds lines of the same format, each with its ``set``, and is loaded by
@@ -14,6 +16,7 @@ folder, for any corpus) holds lines of the same format, each with its ``set``, a
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from collections.abc import Sequence
@@ -48,6 +51,8 @@ class GoldSpan:
     """One past its last code point."""
     text: str
     """The span itself."""
+    copy: bool = False
+    """A verbatim copy of a labelled span, found in another file (:func:`with_copies`)."""
 
     def overlaps(self, path: str, start: int, end: int) -> bool:
         """Whether a fragment at ``path[start:end]`` covers any part of the span."""
@@ -169,10 +174,61 @@ def set_files(questions_dir: str | os.PathLike[str], sets: Sequence[str] = SETS
     return tuple(Path(questions_dir) / f"{name}.jsonl" for name in sets)
 
 
+_TEXTS: dict[tuple[str, str, int, int], str] = {}
+"""Normalised texts read by :func:`with_copies`, by root, path, modification time and size."""
+
+
+def _texts(corpus: Corpus) -> list[tuple[str, str]]:
+    """Every readable file of ``corpus`` with its normalised text (unreadable ones are left out)."""
+    out = []
+    for rel in corpus.list_files()[0]:
+        try:
+            stat = corpus.resolve(rel).stat()
+            key = (str(corpus.root), rel, stat.st_mtime_ns, stat.st_size)
+            if key not in _TEXTS:
+                _TEXTS[key] = corpus.read(rel).text
+        except (CorpusError, OSError):
+            continue
+        out.append((rel, _TEXTS[key]))
+    return out
+
+
+def with_copies(questions: Sequence[Question], corpus: Corpus) -> list[Question]:
+    """``questions`` with each verbatim copy of a gold span in another file added to its gold.
+
+    A copy is the span's exact text at its first place in another file of ``corpus`` (the
+    texts as :meth:`Corpus.read` gives them); it is marked ``copy`` and comes after the labelled
+    spans. Only gold spans are copied, never ``near``.
+    """
+    spans = {g.text for q in questions for g in q.gold}
+    if not spans:
+        return list(questions)
+    found: dict[str, list[tuple[str, int]]] = {}
+    for rel, text in _texts(corpus):
+        for span in spans:
+            start = text.find(span)
+            if start != -1:
+                found.setdefault(span, []).append((rel, start))
+    out = []
+    for q in questions:
+        labelled = {g.path for g in q.gold}
+        copies = tuple(GoldSpan(path=rel, start=start, end=start + len(g.text), text=g.text,
+                                copy=True)
+                       for g in q.gold if not g.copy for rel, start in found.get(g.text, ())
+                       if rel not in labelled)
+        out.append(dataclasses.replace(q, gold=q.gold + tuple(dict.fromkeys(copies)))
+                   if copies else q)
+    return out
+
+
 def load_question_files(files: Sequence[str | os.PathLike[str]],
-                        corpus: Corpus | str | os.PathLike[str], split: str | None = None
-                        ) -> list[Question]:
-    """All questions of ``files``, in file order; an id is unique across all of them."""
+                        corpus: Corpus | str | os.PathLike[str], split: str | None = None,
+                        *, copies: bool = True) -> list[Question]:
+    """All questions of ``files``, in file order; an id is unique across all of them.
+
+    With ``copies`` (the default) each gold span's verbatim copies in other files are gold too
+    (:func:`with_copies`).
+    """
     corpus = corpus if isinstance(corpus, Corpus) else Corpus(corpus)
     out: list[Question] = []
     first: dict[str, Path] = {}
@@ -182,7 +238,7 @@ def load_question_files(files: Sequence[str | os.PathLike[str]],
                 raise QuestionSetError(f"{file}: id {question.id} is also in {first[question.id]}")
             first[question.id] = Path(file)
             out.append(question)
-    return out
+    return with_copies(out, corpus) if copies else out
 
 
 def load_sets(questions_dir: str | os.PathLike[str], corpus: Corpus | str | os.PathLike[str],
