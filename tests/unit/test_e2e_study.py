@@ -135,3 +135,26 @@ def test_cli_prints_the_table_of_the_whole_set(settings: Path, capsys) -> None:
     record = next((Path(settings).parent / "results").glob("e2e-*"))
     manifest = json.loads((record / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["kind"] == "e2e" and manifest["router"] == "rule"
+
+
+def test_a_quote_of_a_word_for_word_copy_of_the_gold_span_is_the_golds(tmp_path: Path) -> None:
+    from workbench.answers import CheckContext, QuoteEvidence
+    from workbench.corpus import Anchor, Corpus
+    from workbench.studies._e2e import _Judge
+
+    paragraph = "The byte order mark of UTF-8 is three bytes: EF BB BF."
+    (tmp_path / "a.md").write_text(f"# A\n\n{paragraph}\n", encoding="utf-8")
+    (tmp_path / "b.md").write_text(f"# B\n\nSee also.\n\n{paragraph}\n", encoding="utf-8")
+    (tmp_path / "c.md").write_text("# C\n\nThree bytes.\n", encoding="utf-8")
+    judge = _Judge(CheckContext(corpus=Corpus(tmp_path)))
+    item = _item("q", "bom?", {"source": "quote", "gold": [{"path": "a.md", "span": paragraph}]})
+
+    def quoted(path: str) -> bool:
+        text = (tmp_path / path).read_text(encoding="utf-8") if (tmp_path / path).exists() else ""
+        start = max(text.find("EF BB BF"), 0)
+        anchor = Anchor(path=path, start=start, end=start + 8, sha256="-")
+        return judge.quote(item, QuoteEvidence(anchor=anchor, text="EF BB BF", index_digest="-"))
+
+    assert quoted("a.md") and quoted("b.md")  # the gold file, and a copy of the span in another
+    assert not quoted("c.md")  # near words are not the span
+    assert not quoted("gone.md")  # a file that is not there holds no gold span

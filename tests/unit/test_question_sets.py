@@ -12,6 +12,7 @@ import pytest
 from workbench.config import load_settings
 from workbench.corpus import Corpus
 from workbench.corpus._questions import (
+    _TEXTS,
     SETS,
     QuestionSetError,
     load_question_files,
@@ -178,3 +179,5 @@ def test_a_verbatim_copy_of_a_gold_span_in_another_file_is_gold_too(tmp_path: Pa
     # an edit is seen on the next load: the copy is gone once b.md no longer holds the words
     (corpus / "b.md").write_text("# B\n\nSelect the rows instead.\n", encoding="utf-8")
     assert [g.path for g in load_question_files([file], corpus)[0].gold] == ["a.md"]
+    # the edited file's text replaced the one read before: one text a file is kept
+    assert sum(key[0] == str(corpus.resolve()) for key in _TEXTS) == 3

@@ -70,3 +70,11 @@ def test_another_corpus_adds_its_dev_pairs_and_a_capped_draw_of_pseudo_questions
                                  more=[(other_index, [questions])])  # a seeded draw
     # the course's own pairs do not depend on the cap while the course is smaller than it
     assert build_pairs(index, settings, dataclasses.replace(config, pseudo_per_corpus=10_000)) == alone
+
+
+def test_a_second_index_without_its_questions_is_a_typed_error(other, capsys) -> None:
+    from workbench import cli
+
+    other_index, _ = other
+    assert cli.main(["reranker", "train", "--also-index", str(other_index.folder), "--quiet"]) == 2
+    assert "--also-index and --also-questions go together" in capsys.readouterr().err

@@ -7,12 +7,12 @@ from pathlib import Path
 
 from workbench.config import Settings
 from workbench.index._fragment_index import load_index
-from workbench.studies._reranker import TrainingConfig, train_reranker
+from workbench.studies._reranker import RerankerTrainingError, TrainingConfig, train_reranker
 
 
 def _train(args: argparse.Namespace, settings: Settings) -> int:
     if bool(args.also_index) != bool(args.also_questions):
-        raise SystemExit("--also-index and --also-questions go together")
+        raise RerankerTrainingError("--also-index and --also-questions go together")
     output = Path(args.out) if args.out else (
         settings.reranker.path or settings.paths.models / "reranker-minilm-course")
     config = TrainingConfig(epochs=args.epochs, seed=args.seed, max_pairs=args.max_pairs,

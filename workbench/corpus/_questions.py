@@ -174,22 +174,24 @@ def set_files(questions_dir: str | os.PathLike[str], sets: Sequence[str] = SETS
     return tuple(Path(questions_dir) / f"{name}.jsonl" for name in sets)
 
 
-_TEXTS: dict[tuple[str, str, int, int], str] = {}
-"""Normalised texts read by :func:`with_copies`, by root, path, modification time and size."""
+_TEXTS: dict[tuple[str, str], tuple[tuple[int, int], str]] = {}
+"""Normalised texts read by :func:`with_copies`, by root and path, with the modification time and
+size they were read at: an edited file is read again and replaces its entry."""
 
 
 def _texts(corpus: Corpus) -> list[tuple[str, str]]:
     """Every readable file of ``corpus`` with its normalised text (unreadable ones are left out)."""
     out = []
     for rel in corpus.list_files()[0]:
+        key = (str(corpus.root), rel)
         try:
             stat = corpus.resolve(rel).stat()
-            key = (str(corpus.root), rel, stat.st_mtime_ns, stat.st_size)
-            if key not in _TEXTS:
-                _TEXTS[key] = corpus.read(rel).text
+            stamp = (stat.st_mtime_ns, stat.st_size)
+            if key not in _TEXTS or _TEXTS[key][0] != stamp:
+                _TEXTS[key] = (stamp, corpus.read(rel).text)
         except (CorpusError, OSError):
             continue
-        out.append((rel, _TEXTS[key]))
+        out.append((rel, _TEXTS[key][1]))
     return out
 
 

@@ -7,7 +7,8 @@ through :func:`workbench.answers.ask` with one router, exactly as ``workbench as
 and each outcome falls in one of four classes:
 
 - *answered correctly*: a mode-A answer whose evidence is the gold's (the same utility with the
-  gold call's result, a quote in the gold file overlapping the gold span, the gold specification
+  gold call's result, a quote overlapping the gold span in its file or a word-for-word copy of it
+  in another, the gold specification
   with the conclusion its gold inputs give);
 - *refused correctly*: a refusal where the gold is a refusal (whether the code agrees is counted
   apart, in ``same code``);
@@ -36,6 +37,7 @@ from workbench.answers import (
     resolve_router,
 )
 from workbench.config import Settings
+from workbench.corpus import CorpusError
 from workbench.errors import WorkbenchError
 from workbench.fts import Conclusion, evaluate_spec
 from workbench.gates import QuoteSource
@@ -52,8 +54,9 @@ OUTCOMES: tuple[str, ...] = ("answered correctly", "refused correctly", "verifie
 
 OUTCOME_DEFINITIONS: dict[str, str] = {
     "answered correctly": "a mode-A answer whose evidence is the gold's: the same utility with "
-                          "the gold call's result, a quote in the gold file overlapping the gold "
-                          "span, or the gold specification with the conclusion its gold inputs give",
+                          "the gold call's result, a quote overlapping the gold span in its file "
+                          "or a word-for-word copy of it in another, or the gold specification "
+                          "with the conclusion its gold inputs give",
     "refused correctly": "a refusal where the gold is a refusal (whether the code agrees is "
                          "counted apart, as same code)",
     "verified wrong": "a mode-A answer that is not the gold's, or any answer where a refusal was "
@@ -149,10 +152,13 @@ class _Judge:
 
     def quote(self, item: E2EItem, evidence: QuoteEvidence) -> bool:
         anchor = evidence.anchor
-        for gold in item.gold["gold"]:
-            if gold["path"] != anchor.path:
-                continue
+        try:
             text = self.context.read(anchor.path)
+        except CorpusError:  # the quoted file is gone: no gold span can be in it
+            return False
+        for gold in item.gold["gold"]:
+            # in the gold file, or in a file holding a verbatim copy of the span (as a labelled
+            # question set's gold, :func:`workbench.corpus._questions.with_copies`)
             start = text.find(gold["span"])
             if start >= 0 and anchor.start < start + len(gold["span"]) and start < anchor.end:
                 return True

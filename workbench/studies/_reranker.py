@@ -30,7 +30,7 @@ import re
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -40,8 +40,9 @@ from workbench.config import Settings
 from workbench.corpus._questions import Question, load_question_files, load_sets
 from workbench.corpus._text import Corpus
 from workbench.errors import WorkbenchError
-from workbench.index._fragment_index import FragmentIndex, load_index
+from workbench.index._fragment_index import FragmentIndex, index_corpus_root, load_index
 from workbench.retrieval._hybrid import INPUT_TRANSFORMS
+from workbench.studies._gates import question_file_records
 
 _FIRST_SENTENCE = re.compile(r"(?s)^(.*?[.!?])(?:\s|$)")
 
@@ -95,6 +96,9 @@ class TrainingReport:
     """Mean loss of the last epoch."""
     config: dict
     """The training configuration."""
+    joined: list = field(default_factory=list)
+    """The corpora joined to the course (``more``): each index folder, its digest and its
+    question files with their sha256."""
 
 
 def _pseudo_question(text: str) -> str | None:
@@ -151,7 +155,7 @@ def build_pairs(index: FragmentIndex, settings: Settings, config: TrainingConfig
     corpus = Corpus(settings.paths.corpus)
     pairs = _corpus_pairs(index, load_sets(settings.paths.questions, corpus, split="dev"), config, rng)
     for other, files in more:
-        questions = load_question_files(files, Corpus(other.manifest["corpus_root"]), split="dev")
+        questions = load_question_files(files, index_corpus_root(other.folder), split="dev")
         pairs += _corpus_pairs(other, questions, config, rng)
     if not pairs:
         raise RerankerTrainingError("no training pairs: the index or the dev questions are empty")
@@ -220,7 +224,10 @@ def train_reranker(settings: Settings, output: str | Path, *,
     seconds = time.perf_counter() - started
     report = TrainingReport(output=str(out), pairs=len(pairs),
                             positives=int(sum(1 for p in pairs if p[2] == 1.0)),
-                            seconds=seconds, final_loss=final_loss, config=asdict(config))
+                            seconds=seconds, final_loss=final_loss, config=asdict(config),
+                            joined=[{"index": str(other.folder), "digest": other.digest,
+                                     "questions": question_file_records([Path(f) for f in files])}
+                                    for other, files in more])
     (out / "workbench_training.json").write_text(
         json.dumps(asdict(report), ensure_ascii=False, indent=1), encoding="utf-8")
     return report
