@@ -234,17 +234,26 @@ def normalise_date(text: str) -> str:
         NormaliseError: The text is not one complete absolute date (a relative date, a date
             without a year, or a day that does not exist).
     """
-    raw = " ".join(text.split())
+    return _normalised_date(" ".join(text.split()))
+
+
+@functools.lru_cache(maxsize=4096)
+def _normalised_date(raw: str) -> str:
+    """:func:`normalise_date` of a text with its spaces made single, remembered.
+
+    The settings fix the base date, so one text always reads as one date; routing one question
+    binds several utilities, and each would parse the same span again.
+    """
     if not _DATE_SPAN.fullmatch(raw):
-        raise NormaliseError(f"not a date with day, month and year: {text!r}")
+        raise NormaliseError(f"not a date with day, month and year: {raw!r}")
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", raw):  # ISO already; dateparser would read it too
         try:
             return dt.date.fromisoformat(raw).isoformat()
         except ValueError:
-            raise NormaliseError(f"no such day: {text!r}") from None
+            raise NormaliseError(f"no such day: {raw!r}") from None
     parsed = _dateparser()(raw, languages=["ru", "en"], settings=DATEPARSER_SETTINGS)
     if parsed is None:
-        raise NormaliseError(f"no such date: {text!r}")
+        raise NormaliseError(f"no such date: {raw!r}")
     if _TIME.search(raw):
         return str(parsed.replace(tzinfo=None).isoformat(timespec="seconds"))
     return str(parsed.date().isoformat())

@@ -345,13 +345,16 @@ class RuleRouter:
             own = uid.split(".", 1)[1]
             auto = (own.lower(),) if "_" not in own else ()
             self.triggers[uid] = tuple(dict.fromkeys(auto + SYNONYMS.get(uid, ())))  # each word once
+        # a trigger that begins with a letter begins a word; «% от» follows a digit
+        self._patterns = {uid: tuple((w, re.compile((r"(?<![\w])" if w[:1].isalnum() else "")
+                                                    + re.escape(w))) for w in words)
+                          for uid, words in self.triggers.items()}
 
     def _scores(self, low: str) -> dict[str, int]:
         scores = {}
-        for uid, words in self.triggers.items():
-            # a trigger that begins with a letter begins a word; «% от» follows a digit
-            score = sum(len(w) for w in words
-                        if re.search((r"(?<![\w])" if w[:1].isalnum() else "") + re.escape(w), low))
+        for uid, patterns in self._patterns.items():
+            # the substring test is the cheap filter; the pattern then checks where the word begins
+            score = sum(len(w) for w, pattern in patterns if w in low and pattern.search(low))
             if score:
                 scores[uid] = score
         return scores
