@@ -137,6 +137,9 @@ class Gates:
     """Gate 0: which question terms count, a name from the gate 0 coverage table (``all``;
     ``script``: those in the candidates' scripts; ``shared``: those, plus a confident best
     score when the candidates are in another language)."""
+    quote_extent: str = "fragment"
+    """How much of the best fragment is quoted, a name from the quote extent table
+    (``fragment``, ``neighbours``: the best sentence and the lines beside it, ``sentence``)."""
     threshold_cross_encoder: float = 0.5872
     """Threshold gate in cross-encoder mode: the best sigmoid score must reach this."""
     threshold_bi_encoder: float = 0.8675
@@ -434,6 +437,8 @@ def _name_problems(settings: Settings) -> list[str]:
     problems += _unknown_names("gates.gate0_coverage", "gate 0 coverage",
                                [settings.gates.gate0_coverage],
                                registry.table_names("gate 0 coverage"))
+    problems += _unknown_names("gates.quote_extent", "quote extent", [settings.gates.quote_extent],
+                               registry.table_names("quote extent"))
     problems += _unknown_names("retrieval.fusion", "fusion", [settings.retrieval.fusion],
                                registry.table_names("fusion"))
     problems += _unknown_names("reranker.mode", "rerank mode", [settings.reranker.mode],

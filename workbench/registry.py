@@ -91,6 +91,7 @@ NAME_TABLES: Mapping[str, tuple[str, str]] = {
     "embedder": ("workbench.retrieval._embedders", "EMBEDDERS"),
     "term analyzer": ("workbench.retrieval._lexical", "TERM_ANALYZERS"),
     "gate 0 coverage": ("workbench.gates._builtin", "GATE0_COVERAGES"),
+    "quote extent": ("workbench.gates._builtin", "QUOTE_EXTENTS"),
 }
 """Variants kept in a name→function table rather than registered: table → (module, attribute)."""
 

@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from workbench.config import Settings, load_settings
+from workbench.corpus._records import Anchor, Fragment
 from workbench.gates import (
     CandidateSet,
     QuoteSource,
@@ -21,6 +22,7 @@ from workbench.gates import (
     refusal_from_verdict,
     refusal_templates,
 )
+from workbench.gates._builtin import QUOTE_EXTENTS
 from workbench.refusal import falsehood_words
 from workbench.retrieval import KeywordEmbedder
 from workbench.studies import (
@@ -119,9 +121,43 @@ def test_order_is_data(source: QuoteSource) -> None:
 
 def test_extract_quote_skips_headings_and_prefers_overlap(small_index) -> None:
     fragment = next(f for f in small_index.fragments if f.text.startswith("# Base64"))
-    quote = extract_quote("How long is Base64 output compared with the original data?", fragment)
-    assert not quote.text.startswith("#")
-    assert fragment.text[quote.offset:quote.offset + len(quote.text)] == quote.text
+    for extent in QUOTE_EXTENTS:
+        quote = extract_quote("How long is Base64 output compared with the original data?",
+                              fragment, extent)
+        assert not quote.text.startswith("#")
+        assert fragment.text[quote.offset:quote.offset + len(quote.text)] == quote.text
+
+
+RULE_PAGE = ("# Leap years\n\nThe Gregorian leap year rule has three parts. A year divisible by 4 "
+             "is a leap year. Years divisible by 100 are not, unless divisible by 400. The Julian "
+             "calendar kept only the first part.")
+
+
+def test_quote_extents_take_the_sentence_its_neighbours_or_the_fragment() -> None:
+    fragment = Fragment(id="en/leap.md#0-1", lang="en", text=RULE_PAGE,
+                        anchor=Anchor(path="en/leap.md", start=0, end=len(RULE_PAGE), sha256="0"))
+    question = "What is the Gregorian leap year rule?"
+    sentence = extract_quote(question, fragment, "sentence").text
+    assert sentence == "The Gregorian leap year rule has three parts."  # the words, not the rule
+    neighbours = extract_quote(question, fragment, "neighbours").text
+    assert neighbours == ("The Gregorian leap year rule has three parts. A year divisible by 4 "
+                          "is a leap year.")
+    whole = extract_quote(question, fragment, "fragment")
+    assert whole.text == RULE_PAGE.removeprefix("# Leap years\n\n")  # the heading is left out
+    assert whole.offset == len("# Leap years\n\n")
+    assert extract_quote(question, fragment).text == whole.text  # the shipped default
+
+
+def test_quote_extent_setting_reaches_the_quote_source(source: QuoteSource) -> None:
+    question = "Какая основная ставка НДС в России с 2026 года?"
+    quotes = {}
+    for extent in ("sentence", "fragment"):
+        settings = dataclasses.replace(source.settings, gates=dataclasses.replace(
+            source.settings.gates, quote_extent=extent))
+        quotes[extent] = source.ask_many([question], settings=settings)[0].candidates.quote
+    assert quotes["sentence"].fragment == quotes["fragment"].fragment
+    assert quotes["sentence"].text in quotes["fragment"].text
+    assert len(quotes["sentence"].text) < len(quotes["fragment"].text)
 
 
 # --- refusal wording: every code, both languages -------------------------------------------

@@ -53,6 +53,8 @@ SETTINGS_ERRORS: list[tuple[str, str]] = [
      "gates.gate0_coverage: unknown gate 0 coverage 'any'"),
     ('[gates]\ngate0_terms = "roots"\n',
      "gates.gate0_terms: unknown term analyzer 'roots'"),
+    ('[gates]\nquote_extent = "paragraph"\n',
+     "gates.quote_extent: unknown quote extent 'paragraph'; known: sentence, neighbours, fragment"),
     ('[gates]\nrule_params = { "term-coverage" = { min_share = nan } }\n',
      "gates.rule_params.term-coverage.min_share = nan: expected a finite number"),
     ('[gates]\nrule_params = { "term-coverage" = { min_share = "most" } }\n',

@@ -67,7 +67,8 @@ class QuoteSource:
         for candidates, lang in zip(self.retriever.search_many(list(questions)), langs,
                                     strict=True):
             lang = lang or detect_lang(candidates.question)
-            view = candidate_set(candidates, self.index, self.corpus, lang, self.corpus_name)
+            view = candidate_set(candidates, self.index, self.corpus, lang, self.corpus_name,
+                                 settings.gates.quote_extent)
             results.append(self.decide(view, settings))
         return results
 

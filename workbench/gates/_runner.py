@@ -40,10 +40,15 @@ def check_order(order: Sequence[str], known: Sequence[str] | None = None) -> tup
 
 
 def candidate_set(candidates: Candidates, index: FragmentIndex, corpus: Corpus, lang: str,
-                  corpus_name: str = "course") -> CandidateSet:
-    """Resolve a retrieval result into what the gates look at, with the proposed quote."""
+                  corpus_name: str = "course", quote_extent: str = "fragment") -> CandidateSet:
+    """Resolve a retrieval result into what the gates look at, with the proposed quote.
+
+    ``quote_extent`` is a name of :data:`workbench.gates._builtin.QUOTE_EXTENTS`
+    (``[gates] quote_extent``).
+    """
     fragments = tuple(index.fragments[h.row] for h in candidates.hits)
-    quote = extract_quote(candidates.question, fragments[0]) if fragments else None
+    quote = (extract_quote(candidates.question, fragments[0], quote_extent) if fragments
+             else None)
     files = int(index.manifest["counts"]["files"])
     area = search_area(corpus_name, files, len(index), lang)
     titles = tuple(index.title(f.anchor.path) for f in fragments)

@@ -13,8 +13,8 @@ Two levels are counted, both from the gate run's rows:
   question whose quoted fragment overlaps no gold span. The gate table's "answered, wrong" column
   counts the same questions.
 - **quote misses the gold span** (stricter, answerable questions only): the fragment holds a gold
-  span, but the sentence the answer quotes does not overlap it. Counted only when the gold spans
-  can be read (:func:`gold_spans`).
+  span, but the part of it the answer quotes (``[gates] quote_extent``) does not overlap it.
+  Counted only when the gold spans can be read (:func:`gold_spans`).
 
 The targets live here, in :data:`TARGETS`, and nowhere else: the report, the demo, the README's
 measured block and the notebooks read them from this module.
@@ -55,7 +55,7 @@ DEFINITION = (
 
 STRICT_DEFINITION = (
     "Quote misses the gold span: an answerable question answered from a fragment that holds a "
-    "gold span, but the sentence quoted does not overlap that span.")
+    "gold span, but the part of it quoted (`[gates] quote_extent`) does not overlap that span.")
 """What the stricter, quote-level count means."""
 
 
@@ -171,7 +171,7 @@ class SelectionReport:
                f"verified answers ({parts}; both splits)"]
         if self.gold_known:
             out.append(f"  and {int(self.per_set.loc['all', 'quote misses gold span'])} more "
-                       "answerable ones quote a sentence beside the gold span (quote level)")
+                       "answerable ones quote a part of the fragment beside the gold span (quote level)")
         out.append("targets:")
         out.extend("  " + check.line() for check in self.targets)
         return out
