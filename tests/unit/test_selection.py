@@ -90,5 +90,5 @@ def test_the_terminal_lines_give_the_count_per_set_and_each_target() -> None:
     lines = selection_errors(rows(), gold=GOLD, leaks=0).lines()
     assert lines[0].startswith("answered wrong (selection errors): 2 of 4 verified answers")
     assert "out_of_corpus 1/1" in lines[0] and "both splits" in lines[0]
-    assert "1 more answerable ones quote a sentence beside the gold span" in lines[1]
+    assert "1 more answerable ones quote a part of the fragment beside the gold span" in lines[1]
     assert sum("target" in line for line in lines[3:]) == len(TARGETS)

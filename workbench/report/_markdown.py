@@ -88,8 +88,9 @@ def render_figures(figures: dict[str, Any]) -> str:
         strict = quote.get("quote_misses_gold_span")
         lines.append(f"| answered wrong (selection errors), {mode} mode, both splits | "
                      f"{quote['answered_wrong']:,} of {quote['verified']:,} verified answers "
-                     f"({per_set})" + (f"; {strict} more answerable ones quote a sentence beside "
-                                       "the gold span" if strict is not None else "") + " |")
+                     f"({per_set})" + (f"; {strict} more answerable ones quote a part of the "
+                                       "fragment beside the gold span" if strict is not None
+                                       else "") + " |")
         leak = next(c for c in quote["targets"] if c["key"] == "leakage")
         lines.append(f"| leakage, {mode} mode | {leak['value_text']} mode-A answers without "
                      f"verifiable evidence (target {leak['goal_text']}) |")
