@@ -234,3 +234,31 @@ def test_a_unit_name_that_is_a_stopword_names_no_unit() -> None:
 def test_a_url_is_bound_whole(question: str, url: str) -> None:
     decision = RuleRouter().route(question)
     assert decision.utility == "net.parse_url" and decision.args == {"url": url}
+
+
+@pytest.mark.parametrize(("question", "utility", "args"), [
+    ("Под портретом подпись MDCCCXII — это какой год?", "number.from_roman", {"roman": "MDCCCXII"}),
+    ("Chapter XIV starts here; which chapter number is that?", "number.from_roman",
+     {"roman": "XIV"}),
+    ("В логах сервера встретился xn--d1acpjx3f.xn--p1ai, как он читается?",
+     "encoding.punycode_decode", {"domain": "xn--d1acpjx3f.xn--p1ai"}),
+    ("The link ends in /search?q=%D0%BC%D0%B8%D1%80 and I want the word back",
+     "encoding.url_decode", {"data": "/search?q=%D0%BC%D0%B8%D1%80"}),
+    ("Вместо «привет» на экране «РїСЂРёРІРµС‚», почините, пожалуйста",
+     "charset.fix_mojibake", {"text": "РїСЂРёРІРµС‚"}),
+])
+def test_data_of_one_shape_names_its_utility(question: str, utility: str, args: dict) -> None:
+    decision = RuleRouter().route(question)
+    assert (decision.utility, decision.args) == (utility, args)
+
+
+@pytest.mark.parametrize("question", [
+    "Mix the colours, did it work?",  # Roman letters in an ordinary lower-case word
+    "I LIVE IN MOSCOW",  # capitals that are not a numeral: LIVE is not Roman
+    "РОССИЯ и СССР — это страны",  # Russian capitals, not mojibake
+    "A 5% discount and a 10% tax",  # percent signs, not percent-encoding
+])
+def test_ordinary_text_has_no_data_shape(question: str) -> None:
+    from workbench.routing._rule import DATA_SHAPES
+
+    assert not [uid for uid, shape in DATA_SHAPES.items() if shape.search(question)]

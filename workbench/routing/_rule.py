@@ -140,6 +140,25 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 }
 """Hand-written triggers per utility id (lower case, matched as substrings)."""
 
+DATA_SHAPES: dict[str, re.Pattern[str]] = {
+    # a Roman numeral of two letters or more, written in capitals: MCMLXXXIV, XIV
+    "number.from_roman": re.compile(
+        r"(?<![\w])(?=[MDCLXVI]{2,}(?![\w]))M{0,4}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})"
+        r"(?:IX|IV|V?I{0,3})(?![\w])"),
+    # an internationalised domain label in its ASCII form
+    "encoding.punycode_decode": re.compile(r"(?<![\w-])xn--[a-z0-9-]+", re.IGNORECASE),
+    # two percent-encoded bytes or more in a row: %D0%BA
+    "encoding.url_decode": re.compile(r"(?:%[0-9A-Fa-f]{2}){2,}"),
+    # UTF-8 Cyrillic read as windows-1251: every other letter a capital Р or С («РЎРїР°СЃ»)
+    # (the second letter of a pair is what windows-1251 gives bytes 80-BF: Cyrillic or a sign)
+    "charset.fix_mojibake": re.compile(
+        r"(?:[РС][\u0400-\u045F\u0490\u0491\u00A0-\u00BF\u2013-\u2022\u2026\u2030\u2039"
+        r"\u203A\u20AC\u2116\u2122]){3,}"),
+}
+"""Data whose shape only one utility takes: a question holding it scores for that utility as a
+trigger of :data:`SHAPE_SCORE` letters would, wherever its words are."""
+SHAPE_SCORE = 8
+
 CHARSETS = ("windows-1251", "cp1251", "koi8-r", "cp866", "utf-8", "utf-16", "latin-1", "iso-8859-5")
 COURSE_WORDS = ("unicode", "юникод", "utf", "json", "csv", "xml", "ipv", "iso", "unix", "base32",
                 "base64", "crc", "снилс", "инн", "кпп", "iban", "бик", "индекс", "postcode", "фиас",
@@ -164,6 +183,8 @@ _SPACED_TOKEN = re.compile(r"(?<![\w-])(?:(?=[0-9a-fA-F ]*\d)[0-9a-fA-F]{2}(?: [
 _JSON_BLOCK = re.compile(r"\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|\[[^\[\]{}]*\]")
 _URL = re.compile(r"(?<![\w])(?:https?|ftp)://[^\s«»\"'<>`]+", re.IGNORECASE)
 """A URL with its path, query and fragment; the punctuation that ends a sentence is not part of it."""
+_PERCENT_RUN = re.compile(r"[^\s«»\"'<>`]*(?:%[0-9A-Fa-f]{2}){2,}[^\s«»\"'<>`]*")
+"""A run without spaces that holds percent-encoded bytes (``%D0%BA%D0%BE``): one value."""
 _IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])")
 _ROMAN = re.compile(r"(?<![\w-])(?=[IVXLCDM])M{0,4}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
                     r"(?![\w-])")
@@ -210,6 +231,10 @@ class _Offer:
         tokens = [(m.start(), m.end()) for m in _SPACED_TOKEN.finditer(question)]
         for m in _URL.finditer(question):  # a whole URL, its query string too
             tokens.append((m.start(), m.start() + len(m[0].rstrip(".,;:!?)"))))
+        for m in _PERCENT_RUN.finditer(question):
+            span = (m.start(), m.start() + len(m[0].rstrip(".,;:!?)")))
+            if not _overlaps(span, tokens):
+                tokens.append(span)
         for m in _TOKEN.finditer(question):
             text = m[0].rstrip(".?")
             if text.lower() in CHARSETS or any(w in text.lower() for w in own):
@@ -298,6 +323,11 @@ def _cued_first(literals: list[tuple[int, int]], question: str) -> None:
             return
 
 
+def _shaped_first(spans: list[tuple[int, int]], question: str, shape: re.Pattern[str]) -> None:
+    """Move the spans that hold data of the utility's shape (:data:`DATA_SHAPES`) to the front."""
+    spans.sort(key=lambda span: shape.search(question, span[0], span[1]) is None)
+
+
 def _orient(uid: str, question: str, bound: dict[str, ArgSpan], first: str, second: str) -> None:
     """Swap a *from*/*to* pair when only the *to* value is written right after the data value.
 
@@ -350,18 +380,26 @@ class RuleRouter:
                                                     + re.escape(w))) for w in words)
                           for uid, words in self.triggers.items()}
 
-    def _scores(self, low: str) -> dict[str, int]:
+    def _scores(self, question: str) -> dict[str, int]:
+        """Each utility's keyword score, for the utilities that score at all.
+
+        The letters of its triggers found in the question, plus :data:`SHAPE_SCORE` when the
+        question holds data of its shape (:data:`DATA_SHAPES`).
+        """
+        low = question.lower()
         scores = {}
         for uid, patterns in self._patterns.items():
             # the substring test is the cheap filter; the pattern then checks where the word begins
             score = sum(len(w) for w, pattern in patterns if w in low and pattern.search(low))
+            if uid in DATA_SHAPES and DATA_SHAPES[uid].search(question):
+                score += SHAPE_SCORE
             if score:
                 scores[uid] = score
         return scores
 
-    def _pick_utility(self, low: str) -> str | None:
+    def _pick_utility(self, question: str) -> str | None:
         best, best_score = None, 0
-        for uid, score in self._scores(low).items():
+        for uid, score in self._scores(question).items():
             if score > best_score:
                 best, best_score = uid, score
         return best
@@ -397,6 +435,9 @@ class RuleRouter:
             elif arg.role.value == "data" and arg.type == "string":
                 if name == "text":
                     _cued_first(offer.literals, question)
+                if uid in DATA_SHAPES:
+                    _shaped_first(offer.literals, question, DATA_SHAPES[uid])
+                    _shaped_first(offer.tokens, question, DATA_SHAPES[uid])
                 taken = (_take(offer.literals, question, "text")
                          or _take(offer.tokens, question, "text")
                          or (_take(offer.tail, question, "text") if name in TAIL_ARGS else None))
@@ -427,11 +468,10 @@ class RuleRouter:
         Its trigger words and its bound spans must lie apart from the first utility's, so two
         requests in one question are told from one request that mentions two topics.
         """
-        low = question.lower()
         first = list(spans.values())
         first_spans = [(s.start, s.end) for s in first]
         category = uid.split(".")[0]
-        for other, _ in sorted(self._scores(low).items(), key=lambda kv: -kv[1]):
+        for other, _ in sorted(self._scores(question).items(), key=lambda kv: -kv[1]):
             if other.split(".")[0] == category:
                 continue
             if set(self.triggers[other]) & set(self.triggers[uid]):
@@ -471,7 +511,7 @@ class RuleRouter:
         chosen = choose_spec(question)
         if chosen is not None:
             return self._spec_decision(chosen, question)
-        uid = self._pick_utility(low)
+        uid = self._pick_utility(question)
         if uid is not None:
             spans = self._bind(uid, question)
             missing = [a.name for a in self.schemas[uid].arguments if a.required and a.name not in spans]
@@ -493,7 +533,6 @@ class RuleRouter:
         What ``ask --source`` calls: the choice of source is the user's; the utility or spec id
         and every argument are still the router's, bound from spans of the question.
         """
-        low = question.lower()
         if source is Source.QUOTE:
             return RouterDecision(source=Source.QUOTE, raw_output="quote")
         if source is Source.SPEC:
@@ -501,7 +540,7 @@ class RuleRouter:
             if chosen is None:
                 return self._refuse("NO_SPEC_FOUND", question, specs=len(spec_cues()) - 1)
             return self._spec_decision(chosen, question)
-        uid = self._pick_utility(low)
+        uid = self._pick_utility(question)
         if uid is None:
             return self._refuse("NO_UTILITY_FOUND", question, utilities=len(self.schemas))
         spans = self._bind(uid, question)

@@ -406,7 +406,7 @@ class SpanRouter:
         """
         added = np.zeros(len(self.config.classes), dtype=np.float32)
         if self.config.rule_prior:
-            scores = self.rule._scores(question.lower())
+            scores = self.rule._scores(question)
             best = max(scores.values(), default=0)
             for uid, score in scores.items():
                 if uid in self._column:
