@@ -173,6 +173,45 @@ def test_relative_incomplete_and_impossible_dates_have_no_value(text: str) -> No
     assert derive(f"Какой день недели {text}?", "2000-01-02") is None
 
 
+MONTH_NAMES = [("январь", 1), ("феврале", 2), ("марта", 3), ("апреля", 4), ("мае", 5), ("мая", 5),
+               ("июне", 6), ("июля", 7), ("августе", 8), ("сентября", 9), ("октябрь", 10),
+               ("ноябре", 11), ("декабря", 12), ("January", 1), ("Feb", 2), ("Feb.", 2),
+               ("March", 3), ("May", 5), ("sept", 9), ("December", 12), ("7", 7)]
+
+
+@pytest.mark.parametrize(("word", "number"), MONTH_NAMES)
+def test_a_month_name_reads_as_its_number(word: str, number: int) -> None:
+    question = f"Сколько дней в {word} 2100 года?"
+    assert normalise("month", word) == number
+    span = derive(question, number)
+    assert span is not None and span.value(question) == number
+
+
+@pytest.mark.parametrize("text", ["13", "0", "маяк", "mayday", "Marchand", "весна"])
+def test_what_is_not_a_month(text: str) -> None:
+    with pytest.raises(NormaliseError):
+        normalise("month", text)
+
+
+def test_english_may_is_a_month_only_with_its_capital() -> None:
+    from workbench.routing._normalise import month_spans
+
+    question = "may I ask how many days May 2031 has?"
+    assert [question[s:e] for s, e in month_spans(question)] == ["May"]
+    assert month_spans("2 мая 2026 года") == []  # a whole date is a date, not a month
+
+
+@pytest.mark.parametrize(("question", "args"), [
+    ("Сколько дней в феврале 2100 года?", {"year": 2100, "month": 2}),
+    ("days in month 2 of 2023", {"year": 2023, "month": 2}),  # the year does not take the 2
+])
+def test_the_month_binds_before_the_year(question: str, args: dict) -> None:
+    from workbench.routing import RuleRouter
+
+    spans = RuleRouter()._bind("date.days_in_month", question)
+    assert {name: span.value(question) for name, span in spans.items()} == args
+
+
 # --- enums -------------------------------------------------------------------------------------
 
 

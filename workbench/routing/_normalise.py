@@ -259,6 +259,43 @@ def _normalised_date(raw: str) -> str:
     return str(parsed.date().isoformat())
 
 
+_MONTHS = (r"январ|jan", r"феврал|feb", r"март|mar", r"апрел|apr", r"ма[йяюе]|may",
+           r"июн|jun", r"июл|jul", r"август|aug", r"сентябр|sep", r"октябр|oct",
+           r"ноябр|nov", r"декабр|dec")
+_MONTH_NAME = re.compile(
+    r"(?<!\w)(?:(?:январ|феврал|апрел|июн|июл|сентябр|октябр|ноябр|декабр)(?:ь|я|е|ём|ем|ю)?"
+    r"|(?:март|август)(?:а|е|ом|у)?|ма(?:й|я|е|ем|ю)"
+    r"|(?:january|february|march|april|may|june|july|august|september|october|november|december"
+    r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)(?:\.|(?!\w)))(?!\w)", re.IGNORECASE)
+"""One month's name: a Russian month in any case form, an English month or its abbreviation."""
+
+
+def normalise_month(text: str) -> int:
+    """A month named in Russian or English words («феврале», "Feb."), or written 1–12, as 1–12.
+
+    Raises:
+        NormaliseError: The text is not one month.
+    """
+    raw = text.strip()
+    if raw.isdigit():
+        if 1 <= int(raw) <= 12:
+            return int(raw)
+        raise NormaliseError(f"no month {raw}")
+    if _MONTH_NAME.fullmatch(raw):
+        for number, stem in enumerate(_MONTHS, start=1):
+            if re.match(stem, raw, re.IGNORECASE):
+                return number
+    raise NormaliseError(f"not a month: {text!r}")
+
+
+def month_spans(question: str) -> list[tuple[int, int]]:
+    """The month names of ``question``, in order; English "may" only as "May", outside dates."""
+    taken = date_spans(question)
+    return [(m.start(), m.end()) for m in _MONTH_NAME.finditer(question)
+            if not (m[0].lower().startswith("may") and not m[0].startswith("M"))
+            and not any(s <= m.start() < e for s, e in taken)]
+
+
 # --- enums ---------------------------------------------------------------------------------
 
 
@@ -411,6 +448,7 @@ NORMALISERS: dict[str, Callable[[str], Any]] = {
     "number-ru": functools.partial(normalise_number, decimal_comma=True),
     "integer-ru": functools.partial(normalise_integer, decimal_comma=True),
     "date": normalise_date,
+    "month": normalise_month,
 }
 """The normalisers by name; ``enum:<vocabulary>`` names the enum normaliser of a vocabulary."""
 
@@ -500,6 +538,8 @@ def candidate_spans(question: str) -> Iterator[ArgSpan]:
         yield ArgSpan(start, end, "number")
         if "," in question[start:end]:
             yield ArgSpan(start, end, "number-ru")
+    for start, end in month_spans(question):
+        yield ArgSpan(start, end, "month")
     for name, vocabulary in vocabularies().items():
         for start, end in vocabulary.spans(question):
             yield ArgSpan(start, end, f"enum:{name}")

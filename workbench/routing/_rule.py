@@ -26,6 +26,7 @@ from workbench.routing._normalise import (
     ArgSpan,
     NormaliseError,
     date_spans,
+    month_spans,
     number_spans,
     percent_spans,
     vocabularies,
@@ -224,6 +225,7 @@ class _Offer:
         self.ips = sorted([(m.start(), m.end()) for m in _IP.finditer(question)] + _ipv6_spans(question))
         self.romans = [(m.start(), m.end()) for m in _ROMAN.finditer(question)]
         self.dates = date_spans(question)
+        self.months = month_spans(question)
         self.percents = percent_spans(question)
         wants_percent = any(a.name in PERCENT_ARGS for a in schema.arguments)
         avoid = self.ips + (self.percents if wants_percent else [])
@@ -409,7 +411,8 @@ class RuleRouter:
         schema = self.schemas[uid]
         offer = _Offer(question, schema, self.triggers[uid])
         bound: dict[str, ArgSpan] = {}
-        for arg in schema.arguments:
+        # a month binds first: in "month 2 of 2023" the year must not take the 2
+        for arg in sorted(schema.arguments, key=lambda a: a.name != "month"):
             name = arg.name
             vocabulary = vocabulary_for(uid, name)
             taken: tuple[ArgSpan, Any] | None = None
@@ -428,6 +431,9 @@ class RuleRouter:
                     offer.literals.remove(ticked[0])
                     offer.literals.insert(0, ticked[0])
                 taken = _take(offer.literals, question, "text")
+            elif name == "month":  # a month's name first, else a number 1-12
+                taken = (_take(offer.months, question, "month")
+                         or _take(offer.numbers, question, "month"))
             elif name in PERCENT_ARGS and offer.percents:
                 taken = _take(offer.percents, question, "number" + offer.number_style)
             elif arg.type in {"integer", "number"} and (arg.role.value == "data" or arg.required):
