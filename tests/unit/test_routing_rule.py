@@ -262,3 +262,14 @@ def test_ordinary_text_has_no_data_shape(question: str) -> None:
     from workbench.routing._rule import DATA_SHAPES
 
     assert not [uid for uid, shape in DATA_SHAPES.items() if shape.search(question)]
+
+
+@pytest.mark.parametrize(("question", "source"), [
+    ("Из скольких знаков состоит СНИЛС?", Source.QUOTE),  # «состоит» holds «стоит»
+    ("Как CRC защищает транзакции от помех?", Source.QUOTE),  # «транзакции» holds «акци»
+    ("How many digits make up a Russian company's OGRN?", Source.QUOTE),
+    ("Сколько стоит биткоин сегодня?", Source.REFUSE),
+    ("Will the VAT rate go up again next year?", Source.REFUSE),
+])
+def test_scope_words_count_where_a_word_begins(question: str, source: Source) -> None:
+    assert RuleRouter().route(question).source is source

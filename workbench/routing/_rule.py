@@ -162,11 +162,24 @@ SHAPE_SCORE = 8
 
 CHARSETS = ("windows-1251", "cp1251", "koi8-r", "cp866", "utf-8", "utf-16", "latin-1", "iso-8859-5")
 COURSE_WORDS = ("unicode", "юникод", "utf", "json", "csv", "xml", "ipv", "iso", "unix", "base32",
-                "base64", "crc", "снилс", "инн", "кпп", "iban", "бик", "индекс", "postcode", "фиас",
+                "base64", "crc", "снилс", "инн", "кпп", "iban", "бик", "огрн", "snils", "inn", "kpp",
+                "bik", "ogrn", "индекс", "postcode", "фиас",
                 "fias", "rfc", "високосн", "leap", "bom", "ндс", "vat", "адрес", "счёт", "account",
                 "сортировк", "ёж", "form-encoded", "entities", "праздник", "кодировк", "encoding")
 OUT_WORDS = ("погод", "weather", "курс", "биткоин", "bitcoin", "акци", "stock", "будет в 20",
              "will", "франц", "france", "казахстан", "стоит", "фильм", "стихотворени", "poem")
+
+
+def _word_starts(words: tuple[str, ...]) -> re.Pattern[str]:
+    """Any of ``words`` where a word begins.
+
+    So «стоит» is not found in «состоит», nor «акци» in «транзакции», nor «ёж» in «платёж».
+    """
+    return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, words)) + ")")
+
+
+_COURSE = _word_starts(COURSE_WORDS)
+_OUT = _word_starts(OUT_WORDS)
 
 DATE_ARGS = frozenset({"date", "start", "end", "birth_date", "on_date", "datetime"})
 """Arguments bound to a date span."""
@@ -512,7 +525,7 @@ class RuleRouter:
     def route(self, question: str) -> RouterDecision:
         """Decide where ``question`` goes by keywords and patterns."""
         low = question.lower()
-        if any(w in low for w in OUT_WORDS):
+        if _OUT.search(low):
             return self._refuse("OUT_OF_SCOPE", question)
         chosen = choose_spec(question)
         if chosen is not None:
@@ -523,10 +536,10 @@ class RuleRouter:
             missing = [a.name for a in self.schemas[uid].arguments if a.required and a.name not in spans]
             if not missing:
                 return self._decision(uid, question, spans)
-            if not any(w in low for w in COURSE_WORDS) or len(question_literals(question)) == 0 and \
+            if not _COURSE.search(low) or len(question_literals(question)) == 0 and \
                     not any(c in question for c in "?？"):
                 return self._refuse("MISSING_ARGUMENT", question, utility=uid, missing=missing[0])
-        if any(w in low for w in COURSE_WORDS):
+        if _COURSE.search(low):
             return RouterDecision(source=Source.QUOTE, raw_output="quote")
         if uid is not None:
             missing = [a.name for a in self.schemas[uid].arguments if a.required]
