@@ -246,6 +246,8 @@ def test_a_url_is_bound_whole(question: str, url: str) -> None:
      "encoding.url_decode", {"data": "/search?q=%D0%BC%D0%B8%D1%80"}),
     ("Вместо «привет» на экране «РїСЂРёРІРµС‚», почините, пожалуйста",
      "charset.fix_mojibake", {"text": "РїСЂРёРІРµС‚"}),
+    ("В макете указан цвет hsl(120, 50, 25) — какой это цвет в RGB?", "color.hsl_to_rgb",
+     {"h": 120, "s": 50, "l": 25}),
 ])
 def test_data_of_one_shape_names_its_utility(question: str, utility: str, args: dict) -> None:
     decision = RuleRouter().route(question)
@@ -273,3 +275,12 @@ def test_ordinary_text_has_no_data_shape(question: str) -> None:
 ])
 def test_scope_words_count_where_a_word_begins(question: str, source: Source) -> None:
     assert RuleRouter().route(question).source is source
+
+
+@pytest.mark.parametrize(("question", "utility"), [
+    ("Turn this list into YAML: [1, 2, 3]", "format.json_to_yaml"),
+    ("Переведи в YAML: {\"a\": 1}", "format.json_to_yaml"),
+    ("Convert this YAML to JSON: a: 1", "format.yaml_to_json"),
+])
+def test_the_named_target_format_sets_the_direction(question: str, utility: str) -> None:
+    assert RuleRouter().route(question).utility == utility

@@ -75,7 +75,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "text.dedupe_lines": ("повторяющиеся строки", "duplicate lines"),
     "text.sort_lines": ("отсортируй строки", "sort the lines"),
     "text.collapse_whitespace": ("лишние пробелы", "whitespace"),
-    "format.json_to_yaml": ("json в yaml", "json to yaml"), "format.yaml_to_json": ("yaml",),
+    "format.json_to_yaml": ("json в yaml", "json to yaml", "into yaml", "to yaml", "в yaml"),
+    "format.yaml_to_json": ("yaml",),
     "format.csv_to_json": ("csv в json", "csv to json"), "format.json_to_csv": ("в csv", "to csv"),
     "format.json_pretty": ("pretty", "отформатируй json", "с отступ"),
     "format.json_minify": ("одну строку", "minify", "минифиц", "сожми json", "compact json"),
@@ -119,7 +120,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "net.prefix_to_netmask": ("netmask", "маска для"),
     "color.hex_to_rgb": ("rgb values", "rgb у цвета", "to rgb", "в rgb"),
     "color.rgb_to_hex": ("hex", "rgb в hex", "rgb to hex"),
-    "color.rgb_to_hsl": ("hsl",), "color.rgb_to_cmyk": ("cmyk",), "color.contrast_ratio": (
+    "color.rgb_to_hsl": ("hsl",), "color.hsl_to_rgb": ("hsl to rgb", "hsl в rgb", "from hsl", "из hsl"),
+    "color.rgb_to_cmyk": ("cmyk",), "color.contrast_ratio": (
         "contrast", "контраст"),
     "units.length": ("дюйм", "сантиметр", "inch", "метр", "mile", "миль", "feet", "kilometer", "kilometre",
                      "километр", "foot", "yard", "ярд"),
@@ -148,6 +150,8 @@ DATA_SHAPES: dict[str, re.Pattern[str]] = {
         r"(?:IX|IV|V?I{0,3})(?![\w])"),
     # an internationalised domain label in its ASCII form
     "encoding.punycode_decode": re.compile(r"(?<![\w-])xn--[a-z0-9-]+", re.IGNORECASE),
+    # a colour written as hsl(h, s, l): only the HSL-to-RGB conversion takes one
+    "color.hsl_to_rgb": re.compile(r"(?<![\w])hsl\(\s*\d", re.IGNORECASE),
     # two percent-encoded bytes or more in a row: %D0%BA
     "encoding.url_decode": re.compile(r"(?:%[0-9A-Fa-f]{2}){2,}"),
     # UTF-8 Cyrillic read as windows-1251: every other letter a capital Р or С («РЎРїР°СЃ»)
