@@ -212,7 +212,12 @@ def test_red_team_lines(red_team) -> None:
         _check_fields(row, "red_team")
     ids = [r["id"] for r in red_team]
     assert len(set(ids)) == len(ids)
-    _check_balance(red_team, ru_low=0.4, ru_high=0.65)
+    langs = Counter(r["lang"] for r in red_team)
+    assert 0.3 <= langs["ru"] / len(red_team) <= 0.65, langs
+    # the odd lines alternate with the even ones by language, so dev was all Russian and test all
+    # English; the English dev lines (rt-red-101 on) let a router trained on dev see English too
+    dev = Counter(r["lang"] for r in red_team if r["split"] == "dev")
+    assert dev["ru"] >= 30 and dev["en"] >= 30, dev
     codes = Counter(r["gold"]["refusal"] for r in red_team)
     assert set(codes) <= REFUSALS and len(codes) == 3, codes
 

@@ -284,3 +284,14 @@ def test_scope_words_count_where_a_word_begins(question: str, source: Source) ->
 ])
 def test_the_named_target_format_sets_the_direction(question: str, utility: str) -> None:
     assert RuleRouter().route(question).utility == utility
+
+
+@pytest.mark.parametrize(("question", "code"), [
+    ("Is the INN on my payslip valid?", "MISSING_ARGUMENT"),  # names an INN it does not give
+    ("Наш ИНН правильный?", "MISSING_ARGUMENT"),
+    ("How many digits does an INN have?", None),  # about INNs in general: a quote
+    ("Is the INN 7707083893 on our invoice valid?", None),  # the INN is given: a call
+])
+def test_a_possessive_points_at_data_the_question_does_not_give(question: str, code) -> None:
+    decision = RuleRouter().route(question)
+    assert (decision.refusal.code if decision.refusal else None) == code

@@ -221,6 +221,10 @@ _TAIL = re.compile(r"(?:строк[аиуе]?|слов[аоу]?|текст[ае�
 POINTING_WORDS = frozenset({"выше", "ниже", "этой", "этого", "этот", "эту", "моего", "моей", "мой",
                             "его", "её", "above", "below", "this", "that", "it", "mine", "my"})
 """Words that point at data instead of being data: never bound as a value."""
+OWNER_WORDS = re.compile(
+    r"(?<!\w)(?:мо[йяеёи]|моего|моей|моему|моим|моих|моём|нашего|нашей|нашему|нашим|наших|нашем"
+    r"|наш[аеи]?|ваш[аеи]?|вашего|вашей|вашим|ваших|вашем|my|our|your)(?!\w)", re.IGNORECASE)
+"""Possessives: a request about *my* card or *our* invoice points at data of the asker's own."""
 
 
 def _overlaps(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
@@ -471,6 +475,18 @@ class RuleRouter:
                 _orient(uid, question, bound, first, second)
         return bound
 
+    def points_at_own_data(self, uid: str, question: str) -> bool:
+        """Whether ``question`` asks ``uid`` about data of the asker's own that it does not give.
+
+        A possessive («мой», "our") stands before the data, and no span gives the utility's
+        required data argument: "Is the INN on our invoice valid?" names an INN it does not
+        write, where "How many digits does an INN have?" asks about INNs in general.
+        """
+        schema = self.schemas[uid]
+        required = [a.name for a in schema.arguments if a.required and a.role.value == "data"]
+        return bool(required) and OWNER_WORDS.search(question) is not None and any(
+            name not in self._bind(uid, question) for name in required)
+
     def _decision(self, uid: str, question: str, spans: dict[str, ArgSpan]) -> RouterDecision:
         """The utility decision, or ``SEVERAL_REQUESTS`` when another utility's data is there too."""
         other = self._second_request(uid, question, spans)
@@ -540,8 +556,8 @@ class RuleRouter:
             missing = [a.name for a in self.schemas[uid].arguments if a.required and a.name not in spans]
             if not missing:
                 return self._decision(uid, question, spans)
-            if not _COURSE.search(low) or len(question_literals(question)) == 0 and \
-                    not any(c in question for c in "?？"):
+            if not _COURSE.search(low) or len(question_literals(question)) == 0 and (
+                    not any(c in question for c in "?？") or self.points_at_own_data(uid, question)):
                 return self._refuse("MISSING_ARGUMENT", question, utility=uid, missing=missing[0])
         if _COURSE.search(low):
             return RouterDecision(source=Source.QUOTE, raw_output="quote")
