@@ -295,3 +295,12 @@ def test_the_named_target_format_sets_the_direction(question: str, utility: str)
 def test_a_possessive_points_at_data_the_question_does_not_give(question: str, code) -> None:
     decision = RuleRouter().route(question)
     assert (decision.refusal.code if decision.refusal else None) == code
+
+
+def test_a_text_argument_does_not_take_the_span_of_another() -> None:
+    question = "What's 7f in decimal, going from base 16 to base 10?"
+    spans = RuleRouter()._bind("number.convert_base", question)
+    assert spans["from_base"].value(question) == 16
+    assert "value" not in spans  # the 16 is the base; "7f" is no span the binder reads
+    decision = RuleRouter().route(question)
+    assert decision.args.get("value") != "16"
