@@ -326,47 +326,43 @@ def verbatim() -> GateFn:
     return check
 
 
-def _best_line(question: str, text: str) -> tuple[int, int, int] | None:
-    """The line that shares most content terms with ``question``, as (overlap, start, end).
+def _body_lines(text: str) -> list[tuple[int, int]]:
+    """The non-empty lines of ``text`` that are not headings, as (start, end), in order.
 
-    Lines are taken sentence by sentence; headings are skipped and ties go to the earlier line.
+    Lines are taken sentence by sentence (:func:`sentence_spans`).
+    """
+    return [line for start, end in sentence_spans(text) for line in _lines(text, start, end)
+            if not text[line[0]:line[1]].lstrip().startswith("#")]
+
+
+def _best_line(question: str, lines: list[tuple[int, int]], text: str) -> int | None:
+    """The index of the line of ``lines`` sharing most content terms with ``question``.
+
+    Ties go to the earlier line; ``None`` when no line shares any term.
     """
     terms = set(question_terms(question))
-    best: tuple[int, int, int] | None = None
-    for start, end in sentence_spans(text):
-        for line_start, line_end in _lines(text, start, end):
-            piece = text[line_start:line_end]
-            if piece.lstrip().startswith("#") or not piece.strip():
-                continue
-            overlap = len(terms & set(analyze(piece)))
-            if best is None or overlap > best[0]:
-                best = (overlap, line_start, line_end)
-    return best
+    overlaps = [len(terms & set(analyze(text[start:end]))) for start, end in lines]
+    best = max(range(len(lines)), key=lambda i: (overlaps[i], -i), default=None)
+    return best if best is not None and overlaps[best] else None
 
 
 def _quote_sentence(question: str, fragment: Fragment) -> tuple[int, int]:
-    best = _best_line(question, fragment.text)
-    if best is None or best[0] == 0:
-        return 0, len(fragment.text)
-    return best[1], best[2]
+    lines = _body_lines(fragment.text)
+    best = _best_line(question, lines, fragment.text)
+    return lines[best] if best is not None else (0, len(fragment.text))
 
 
 def _quote_neighbours(question: str, fragment: Fragment) -> tuple[int, int]:
-    text = fragment.text
-    start, end = _quote_sentence(question, fragment)
-    if (start, end) == (0, len(text)):
-        return start, end
-    lines = [line for s, e in sentence_spans(text) for line in _lines(text, s, e)
-             if not text[line[0]:line[1]].lstrip().startswith("#")]
-    at = next(i for i, (s, e) in enumerate(lines) if s <= start < e)
-    return lines[max(at - 1, 0)][0], max(end, lines[min(at + 1, len(lines) - 1)][1])
+    lines = _body_lines(fragment.text)
+    best = _best_line(question, lines, fragment.text)
+    if best is None:
+        return 0, len(fragment.text)
+    return lines[max(best - 1, 0)][0], lines[min(best + 1, len(lines) - 1)][1]
 
 
 def _quote_fragment(question: str, fragment: Fragment) -> tuple[int, int]:
-    text = fragment.text
-    body = [line for s, e in sentence_spans(text) for line in _lines(text, s, e)
-            if not text[line[0]:line[1]].lstrip().startswith("#")]
-    return (body[0][0], body[-1][1]) if body else (0, len(text))
+    lines = _body_lines(fragment.text)
+    return (lines[0][0], lines[-1][1]) if lines else (0, len(fragment.text))
 
 
 QUOTE_EXTENTS: dict[str, Callable[[str, Fragment], tuple[int, int]]] = {

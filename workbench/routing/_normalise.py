@@ -208,9 +208,18 @@ DATEPARSER_SETTINGS: dict[str, Any] = {
 }
 """dateparser's settings: absolute dates with day, month and year only, and a fixed base."""
 
-_MONTH_WORD = (r"(?:январ|феврал|март|апрел|ма[йя]|июн|июл|август|сентябр|октябр|ноябр|декабр"
-               r"|january|february|march|april|may|june|july|august|september|october|november"
-               r"|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)[а-яёa-z]*\.?")
+_RU_ENDINGS = r"(?:ь|я|е|ём|ем|ю)?"
+_MONTH_FORMS: tuple[str, ...] = (
+    rf"январ{_RU_ENDINGS}|january|jan\.?", rf"феврал{_RU_ENDINGS}|february|feb\.?",
+    r"март(?:а|е|ом|у)?|march|mar\.?", rf"апрел{_RU_ENDINGS}|april|apr\.?",
+    r"ма(?:й|я|е|ем|ю)|may", rf"июн{_RU_ENDINGS}|june|jun\.?", rf"июл{_RU_ENDINGS}|july|jul\.?",
+    r"август(?:а|е|ом|у)?|august|aug\.?", rf"сентябр{_RU_ENDINGS}|september|sept?\.?",
+    rf"октябр{_RU_ENDINGS}|october|oct\.?", rf"ноябр{_RU_ENDINGS}|november|nov\.?",
+    rf"декабр{_RU_ENDINGS}|december|dec\.?",
+)
+"""Each month's written forms, January first: a Russian month in any case, an English month or
+its abbreviation. Dates and the ``month`` normaliser both read months from here."""
+_MONTH_WORD = "(?:" + "|".join(_MONTH_FORMS) + ")"
 _DATE_SPAN = re.compile(
     r"(?<!\d)\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?(?!\d)"
     r"|(?<![\d.])\d{1,2}\.\d{1,2}\.\d{4}(?!\d)"
@@ -259,15 +268,10 @@ def _normalised_date(raw: str) -> str:
     return str(parsed.date().isoformat())
 
 
-_MONTHS = (r"январ|jan", r"феврал|feb", r"март|mar", r"апрел|apr", r"ма[йяюе]|may",
-           r"июн|jun", r"июл|jul", r"август|aug", r"сентябр|sep", r"октябр|oct",
-           r"ноябр|nov", r"декабр|dec")
 _MONTH_NAME = re.compile(
-    r"(?<!\w)(?:(?:январ|феврал|апрел|июн|июл|сентябр|октябр|ноябр|декабр)(?:ь|я|е|ём|ем|ю)?"
-    r"|(?:март|август)(?:а|е|ом|у)?|ма(?:й|я|е|ем|ю)"
-    r"|(?:january|february|march|april|may|june|july|august|september|october|november|december"
-    r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)(?:\.|(?!\w)))(?!\w)", re.IGNORECASE)
-"""One month's name: a Russian month in any case form, an English month or its abbreviation."""
+    r"(?<!\w)(?:" + "|".join(f"(?P<m{n}>{forms})" for n, forms in enumerate(_MONTH_FORMS, 1))
+    + r")(?!\w)", re.IGNORECASE)
+"""One month's name; the group that matched (``m1`` … ``m12``) is its number."""
 
 
 def normalise_month(text: str) -> int:
@@ -281,10 +285,9 @@ def normalise_month(text: str) -> int:
         if 1 <= int(raw) <= 12:
             return int(raw)
         raise NormaliseError(f"no month {raw}")
-    if _MONTH_NAME.fullmatch(raw):
-        for number, stem in enumerate(_MONTHS, start=1):
-            if re.match(stem, raw, re.IGNORECASE):
-                return number
+    match = _MONTH_NAME.fullmatch(raw)
+    if match and match.lastgroup:
+        return int(match.lastgroup[1:])
     raise NormaliseError(f"not a month: {text!r}")
 
 

@@ -34,7 +34,7 @@ from workbench.routing._normalise import (
 )
 from workbench.routing._records import RouterDecision, Source
 from workbench.routing._spec_inputs import SpecEvidence, choose_spec, open_spec_inputs, spec_cues
-from workbench.utilities import UtilitySchema, load_catalog
+from workbench.utilities import Argument, UtilitySchema, load_catalog
 
 SYNONYMS: dict[str, tuple[str, ...]] = {
     "hash.sha256": ("sha-256", "sha256"), "hash.sha1": ("sha-1", "sha1"),
@@ -143,11 +143,12 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 }
 """Hand-written triggers per utility id (lower case, matched as substrings)."""
 
+ROMAN_NUMERAL = r"M{0,4}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
+"""A Roman numeral from I to MMMMCMXCIX in capitals (and the empty string: callers require a letter)."""
+
 DATA_SHAPES: dict[str, re.Pattern[str]] = {
     # a Roman numeral of two letters or more, written in capitals: MCMLXXXIV, XIV
-    "number.from_roman": re.compile(
-        r"(?<![\w])(?=[MDCLXVI]{2,}(?![\w]))M{0,4}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})"
-        r"(?:IX|IV|V?I{0,3})(?![\w])"),
+    "number.from_roman": re.compile(rf"(?<![\w])(?=[MDCLXVI]{{2,}}(?![\w])){ROMAN_NUMERAL}(?![\w])"),
     # an internationalised domain label in its ASCII form
     "encoding.punycode_decode": re.compile(r"(?<![\w-])xn--[a-z0-9-]+", re.IGNORECASE),
     # a colour written as hsl(h, s, l): only the HSL-to-RGB conversion takes one
@@ -204,8 +205,7 @@ _URL = re.compile(r"(?<![\w])(?:https?|ftp)://[^\s«»\"'<>`]+", re.IGNORECASE)
 _PERCENT_RUN = re.compile(r"[^\s«»\"'<>`]*(?:%[0-9A-Fa-f]{2}){2,}[^\s«»\"'<>`]*")
 """A run without spaces that holds percent-encoded bytes (``%D0%BA%D0%BE``): one value."""
 _IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])")
-_ROMAN = re.compile(r"(?<![\w-])(?=[IVXLCDM])M{0,4}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
-                    r"(?![\w-])")
+_ROMAN = re.compile(rf"(?<![\w-])(?=[IVXLCDM]){ROMAN_NUMERAL}(?![\w-])")
 _QUOTE_MARKS = " \t«»\"'`“”„"
 # «в строке «…»», "in the string '…'": the literal that follows names the text searched
 _TEXT_CUE = re.compile(r"(?:строк[аеиу]|текст[аеу]?|string|text|\bin|(?<!\w)в)\W{0,3}$", re.IGNORECASE)
@@ -225,6 +225,16 @@ OWNER_WORDS = re.compile(
     r"(?<!\w)(?:мо[йяеёи]|моего|моей|моему|моим|моих|моём|нашего|нашей|нашему|нашим|наших|нашем"
     r"|наш[аеи]?|ваш[аеи]?|вашего|вашей|вашим|ваших|вашем|my|our|your)(?!\w)", re.IGNORECASE)
 """Possessives: a request about *my* card or *our* invoice points at data of the asker's own."""
+
+
+def _points_at_own_data(question: str, missing: list[Argument]) -> bool:
+    """Whether a request that lacks ``missing`` points at data of the asker's own it does not give.
+
+    A possessive («мой», "our") is in the question and a required *data* argument is missing:
+    "Is the INN on our invoice valid?" names an INN it does not write, where "How many digits
+    does an INN have?" asks about INNs in general.
+    """
+    return any(a.role.value == "data" for a in missing) and OWNER_WORDS.search(question) is not None
 
 
 def _overlaps(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
@@ -482,18 +492,6 @@ class RuleRouter:
                 del bound[name]
         return bound
 
-    def points_at_own_data(self, uid: str, question: str) -> bool:
-        """Whether ``question`` asks ``uid`` about data of the asker's own that it does not give.
-
-        A possessive («мой», "our") stands before the data, and no span gives the utility's
-        required data argument: "Is the INN on our invoice valid?" names an INN it does not
-        write, where "How many digits does an INN have?" asks about INNs in general.
-        """
-        schema = self.schemas[uid]
-        required = [a.name for a in schema.arguments if a.required and a.role.value == "data"]
-        return bool(required) and OWNER_WORDS.search(question) is not None and any(
-            name not in self._bind(uid, question) for name in required)
-
     def _decision(self, uid: str, question: str, spans: dict[str, ArgSpan]) -> RouterDecision:
         """The utility decision, or ``SEVERAL_REQUESTS`` when another utility's data is there too."""
         other = self._second_request(uid, question, spans)
@@ -560,17 +558,18 @@ class RuleRouter:
         uid = self._pick_utility(question)
         if uid is not None:
             spans = self._bind(uid, question)
-            missing = [a.name for a in self.schemas[uid].arguments if a.required and a.name not in spans]
+            missing = [a for a in self.schemas[uid].arguments if a.required and a.name not in spans]
             if not missing:
                 return self._decision(uid, question, spans)
             if not _COURSE.search(low) or len(question_literals(question)) == 0 and (
-                    not any(c in question for c in "?？") or self.points_at_own_data(uid, question)):
-                return self._refuse("MISSING_ARGUMENT", question, utility=uid, missing=missing[0])
+                    not any(c in question for c in "?？") or _points_at_own_data(question, missing)):
+                return self._refuse("MISSING_ARGUMENT", question, utility=uid,
+                                    missing=missing[0].name)
         if _COURSE.search(low):
             return RouterDecision(source=Source.QUOTE, raw_output="quote")
         if uid is not None:
-            missing = [a.name for a in self.schemas[uid].arguments if a.required]
-            return self._refuse("MISSING_ARGUMENT", question, utility=uid, missing=missing[0])
+            first = next(a.name for a in self.schemas[uid].arguments if a.required)
+            return self._refuse("MISSING_ARGUMENT", question, utility=uid, missing=first)
         return self._refuse("OUT_OF_SCOPE", question)
 
     def route_within(self, question: str, source: Source) -> RouterDecision:
