@@ -248,6 +248,10 @@ def test_a_url_is_bound_whole(question: str, url: str) -> None:
      "charset.fix_mojibake", {"text": "РїСЂРёРІРµС‚"}),
     ("В макете указан цвет hsl(120, 50, 25) — какой это цвет в RGB?", "color.hsl_to_rgb",
      {"h": 120, "s": 50, "l": 25}),
+    ("На наклейке роутера написано 00-1A-2B-3C-4D-5E, приведи к виду для учёта",
+     "net.mac_normalize", {"mac": "00-1A-2B-3C-4D-5E"}),
+    ("The switch lists 001a.2b3c.4d5e; put it in the usual form.", "net.mac_normalize",
+     {"mac": "001a.2b3c.4d5e"}),
 ])
 def test_data_of_one_shape_names_its_utility(question: str, utility: str, args: dict) -> None:
     decision = RuleRouter().route(question)
@@ -259,6 +263,7 @@ def test_data_of_one_shape_names_its_utility(question: str, utility: str, args: 
     "I LIVE IN MOSCOW",  # capitals that are not a numeral: LIVE is not Roman
     "РОССИЯ и СССР — это страны",  # Russian capitals, not mojibake
     "A 5% discount and a 10% tax",  # percent signs, not percent-encoding
+    "Expand fe80::1:2:3:4:5 in full",  # IPv6 groups, not a MAC address
 ])
 def test_ordinary_text_has_no_data_shape(question: str) -> None:
     from workbench.routing._rule import DATA_SHAPES

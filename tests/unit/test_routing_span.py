@@ -232,6 +232,19 @@ def test_the_spec_prior_adds_to_the_spec_that_the_cue_words_point_to(router: Spa
     assert strong.source is Source.SPEC and strong.spec == "vat.export_zero_rate"
 
 
+def test_the_shape_prior_raises_the_one_utility_that_takes_data_of_that_shape(router: SpanRouter) -> None:
+    question = "На фасаде выбит год MMXXVI — какой это год обычными цифрами?"
+    roman = router.config.classes.index("number.from_roman")
+    assert not router.rule_logits(question).any()  # no prior configured: nothing added
+    added = _with_priors(router, shape_prior=2.0).rule_logits(question)
+    assert added[roman] == pytest.approx(2.0) and np.count_nonzero(added) == 1
+    # the same words with no data of the shape get nothing
+    assert not _with_priors(router, shape_prior=2.0).rule_logits(
+        "На фасаде выбит год — какой это год обычными цифрами?").any()
+    strong = _with_priors(router, shape_prior=50.0).route(question)
+    assert strong.utility == "number.from_roman" and strong.args == {"roman": "MMXXVI"}
+
+
 def test_rule_label_names_the_class_of_each_kind_of_decision() -> None:
     from workbench.refusal import Refusal
     from workbench.routing._span import rule_label

@@ -153,6 +153,12 @@ DATA_SHAPES: dict[str, re.Pattern[str]] = {
     "encoding.punycode_decode": re.compile(r"(?<![\w-])xn--[a-z0-9-]+", re.IGNORECASE),
     # a colour written as hsl(h, s, l): only the HSL-to-RGB conversion takes one
     "color.hsl_to_rgb": re.compile(r"(?<![\w])hsl\(\s*\d", re.IGNORECASE),
+    # a MAC address: six pairs of hex digits joined by one separator, or three groups of four
+    # joined by dots (AA-BB-CC-11-22-33, aa:bb:cc:11:22:33, aabb.cc11.2233); an IPv6 address has
+    # eight groups or a "::", so it never takes this shape
+    "net.mac_normalize": re.compile(
+        r"(?<![\w:.-])(?:[0-9A-Fa-f]{2}([-:])(?:[0-9A-Fa-f]{2}\1){4}[0-9A-Fa-f]{2}"
+        r"|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4})(?![\w:-]|\.\w)"),
     # two percent-encoded bytes or more in a row: %D0%BA
     "encoding.url_decode": re.compile(r"(?:%[0-9A-Fa-f]{2}){2,}"),
     # UTF-8 Cyrillic read as windows-1251: every other letter a capital Р or С («РЎРїР°СЃ»)
