@@ -302,6 +302,24 @@ def test_a_possessive_points_at_data_the_question_does_not_give(question: str, c
     assert (decision.refusal.code if decision.refusal else None) == code
 
 
+@pytest.mark.parametrize(("question", "about"), [
+    ("How many digits does an INN have?", True),
+    ("Сколько цифр в ИНН?", True),
+    ("Is our INN valid?", False),  # the asker's own INN, not given
+    ("Проверь ИНН", False),  # a request, not a question
+    ("Which ISO week is it in?", False),  # "it": a date in front of the asker
+    ("Сколько мне лет по ИНН?", False),  # «мне»: about the asker
+    ("Is the INN `7707083893` valid?", False),  # a literal: data, not a topic
+])
+def test_a_question_about_a_topic_is_told_from_a_request_missing_its_data(question: str,
+                                                                          about: bool) -> None:
+    from workbench.routing._rule import asks_about_topic
+
+    router = RuleRouter()
+    missing = [a for a in router.schemas["id.validate_inn"].arguments if a.required]
+    assert asks_about_topic(question, missing) is about
+
+
 def test_a_text_argument_does_not_take_the_span_of_another() -> None:
     question = "What's 7f in decimal, going from base 16 to base 10?"
     spans = RuleRouter()._bind("number.convert_base", question)

@@ -245,6 +245,16 @@ def test_the_shape_prior_raises_the_one_utility_that_takes_data_of_that_shape(ro
     assert strong.utility == "number.from_roman" and strong.args == {"roman": "MMXXVI"}
 
 
+def test_a_question_about_a_utilitys_topic_goes_to_the_quote_source(router: SpanRouter) -> None:
+    strong = _with_priors(router, rule_prior=50.0)  # the keyword «ИНН» picks id.validate_inn
+    about = strong.route("Сколько цифр в ИНН юрлица?")
+    assert about.source is Source.QUOTE and "asks about the topic" in about.raw_output
+    request = strong.route("Проверь ИНН юрлица")  # a request with no INN in it
+    assert request.source is Source.REFUSE and request.refusal.code == "MISSING_ARGUMENT"
+    own = strong.route("Наш ИНН юрлица правильный?")  # the asker's own INN, not given
+    assert own.source is Source.REFUSE and own.refusal.code == "MISSING_ARGUMENT"
+
+
 def test_rule_label_names_the_class_of_each_kind_of_decision() -> None:
     from workbench.refusal import Refusal
     from workbench.routing._span import rule_label

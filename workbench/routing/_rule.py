@@ -243,6 +243,27 @@ def _points_at_own_data(question: str, missing: list[Argument]) -> bool:
     return any(a.role.value == "data" for a in missing) and OWNER_WORDS.search(question) is not None
 
 
+DEIXIS = re.compile(
+    r"(?<!\w)(?:я|мне|меня|мной|этот|эта|эту|эти|этого|этой|этому|этим|этих|этом|сейчас|сегодня"
+    r"|i|me|i'm|it|this|these|those|now|today)(?!\w)", re.IGNORECASE)
+"""Words that point at the asker, at a thing in front of them or at the present moment: "Which ISO
+week is it in?" asks about a date it does not give."""
+
+
+def asks_about_topic(question: str, missing: list[Argument]) -> bool:
+    """Whether a question that lacks ``missing`` asks about its topic rather than for a call.
+
+    It names a subject of the course («ИНН», "Unicode"), quotes no literal, ends as a question,
+    and points neither at data of the asker's own nor at anything in front of them
+    (:data:`DEIXIS`): "How many digits does an INN have?" is a question for the corpus, where
+    "Check this INN" and "Is our INN valid?" are requests missing their data. Both routers
+    send the first to the quote source and refuse the others with ``MISSING_ARGUMENT``.
+    """
+    return (_COURSE.search(question.lower()) is not None and not question_literals(question)
+            and any(c in question for c in "?？") and not _points_at_own_data(question, missing)
+            and DEIXIS.search(question) is None)
+
+
 def _overlaps(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
     return any(span[0] < e and s < span[1] for s, e in taken)
 
@@ -567,8 +588,8 @@ class RuleRouter:
             missing = [a for a in self.schemas[uid].arguments if a.required and a.name not in spans]
             if not missing:
                 return self._decision(uid, question, spans)
-            if not _COURSE.search(low) or len(question_literals(question)) == 0 and (
-                    not any(c in question for c in "?？") or _points_at_own_data(question, missing)):
+            if not _COURSE.search(low) or (not question_literals(question)
+                                           and not asks_about_topic(question, missing)):
                 return self._refuse("MISSING_ARGUMENT", question, utility=uid,
                                     missing=missing[0].name)
         if _COURSE.search(low):

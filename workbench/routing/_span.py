@@ -48,7 +48,7 @@ from workbench.routing._dataset import (
 )
 from workbench.routing._normalise import ArgSpan
 from workbench.routing._records import RouterDecision, Source
-from workbench.routing._rule import DATA_SHAPES, RuleRouter
+from workbench.routing._rule import DATA_SHAPES, RuleRouter, asks_about_topic
 from workbench.routing._screen import screen_question
 from workbench.routing._spec_inputs import (
     asks_reason,
@@ -501,6 +501,8 @@ class SpanRouter:
                                 f"The span bound to {verdict.argument} names a circumstance "
                                 f"({verdict.kind or verdict.reason}), not data, so {uid} was not called.",
                                 utility=uid, argument=verdict.argument)
+        if missing and asks_about_topic(question, missing):  # as the rule router decides it
+            return RouterDecision(source=Source.QUOTE, raw_output=f"quote ({raw}: asks about the topic)")
         if missing:
             name = missing[0].name
             own = self.rule.triggers[uid]
