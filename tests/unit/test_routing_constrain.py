@@ -106,6 +106,11 @@ def test_gold_decisions_whose_values_are_copied_are_in_the_grammar() -> None:
     ("hex of rgb 2.5", '{"source":"utility","utility":"color.rgb_to_hex","args":{"r":2.5}}', False),
     ("hex of rgb", '{"source":"utility","utility":"color.rgb_to_hex","args":{"r"', False),
     ("hex of rgb", '{"source":"utility","utility":"color.rgb_to_hex","args":{}}', True),
+    # a base word gives its number to a base argument only: "hex" is no red channel of 16
+    ("hex of rgb", '{"source":"utility","utility":"color.rgb_to_hex","args":{"r":16}}', False),
+    ("Переведи 101 из двоичной в десятичную",
+     '{"source":"utility","utility":"number.convert_base","args":{"value":"101","from_base":2,'
+     '"to_base":10}}', True),
     ("hex of rgb 2.5", '{"source":"utility","utility":"color.rgb_to_hex","args":{"r":"2.5"}}', False),
     ("Продаём детские товары внутри страны",
      '{"source":"spec","spec":"vat.rate_for_supply","args":{"supply_kind":"domestic",'

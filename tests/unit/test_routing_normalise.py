@@ -27,7 +27,7 @@ from workbench.routing import (
     underived_arguments,
     vocabularies,
 )
-from workbench.routing._normalise import date_spans, number_spans, vocabulary_for
+from workbench.routing._normalise import base_spans, date_spans, number_spans, vocabulary_for
 from workbench.utilities import load_catalog
 
 QUESTIONS = Path(__file__).resolve().parents[2] / "corpus" / "questions"
@@ -368,3 +368,47 @@ def test_two_utilities_data_is_refused() -> None:
     assert decision.source is Source.REFUSE and decision.refusal is not None
     assert decision.refusal.code == "SEVERAL_REQUESTS"
     assert sorted(decision.refusal.numbers["utilities"]) == ["hash.sha256", "units.length"]
+
+
+@pytest.mark.parametrize(("text", "base"), [
+    ("двоичной", 2), ("восьмеричную", 8), ("десятичной", 10), ("шестнадцатеричное", 16),
+    ("hex", 16), ("base 16", 16), ("base-2", 2), ("основанию 36", 36), ("radix 8", 8),
+])
+def test_a_base_is_read_from_its_word_or_its_number(text: str, base: int) -> None:
+    from workbench.routing._normalise import normalise_base
+
+    assert normalise_base(text) == base
+
+
+@pytest.mark.parametrize("text", ["base 64", "base 1", "sixteen", "16"])
+def test_no_base_is_read_outside_two_to_thirty_six_or_from_a_bare_number(text: str) -> None:
+    from workbench.routing._normalise import normalise_base
+
+    with pytest.raises(NormaliseError):
+        normalise_base(text)
+
+
+def test_a_base_word_derives_a_number_only_for_a_base_argument() -> None:
+    question = "hex of rgb 20"
+    assert underived_arguments(question, {"from_base": 16}) == []
+    assert [u.argument for u in underived_arguments(question, {"r": 16})] == ["r"]
+    assert base_spans("Encode it as base64, then base 16") == [(26, 33)]  # base64 is no base
+
+
+@pytest.mark.parametrize(("question", "args"), [
+    ("Переведи число 255 из десятичной системы в двоичную",
+     {"value": "255", "from_base": 10, "to_base": 2}),
+    ("Convert 1010 from base 2 to base 10", {"value": "1010", "from_base": 2, "to_base": 10}),
+    ("шестнадцатеричное 1A2 переведи в десятичную", {"value": "1A2", "from_base": 16, "to_base": 10}),
+    ("Запиши 255 по основанию 36 из десятичной", {"value": "255", "from_base": 10, "to_base": 36}),
+])
+def test_the_bases_of_a_conversion_are_bound_by_from_and_to(question: str, args: dict) -> None:
+    decision = RuleRouter().route(question)
+    assert (decision.utility, decision.args) == ("number.convert_base", args)
+    assert underived_arguments(question, decision.args) == []
+
+
+def test_a_conversion_that_names_only_its_target_base_misses_the_source() -> None:
+    decision = RuleRouter().route("Convert 255 to base 2")
+    assert decision.refusal is not None and decision.refusal.code == "MISSING_ARGUMENT"
+    assert decision.refusal.numbers == {"utility": "number.convert_base", "missing": "from_base"}

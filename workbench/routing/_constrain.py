@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from workbench.routing._normalise import NormaliseError, candidate_spans
+from workbench.routing._normalise import BASE_ARGS, NormaliseError, candidate_spans
 from workbench.utilities import Catalog, load_catalog
 
 DEFAULT_TOP_K = 50
@@ -79,7 +79,8 @@ class ArgShape:
     """What values one argument of a schema may take under the constraint."""
 
     kind: str
-    """``string``, ``number``, ``integer`` or ``boolean`` (the JSON value written)."""
+    """``string``, ``number``, ``integer``, ``boolean`` or ``base`` (an integer that a base word
+    of the question may also give, for the arguments of :data:`BASE_ARGS`)."""
     members: tuple[str, ...] = ()
     """Declared values allowed although the question does not spell them (a spec's enum or bool)."""
     suffix: str = ""
@@ -94,7 +95,8 @@ def catalog_shapes(catalog: Catalog | None = None) -> dict[str, dict[str, ArgSha
     """The argument shapes of every utility of ``catalog`` (the loaded one by default)."""
     catalog = catalog if catalog is not None else load_catalog()
     kinds = {"integer": "integer", "number": "number", "boolean": "boolean"}
-    return {uid: {arg.name: ArgShape(kinds.get(arg.type, "string")) for arg in schema.arguments}
+    return {uid: {arg.name: ArgShape("base" if arg.name in BASE_ARGS else kinds.get(arg.type, "string"))
+                  for arg in schema.arguments}
             for uid, schema in catalog.schemas.items()}
 
 
@@ -138,6 +140,9 @@ class QuestionValues:
     """JSON literals of the numbers the normalisers read."""
     integers: frozenset[str]
     """The literals of :attr:`numbers` whose value is integral."""
+    bases: frozenset[str] = frozenset()
+    """The literals of the number bases the question names («двоичной», "base 16"), which only
+    the arguments of :data:`BASE_ARGS` may take."""
 
     @classmethod
     def of(cls, question: str) -> QuestionValues:
@@ -159,7 +164,10 @@ class QuestionValues:
                 numbers.update(literals)
                 if float(value).is_integer():
                     integers.update(literals)
-        return cls(question, frozenset(strings), frozenset(numbers), frozenset(integers))
+        bases = {str(span.value(question)) for span in candidate_spans(question, "from_base")
+                 if span.normaliser == "base"}
+        return cls(question, frozenset(strings), frozenset(numbers), frozenset(integers),
+                   frozenset(bases))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -219,7 +227,8 @@ class DecisionGrammar:
         self._literals = {
             "boolean": (b"true", b"false"),
             "number": tuple(n.encode() for n in sorted(self.values.numbers)),
-            "integer": tuple(n.encode() for n in sorted(self.values.integers))}
+            "integer": tuple(n.encode() for n in sorted(self.values.integers)),
+            "base": tuple(n.encode() for n in sorted(self.values.integers | self.values.bases))}
         self._strings = frozenset(s.encode() for s in self.values.strings)
 
     def is_prefix(self, data: bytes) -> bool:

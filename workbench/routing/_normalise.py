@@ -291,6 +291,36 @@ def normalise_month(text: str) -> int:
     raise NormaliseError(f"not a month: {text!r}")
 
 
+_BASE_NUMBER = re.compile(r"(?<![\w-])(?:base|основани[еяюи]|radix)[\s-](\d{1,2})(?!\d)",
+                          re.IGNORECASE)
+"""A base written as a number after its name: "base 16", «по основанию 8», "radix 2"."""
+
+
+BASE_NAMES = {"binary": 2, "octal": 8, "decimal": 10, "hexadecimal": 16}
+"""The number of each base the ``base`` vocabulary of ``synonyms.yaml`` names."""
+
+
+def normalise_base(text: str) -> int:
+    """A number base named by a word («двоичной», "hex") or written "base 16", as 2–36.
+
+    Raises:
+        NormaliseError: The text names no base, or a base outside 2–36.
+    """
+    match = _BASE_NUMBER.fullmatch(text.strip())
+    value = int(match[1]) if match else BASE_NAMES[vocabularies()["base"].lookup(text)]
+    if not 2 <= value <= 36:
+        raise NormaliseError(f"no number base {value}: a base is 2–36")
+    return value
+
+
+def base_spans(question: str) -> list[tuple[int, int]]:
+    """The spans that name a number base, in order, without overlaps (:func:`normalise_base`)."""
+    found = [(m.start(), m.end()) for m in _BASE_NUMBER.finditer(question) if 2 <= int(m[1]) <= 36]
+    found += [span for span in vocabularies()["base"].separate_spans(question)
+              if not any(span[0] < e and s < span[1] for s, e in found)]
+    return sorted(found)
+
+
 def month_spans(question: str) -> list[tuple[int, int]]:
     """The month names of ``question``, in order; English "may" only as "May", outside dates."""
     taken = date_spans(question)
@@ -452,6 +482,7 @@ NORMALISERS: dict[str, Callable[[str], Any]] = {
     "integer-ru": functools.partial(normalise_integer, decimal_comma=True),
     "date": normalise_date,
     "month": normalise_month,
+    "base": normalise_base,
 }
 """The normalisers by name; ``enum:<vocabulary>`` names the enum normaliser of a vocabulary."""
 
@@ -533,8 +564,16 @@ def _word_number_spans(question: str) -> list[tuple[int, int]]:
     return found
 
 
-def candidate_spans(question: str) -> Iterator[ArgSpan]:
-    """Every span of ``question`` some normaliser reads, each with that normaliser."""
+BASE_ARGS = frozenset({"from_base", "to_base"})
+"""The arguments a number base is bound to (``number.convert_base``); only they read a base word."""
+
+
+def candidate_spans(question: str, argument: str | None = None) -> Iterator[ArgSpan]:
+    """Every span of ``question`` some normaliser reads, each with that normaliser.
+
+    A base word («двоичной», "hex") is read as a number only for ``argument`` in
+    :data:`BASE_ARGS`: for any other argument "hex" is no 16.
+    """
     for start, end in date_spans(question):
         yield ArgSpan(start, end, "date")
     for start, end in number_spans(question):
@@ -543,6 +582,9 @@ def candidate_spans(question: str) -> Iterator[ArgSpan]:
             yield ArgSpan(start, end, "number-ru")
     for start, end in month_spans(question):
         yield ArgSpan(start, end, "month")
+    if argument in BASE_ARGS:
+        for start, end in base_spans(question):
+            yield ArgSpan(start, end, "base")
     for name, vocabulary in vocabularies().items():
         for start, end in vocabulary.spans(question):
             yield ArgSpan(start, end, f"enum:{name}")
@@ -556,11 +598,11 @@ def _same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
-def derive(question: str, value: Any) -> ArgSpan | None:
+def derive(question: str, value: Any, argument: str | None = None) -> ArgSpan | None:
     """A span of ``question`` whose normalisation is ``value``, or None when there is none.
 
     A string is derived from itself where it occurs in the question verbatim; otherwise (and for
-    numbers) every span a normaliser reads is tried.
+    numbers) every span a normaliser reads for ``argument`` is tried (:func:`candidate_spans`).
     """
     if isinstance(value, str) and value:
         at = question.find(value)
@@ -568,7 +610,7 @@ def derive(question: str, value: Any) -> ArgSpan | None:
             return ArgSpan(at, at + len(value), "text")
     if not isinstance(value, str | int | float) or isinstance(value, bool):
         return None
-    for span in candidate_spans(question):
+    for span in candidate_spans(question, argument):
         try:
             if _same(span.value(question), value):
                 return span
@@ -611,6 +653,6 @@ def underived_arguments(question: str, args: Mapping[str, Any],
             if not _same(given, value):
                 found.append(Underived(name, value, f"its span {span.start}-{span.end} reads "
                                                     f"{given!r} under {span.normaliser}"))
-        elif derive(question, value) is None:
+        elif derive(question, value, name) is None:
             found.append(Underived(name, value, "no span of the question normalises to it"))
     return found

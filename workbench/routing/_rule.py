@@ -23,8 +23,10 @@ from workbench.refusal import Refusal
 from workbench.registry import router
 from workbench.relevance import question_literal_spans, question_literals
 from workbench.routing._normalise import (
+    BASE_ARGS,
     ArgSpan,
     NormaliseError,
+    base_spans,
     date_spans,
     month_spans,
     number_spans,
@@ -83,7 +85,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "format.csv_to_markdown": ("markdown",),
     "format.json_sort_keys": ("ключи", "sort the keys"), "format.json_validate": ("валидный json",
                                                                                    "valid json"),
-    "number.convert_base": ("систем", "binary", "octal", "двоичн", "шестнадцатерич"),
+    "number.convert_base": ("систем", "binary", "octal", "двоичн", "шестнадцатерич", "восьмеричн",
+                            "в десятичн", "из десятичн", "to decimal", "in decimal", "radix",
+                            "base 2", "base 8", "base 1", "основани"),
     "number.to_roman": ("римск", "roman numeral"), "number.from_roman": ("what number is",
                                                                          "какое число"),
     "number.to_words_ru": ("словами", "прописью"),
@@ -286,7 +290,9 @@ class _Offer:
         self.months = month_spans(question)
         self.percents = percent_spans(question)
         wants_percent = any(a.name in PERCENT_ARGS for a in schema.arguments)
-        avoid = self.ips + (self.percents if wants_percent else [])
+        self.bases = (base_spans(question)
+                      if any(a.name in BASE_ARGS for a in schema.arguments) else [])
+        avoid = self.ips + (self.percents if wants_percent else []) + self.bases
         self.numbers = [n for n in number_spans(question) if not _overlaps(n, avoid)]
         tokens = [(m.start(), m.end()) for m in _SPACED_TOKEN.finditer(question)]
         for m in _URL.finditer(question):  # a whole URL, its query string too
@@ -299,7 +305,7 @@ class _Offer:
             text = m[0].rstrip(".?")
             if text.lower() in CHARSETS or any(w in text.lower() for w in own):
                 continue
-            if not _overlaps((m.start(), m.start() + len(text)), tokens):
+            if not _overlaps((m.start(), m.start() + len(text)), tokens + self.bases):
                 tokens.append((m.start(), m.start() + len(text)))
         self.tokens = sorted(tokens)
         tail_match = _TAIL.search(question)
@@ -411,6 +417,31 @@ def _orient(uid: str, question: str, bound: dict[str, ArgSpan], first: str, seco
         bound[first], bound[second] = bound[second], bound[first]
 
 
+_TO_BASE = re.compile(r"(?:\b(?:to|into|in)|(?<!\w)(?:в|во|на|по))\s+(?:the\s+)?$", re.IGNORECASE)
+_FROM_BASE = re.compile(r"(?:\bfrom|(?<!\w)(?:из|с|со))\s+(?:the\s+)?$", re.IGNORECASE)
+
+
+def _base_for(name: str, bases: list[tuple[int, int]], question: str) -> ArgSpan | None:
+    """The span naming the base ``name`` asks for, or None.
+
+    "from"/«из» marks the source, "to"/"in"/«в»/«по» the target, and an unmarked one is the
+    source if none is marked, else the target: «шестнадцатеричное 1A2 переведи в десятичную»
+    reads 16 as the source and 10 as the target; "Convert 255 to base 2" names only the
+    target, so the source stays absent (and the router refuses ``MISSING_ARGUMENT``).
+    """
+    def marked(pattern: re.Pattern[str]) -> list[tuple[int, int]]:
+        return [(s, e) for s, e in bases if pattern.search(question[max(0, s - 12):s])]
+
+    targets, sources = marked(_TO_BASE), marked(_FROM_BASE)
+    plain = [span for span in bases if span not in targets and span not in sources]
+    source = (sources or plain)[:1]
+    if name == "from_base":
+        chosen = source
+    else:
+        chosen = (targets or [span for span in plain if span not in source])[:1]
+    return ArgSpan(chosen[0][0], chosen[0][1], "base") if chosen else None
+
+
 def _take(spans: list[tuple[int, int]], question: str, normaliser: str
           ) -> tuple[ArgSpan, Any] | None:
     """The first span of ``spans`` the normaliser gives a value for (taken out of the list)."""
@@ -474,7 +505,10 @@ class RuleRouter:
             name = arg.name
             vocabulary = vocabulary_for(uid, name)
             taken: tuple[ArgSpan, Any] | None = None
-            if vocabulary is not None:
+            if name in BASE_ARGS:
+                span = _base_for(name, offer.bases, question)
+                taken = None if span is None else (span, span.value(question))
+            elif vocabulary is not None:
                 taken = _take(offer.vocabulary(vocabulary), question, f"enum:{vocabulary}")
             elif name in DATE_ARGS:
                 taken = _take(offer.dates, question, "date")
