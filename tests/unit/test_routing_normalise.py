@@ -392,6 +392,7 @@ def test_a_base_word_derives_a_number_only_for_a_base_argument() -> None:
     question = "hex of rgb 20"
     assert underived_arguments(question, {"from_base": 16}) == []
     assert [u.argument for u in underived_arguments(question, {"r": 16})] == ["r"]
+    assert derive(question, "hexadecimal") is None  # the base words are no enum of any argument
     assert base_spans("Encode it as base64, then base 16") == [(26, 33)]  # base64 is no base
 
 

@@ -43,7 +43,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from workbench.routing._normalise import BASE_ARGS, NormaliseError, candidate_spans
+from workbench.routing._normalise import (
+    BASE_ARGS,
+    NormaliseError,
+    base_spans,
+    candidate_spans,
+    normalise_base,
+)
 from workbench.utilities import Catalog, load_catalog
 
 DEFAULT_TOP_K = 50
@@ -164,8 +170,7 @@ class QuestionValues:
                 numbers.update(literals)
                 if float(value).is_integer():
                     integers.update(literals)
-        bases = {str(span.value(question)) for span in candidate_spans(question, "from_base")
-                 if span.normaliser == "base"}
+        bases = {str(normalise_base(question[start:end])) for start, end in base_spans(question)}
         return cls(question, frozenset(strings), frozenset(numbers), frozenset(integers),
                    frozenset(bases))
 

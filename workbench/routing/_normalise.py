@@ -296,8 +296,13 @@ _BASE_NUMBER = re.compile(r"(?<![\w-])(?:base|основани[еяюи]|radix)[
 """A base written as a number after its name: "base 16", «по основанию 8», "radix 2"."""
 
 
-BASE_NAMES = {"binary": 2, "octal": 8, "decimal": 10, "hexadecimal": 16}
-"""The number of each base the ``base`` vocabulary of ``synonyms.yaml`` names."""
+@functools.cache
+def base_vocabulary() -> Vocabulary:
+    """The words that name a number base (the ``bases`` section of ``synonyms.yaml``).
+
+    It is no enum vocabulary: only the base normaliser reads it, for the base arguments.
+    """
+    return build_vocabulary("base", synonym_file()["bases"], own_names=False)
 
 
 def normalise_base(text: str) -> int:
@@ -307,7 +312,7 @@ def normalise_base(text: str) -> int:
         NormaliseError: The text names no base, or a base outside 2–36.
     """
     match = _BASE_NUMBER.fullmatch(text.strip())
-    value = int(match[1]) if match else BASE_NAMES[vocabularies()["base"].lookup(text)]
+    value = int(match[1] if match else base_vocabulary().lookup(text))
     if not 2 <= value <= 36:
         raise NormaliseError(f"no number base {value}: a base is 2–36")
     return value
@@ -316,7 +321,7 @@ def normalise_base(text: str) -> int:
 def base_spans(question: str) -> list[tuple[int, int]]:
     """The spans that name a number base, in order, without overlaps (:func:`normalise_base`)."""
     found = [(m.start(), m.end()) for m in _BASE_NUMBER.finditer(question) if 2 <= int(m[1]) <= 36]
-    found += [span for span in vocabularies()["base"].separate_spans(question)
+    found += [span for span in base_vocabulary().separate_spans(question)
               if not any(span[0] < e and s < span[1] for s, e in found)]
     return sorted(found)
 
@@ -401,7 +406,7 @@ class Vocabulary:
 
 @functools.cache
 def synonym_file() -> dict[str, Any]:
-    """``synonyms.yaml``, read once: every section (``vocabularies``, ``spec_inputs``, ``spec_cues``...).
+    """``synonyms.yaml``, read once: every section (``vocabularies``, ``bases``, ``spec_inputs``...).
 
     Callers copy what they change; the parsed file is shared.
     """

@@ -545,7 +545,7 @@ class RuleRouter:
             if first in bound and second in bound:
                 _orient(uid, question, bound, first, second)
         # one span is one value: a text argument that took the very span of another argument
-        # ("ff … from base 16": the 16 is the base) is left unbound rather than guessed
+        # (a literal `12` that is also the pattern) is left unbound rather than guessed
         for name in [n for n, span in bound.items() if span.normaliser == "text"]:
             span = bound[name]
             if any(other != name and (s.start, s.end) == (span.start, span.end)
