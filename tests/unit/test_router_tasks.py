@@ -282,3 +282,22 @@ def test_chat_lines_are_dev_utility_calls_in_both_languages_that_execute(tasks) 
     assert min(langs["ru"], langs["en"]) >= 40, langs
     assert not {r["id"] for r in chat} & ({r["id"] for r in tasks} | {r["id"] for r in _read(PROBE)}
                                            | {r["id"] for r in _read(STYLES)})
+
+
+TEXT = QUESTIONS / "router_text.jsonl"
+
+
+def test_text_lines_are_dev_utility_calls_whose_text_is_in_the_question(tasks) -> None:
+    # where free text begins and ends: quoted, unquoted after a naming word, two texts in one line
+    text = _read(TEXT)
+    assert len(text) >= 50
+    _check_extra_utility_lines(text, ("router_tasks", "red_team", "e2e", "router_probe",
+                                      "router_styles", "router_chat"))
+    assert Counter(r["lang"] for r in text) == {"ru": 25, "en": 25}
+    for row in text:  # every string value of the gold call is copied from the question
+        for name, value in row["gold"]["args"].items():
+            assert not isinstance(value, str) or name in {"mode", "standard", "charset"} or (
+                value in row["question"]), (row["id"], name)
+    others = {r["id"] for name in ("router_probe", "router_styles", "router_chat")
+              for r in _read(QUESTIONS / f"{name}.jsonl")}
+    assert not {r["id"] for r in text} & ({r["id"] for r in tasks} | others)

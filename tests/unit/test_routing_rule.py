@@ -139,6 +139,45 @@ def test_a_tail_that_asks_about_a_quote_binds_the_quote(rule: RuleRouter) -> Non
     assert spans["text"].value(question) == "Щука"
 
 
+@pytest.mark.parametrize(("uid", "question", "text"), [
+    # a phrase, a sentence or a text named as such is the rest of the question
+    ("hash.md5", "Посчитай MD5 от фразы добрый вечер", "добрый вечер"),
+    ("hash.md5", "What's the MD5 of the phrase good morning?", "good morning"),
+    ("encoding.base64_encode", "Base64 для текста Привет, мир!", "Привет, мир!"),
+    # one word after a cue, a polite word or a dashed second clause after it left out
+    ("encoding.rot13", "ROT13 для слова secret, пожалуйста", "secret"),
+    ("hash.sha256", "SHA-256 of the word banana, please", "banana"),
+    # one word after the utility's own name and "of" / «от»
+    ("hash.md5", "MD5 от admin — какой он?", "admin"),
+    ("hash.blake2b", "What's the blake2b digest of hello?", "hello"),
+])
+def test_unquoted_data_that_ends_the_question_binds(rule: RuleRouter, uid: str, question: str,
+                                                      text: str) -> None:
+    spans = rule._bind(uid, question)
+    assert spans["text"].value(question) == text
+
+
+@pytest.mark.parametrize(("uid", "question"), [
+    # a phrase that points at data instead of being it, or begins with a preposition
+    ("hash.md5", "Посчитай MD5 от фразы выше"),
+    ("hash.md5", "Посчитай MD5 для текста из письма"),
+    ("text.word_count", "Count the words in the text below"),
+    # where a circumstance stands in the phrase, the data's end is not guessed
+    ("hash.md5", "MD5 от фразы привет в кодировке UTF-8"),
+    # a word that points is no value
+    ("hash.sha256", "SHA-256 of this, please"),
+])
+def test_unquoted_tails_that_point_or_hold_a_circumstance_stay_unbound(
+        rule: RuleRouter, uid: str, question: str) -> None:
+    assert "text" not in rule._bind(uid, question)
+
+
+def test_the_literal_in_the_word_is_the_text_and_the_other_the_substring(rule: RuleRouter) -> None:
+    decision = rule.route("Сколько раз подстрока «ан» встречается в слове «банан»?")
+    assert decision.utility == "text.count_substring"
+    assert dict(decision.args) == {"text": "банан", "substring": "ан"}
+
+
 def test_rule_router_refusals_quote_and_spec(rule: RuleRouter) -> None:
     missing = rule.route("Base64-encode it for me")
     assert missing.source is Source.REFUSE and missing.refusal is not None

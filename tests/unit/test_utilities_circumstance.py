@@ -111,6 +111,14 @@ def test_kinds_and_literals():
     assert question_literals("at 12:30 today") == []
 
 
+def test_an_apostrophe_is_no_quote_mark():
+    # "What's" would otherwise open a literal that the first real quote closes
+    assert question_literals("What's the Levenshtein distance from 'flaw' to 'lawn'?") == ["flaw", "lawn"]
+    assert question_literals("Don't hash 'x', hash 'y'") == ["x", "y"]
+    # a quote whose closing mark is an apostrophe is left unread rather than cut at "I'"
+    assert question_literals("Is 'Madam, I'm Adam' a palindrome?") == []
+
+
 def test_registered_as_relevance_rule():
     rule = registry.build("relevance_rule", "circumstance")
     assert rule("compute stats of the text in windows-1251", {"text": "windows-1251"},

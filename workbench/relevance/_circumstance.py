@@ -98,7 +98,10 @@ GENERIC_WORDS = re.compile(
     re.IGNORECASE,
 )
 _VALUE_WORD = re.compile(r"[\w°][\w\-/.+:°]*", re.UNICODE)
-_LITERALS = re.compile(r"\"([^\"]*)\"|«([^»]*)»|“([^”]*)”|„([^“”]*)[“”]|`([^`]*)`|'([^']*)'")
+# a single quote opens after no letter and closes before none: the apostrophe of "What's" or
+# "don't" is no quote mark, so "What's the MD5 of 'flaw'?" holds one literal, not "s the MD5 of "
+_LITERALS = re.compile(r"\"([^\"]*)\"|«([^»]*)»|“([^”]*)”|„([^“”]*)[“”]|`([^`]*)`"
+                       r"|(?<!\w)'([^']*)'(?!\w)")
 
 
 class CircumstanceRule(Protocol):

@@ -21,7 +21,12 @@ from typing import Any
 
 from workbench.refusal import Refusal
 from workbench.registry import router
-from workbench.relevance import question_literal_spans, question_literals
+from workbench.relevance import (
+    GENERIC_WORDS,
+    circumstance_spans,
+    question_literal_spans,
+    question_literals,
+)
 from workbench.routing._normalise import (
     BASE_ARGS,
     ArgSpan,
@@ -67,11 +72,12 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "charset.encode": ("какие байты", "which bytes"), "charset.byte_length": ("сколько байт",
                                                                                "how many bytes"),
     "text.stats": ("статистик", "statistics"), "text.word_count": ("сколько слов", "how many words",
-                                                                   "word count"),
+                                                                   "word count", "count the words",
+                                                                   "посчитай слова"),
     "text.slugify": ("slug",), "text.transliterate": ("латиниц", "транслит", "transliterat"),
     "text.change_case": ("регистр", "snake_case", "camelcase", "заглавной", "uppercase", "lowercase"),
-    "text.levenshtein": ("левенштейн", "levenshtein"), "text.count_substring": ("сколько раз",
-                                                                                 "how many times"),
+    "text.levenshtein": ("левенштейн", "levenshtein"),
+    "text.count_substring": ("сколько раз", "how many times", "occurrences", "вхождени"),
     "text.is_palindrome": ("палиндром", "palindrome"),
     "text.reverse": ("задом наперёд", "reverse", "переверн", "в обратном порядке букв", "backwards"),
     "text.dedupe_lines": ("повторяющиеся строки", "duplicate lines"),
@@ -218,16 +224,27 @@ _IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w
 _ROMAN = re.compile(rf"(?<![\w-])(?=[IVXLCDM]){ROMAN_NUMERAL}(?![\w-])")
 _QUOTE_MARKS = " \t«»\"'`“”„"
 # «в строке «…»», "in the string '…'": the literal that follows names the text searched
-_TEXT_CUE = re.compile(r"(?:строк[аеиу]|текст[аеу]?|string|text|\bin|(?<!\w)в)\W{0,3}$", re.IGNORECASE)
+_TEXT_CUE = re.compile(r"(?:строк[аеиу]|текст[аеу]?|слов[аеоу]|string|text|word|\bin|(?<!\w)в)\W{0,3}$",
+                       re.IGNORECASE)
 ADJACENT_GAP = re.compile(r"^[\s(\[°]{0,3}$")
 """What may stand between a value and the unit or zone it is written in («5,5 дюймах», "09:00 (UTC)")."""
 DIRECTED_PAIRS = (("from_unit", "to_unit"), ("from_tz", "to_tz"))
 """Argument pairs whose *from* member is the one written right after the value."""
 _CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
 _IP = re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?\b")
-# "of the string hello", «от строки привет»: the one word that ends the question after a cue
-_TAIL = re.compile(r"(?:строк[аиуе]?|слов[аоу]?|текст[аеу]?|фраз[аыу]|string|word|text)\s+"
-                   r"([^\s«»\"'`]+?)[\s?.!]*$", re.IGNORECASE)
+# what may follow an unquoted value that ends the question: a polite word, or a dash and a
+# second clause («MD5 от admin — какой он?»), then closing marks
+_TAIL_END = r"(?:\s*,?\s*(?:пожалуйста|please)|\s+[—–-]\s+[^\n]*)?[\s?.!]*$"
+# "of the string hello", «от строки привет», "the word banana, please": one word after a cue
+_TAIL = re.compile(r"(?:строк[аиуе]?|слов[аоу]?|текст[аеу]?|фраз[аыуе]|string|word|text)\s+"
+                   r"([^\s«»\"'`,]+?)" + _TAIL_END, re.IGNORECASE)
+# «от фразы добрый вечер», "the phrase good morning?": a phrase or a sentence is several words,
+# the rest of the question (its question mark left out)
+_PHRASE_TAIL = re.compile(r"(?:фраз[аыуе]|предложени[еяю]|текст[аеу]?|phrase|sentence|text)\s+"
+                          r"([^\s«»\"'`:][^«»\"'`:\n]*?)[\s?]*$", re.IGNORECASE)
+# "the blake2b digest of hello?", «MD5 от admin»: one word after the utility's own name
+_DIGEST_NOUN = r"(?:[\s-]+(?:digest|hash|checksum|sum|code|хеш|хэш|дайджест|сумм[аы]))?"
+_OF = r"\s+(?:of|for|от|для)\s+"
 POINTING_WORDS = frozenset({"выше", "ниже", "этой", "этого", "этот", "эту", "моего", "моей", "мой",
                             "его", "её", "above", "below", "this", "that", "it", "mine", "my"})
 """Words that point at data instead of being data: never bound as a value."""
@@ -308,9 +325,7 @@ class _Offer:
             if not _overlaps((m.start(), m.start() + len(text)), tokens + self.bases):
                 tokens.append((m.start(), m.start() + len(text)))
         self.tokens = sorted(tokens)
-        tail_match = _TAIL.search(question)
-        self.tail = ([(tail_match.start(1), tail_match.end(1))]
-                     if tail_match and tail_match[1].lower() not in POINTING_WORDS else [])
+        self.tail = _tail_spans(question, own)
         self.low = low
         # a comma is the decimal mark in Russian («3,141»), a thousands separator in English
         self.number_style = "-ru" if _CYRILLIC.search(question) else ""
@@ -322,6 +337,37 @@ class _Offer:
         if name not in self.vocab:
             self.vocab[name] = vocabularies()[name].separate_spans(self.question)
         return self.vocab[name]
+
+
+def _tail_spans(question: str, own: tuple[str, ...]) -> list[tuple[int, int]]:
+    """Unquoted data that ends the question, best first: the last resort of a text argument.
+
+    A phrase, a sentence or a text named as such is the rest of the question
+    (:data:`_PHRASE_TAIL`), unless it begins with a preposition or a word that names no data
+    («текста из письма», :data:`GENERIC_WORDS`); one
+    word follows a cue (:data:`_TAIL`: «слова», "string") or the utility's own name and "of"
+    («MD5 от admin»). None of them is a word that points at data instead of being it ("this",
+    «выше»), and a phrase holds no circumstance (an encoding, a time zone): in «фразы привет в
+    UTF-8» the data ends where the circumstance begins, and guessing where is left undone.
+    """
+    found = []
+    match = _PHRASE_TAIL.search(question)
+    if match:
+        start, end = match.span(1)
+        words = {w.lower() for w in re.findall(r"\w+", match[1])}
+        first = match[1].split()[0]
+        circumstance = any(s < end and start < e for s, e, _ in circumstance_spans(question))
+        if not (words & POINTING_WORDS or DEIXIS.search(match[1])
+                or GENERIC_WORDS.fullmatch(first) or circumstance):
+            found.append((start, end))
+    names = "|".join(re.escape(w) for w in sorted(own, key=len, reverse=True) if w)
+    patterns = [_TAIL] + ([re.compile(rf"(?<!\w)(?:{names}){_DIGEST_NOUN}{_OF}"
+                                      rf"([^\s«»\"'`,]+?){_TAIL_END}", re.IGNORECASE)] if names else [])
+    for pattern in patterns:
+        match = pattern.search(question)
+        if match and match[1].lower() not in POINTING_WORDS and match.span(1) not in found:
+            found.append(match.span(1))
+    return found
 
 
 def _tail_resolved(question: str, literals: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -611,8 +657,9 @@ class RuleRouter:
     def route(self, question: str) -> RouterDecision:
         """Decide where ``question`` goes by keywords and patterns."""
         low = question.lower()
-        if _OUT.search(low):
-            return self._refuse("OUT_OF_SCOPE", question)
+        out = _OUT.search(low)
+        if out:
+            return self._refuse("OUT_OF_SCOPE", question, out_of_scope_word=out[0].strip())
         chosen = choose_spec(question)
         if chosen is not None:
             return self._spec_decision(chosen, question)
@@ -631,7 +678,7 @@ class RuleRouter:
         if uid is not None:
             first = next(a.name for a in self.schemas[uid].arguments if a.required)
             return self._refuse("MISSING_ARGUMENT", question, utility=uid, missing=first)
-        return self._refuse("OUT_OF_SCOPE", question)
+        return self._refuse("OUT_OF_SCOPE", question, keywords_matched=0)
 
     def route_within(self, question: str, source: Source) -> RouterDecision:
         """The best decision for ``question`` that uses ``source``, or a refusal naming why none.
