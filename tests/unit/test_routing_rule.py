@@ -150,6 +150,9 @@ def test_a_tail_that_asks_about_a_quote_binds_the_quote(rule: RuleRouter) -> Non
     # one word after the utility's own name and "of" / «от»
     ("hash.md5", "MD5 от admin — какой он?", "admin"),
     ("hash.blake2b", "What's the blake2b digest of hello?", "hello"),
+    # the words between an opening order and "into"/«в» before the utility's name or enum word
+    ("encoding.base32_encode", "Turn Hello into Base32", "Hello"),
+    ("text.transliterate", "Переведи Щербаков в латиницу", "Щербаков"),
 ])
 def test_unquoted_data_that_ends_the_question_binds(rule: RuleRouter, uid: str, question: str,
                                                       text: str) -> None:
@@ -166,6 +169,10 @@ def test_unquoted_data_that_ends_the_question_binds(rule: RuleRouter, uid: str, 
     ("hash.md5", "MD5 от фразы привет в кодировке UTF-8"),
     # a word that points is no value
     ("hash.sha256", "SHA-256 of this, please"),
+    ("encoding.base64_encode", "Convert it to base64"),
+    ("encoding.base64_encode", "Convert the text to base64"),
+    # "to" that no name of the utility follows ends no value
+    ("encoding.base64_encode", "Convert Hello to something else for base64"),
 ])
 def test_unquoted_tails_that_point_or_hold_a_circumstance_stay_unbound(
         rule: RuleRouter, uid: str, question: str) -> None:

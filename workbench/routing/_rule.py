@@ -245,6 +245,12 @@ _PHRASE_TAIL = re.compile(r"(?:фраз[аыуе]|предложени[еяю]|�
 # "the blake2b digest of hello?", «MD5 от admin»: one word after the utility's own name
 _DIGEST_NOUN = r"(?:[\s-]+(?:digest|hash|checksum|sum|code|хеш|хэш|дайджест|сумм[аы]))?"
 _OF = r"\s+(?:of|for|от|для)\s+"
+# "Turn Hello into Base32", "Convert My Project Name to kebab case": the words between an order
+# that opens the question and "into"/"to"/«в», where the utility's name or an enum word follows
+_ORDER = re.compile(r"^\s*(?:please\s+)?(?:turn|convert|change|make|encode|transform|rewrite|"
+                    r"переведи|преврати|сделай|конвертируй|закодируй|приведи|перепиши)\s+",
+                    re.IGNORECASE)
+_INTO = re.compile(r"\s+(?:into|to|в|во|к)\s+(?:the\s+)?", re.IGNORECASE)
 POINTING_WORDS = frozenset({"выше", "ниже", "этой", "этого", "этот", "эту", "моего", "моей", "мой",
                             "его", "её", "above", "below", "this", "that", "it", "mine", "my"})
 """Words that point at data instead of being data: never bound as a value."""
@@ -292,7 +298,8 @@ def _overlaps(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
 class _Offer:
     """The spans one question offers, by kind, in order; binding takes them one by one."""
 
-    def __init__(self, question: str, schema: UtilitySchema, own: tuple[str, ...]) -> None:
+    def __init__(self, question: str, schema: UtilitySchema, own: tuple[str, ...],
+                 targets: list[int] | None = None) -> None:
         low = question.lower()
         literals = _blocks_whole(question, _tail_resolved(
             question, [(s, e) for s, e in question_literal_spans(question) if e > s]))
@@ -325,7 +332,7 @@ class _Offer:
             if not _overlaps((m.start(), m.start() + len(text)), tokens + self.bases):
                 tokens.append((m.start(), m.start() + len(text)))
         self.tokens = sorted(tokens)
-        self.tail = _tail_spans(question, own)
+        self.tail = _tail_spans(question, own) + _between_order_and_target(question, targets or [])
         self.low = low
         # a comma is the decimal mark in Russian («3,141»), a thousands separator in English
         self.number_style = "-ru" if _CYRILLIC.search(question) else ""
@@ -343,23 +350,16 @@ def _tail_spans(question: str, own: tuple[str, ...]) -> list[tuple[int, int]]:
     """Unquoted data that ends the question, best first: the last resort of a text argument.
 
     A phrase, a sentence or a text named as such is the rest of the question
-    (:data:`_PHRASE_TAIL`), unless it begins with a preposition or a word that names no data
-    («текста из письма», :data:`GENERIC_WORDS`); one
-    word follows a cue (:data:`_TAIL`: «слова», "string") or the utility's own name and "of"
-    («MD5 от admin»). None of them is a word that points at data instead of being it ("this",
-    «выше»), and a phrase holds no circumstance (an encoding, a time zone): in «фразы привет в
-    UTF-8» the data ends where the circumstance begins, and guessing where is left undone.
+    (:data:`_PHRASE_TAIL`) where :func:`_plain_data` allows it: not «текста из письма», not «фразы
+    привет в UTF-8» (where the data ends and the circumstance begins is not guessed). One word
+    follows a cue (:data:`_TAIL`: «слова», "string") or the utility's own name and "of" («MD5 от
+    admin»), never a word that points at data instead of being it ("this", «выше»).
     """
     found = []
     match = _PHRASE_TAIL.search(question)
     if match:
-        start, end = match.span(1)
-        words = {w.lower() for w in re.findall(r"\w+", match[1])}
-        first = match[1].split()[0]
-        circumstance = any(s < end and start < e for s, e, _ in circumstance_spans(question))
-        if not (words & POINTING_WORDS or DEIXIS.search(match[1])
-                or GENERIC_WORDS.fullmatch(first) or circumstance):
-            found.append((start, end))
+        if _plain_data(question, *match.span(1)):
+            found.append(match.span(1))
     names = "|".join(re.escape(w) for w in sorted(own, key=len, reverse=True) if w)
     patterns = [_TAIL] + ([re.compile(rf"(?<!\w)(?:{names}){_DIGEST_NOUN}{_OF}"
                                       rf"([^\s«»\"'`,]+?){_TAIL_END}", re.IGNORECASE)] if names else [])
@@ -368,6 +368,38 @@ def _tail_spans(question: str, own: tuple[str, ...]) -> list[tuple[int, int]]:
         if match and match[1].lower() not in POINTING_WORDS and match.span(1) not in found:
             found.append(match.span(1))
     return found
+
+
+def _plain_data(question: str, start: int, end: int) -> bool:
+    """Whether the unquoted words ``question[start:end]`` may be data.
+
+    They neither point at data («выше», "this") nor begin with a word that names none («из»,
+    "the") nor hold a circumstance (an encoding, a time zone).
+    """
+    text = question[start:end]
+    words = {w.lower() for w in re.findall(r"\w+", text)}
+    if not words or words & POINTING_WORDS or DEIXIS.search(text):
+        return False
+    if GENERIC_WORDS.fullmatch(text.split()[0]):
+        return False
+    return not any(s < end and start < e for s, e, _ in circumstance_spans(question))
+
+
+def _between_order_and_target(question: str, targets: list[int]) -> list[tuple[int, int]]:
+    """The words between an opening order and "into"/«в» followed by one of ``targets``.
+
+    ``targets`` are where the utility's own name or a word of one of its enum vocabularies starts:
+    "Turn Hello into Base32" gives «Hello», "Convert it to YAML" nothing (it points).
+    """
+    order = _ORDER.match(question)
+    if not order or not targets:
+        return []
+    for into in _INTO.finditer(question, order.end()):
+        if into.end() in targets and into.start() > order.end():
+            if _plain_data(question, order.end(), into.start()):
+                return [(order.end(), into.start())]
+            return []
+    return []
 
 
 def _tail_resolved(question: str, literals: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -541,10 +573,19 @@ class RuleRouter:
                 best, best_score = uid, score
         return best
 
+    def _targets(self, uid: str, question: str) -> list[int]:
+        """Where the utility's own names and the words of its enum vocabularies start."""
+        starts = [m.start() for _, pattern in self._patterns[uid] for m in pattern.finditer(question.lower())]
+        for arg in self.schemas[uid].arguments:
+            vocabulary = vocabulary_for(uid, arg.name)
+            if vocabulary is not None:
+                starts += [start for start, _ in vocabularies()[vocabulary].separate_spans(question)]
+        return starts
+
     def _bind(self, uid: str, question: str) -> dict[str, ArgSpan]:
         """Each argument that a span of the question gives a value for, with that span."""
         schema = self.schemas[uid]
-        offer = _Offer(question, schema, self.triggers[uid])
+        offer = _Offer(question, schema, self.triggers[uid], self._targets(uid, question))
         bound: dict[str, ArgSpan] = {}
         # a month binds first: in "month 2 of 2023" the year must not take the 2
         for arg in sorted(schema.arguments, key=lambda a: a.name != "month"):
