@@ -153,6 +153,9 @@ def test_a_tail_that_asks_about_a_quote_binds_the_quote(rule: RuleRouter) -> Non
     # the words between an opening order and "into"/«в» before the utility's name or enum word
     ("encoding.base32_encode", "Turn Hello into Base32", "Hello"),
     ("text.transliterate", "Переведи Щербаков в латиницу", "Щербаков"),
+    # the rest of a request that opens with the utility's own name
+    ("encoding.html_escape", "HTML-escape <b>bold</b> & more", "<b>bold</b> & more"),
+    ("hash.md5", "md5 hello world", "hello world"),
 ])
 def test_unquoted_data_that_ends_the_question_binds(rule: RuleRouter, uid: str, question: str,
                                                       text: str) -> None:
@@ -173,6 +176,10 @@ def test_unquoted_data_that_ends_the_question_binds(rule: RuleRouter, uid: str, 
     ("encoding.base64_encode", "Convert the text to base64"),
     # "to" that no name of the utility follows ends no value
     ("encoding.base64_encode", "Convert Hello to something else for base64"),
+    # ... not when it asks, names the utility's enum word again, or holds a quoted literal
+    ("hash.md5", "md5 hello world?"),
+    ("text.transliterate", "Transliterate Жуков the way a passport does"),
+    ("regex.find_all", "Find all matches of `\\d{3}`"),
 ])
 def test_unquoted_tails_that_point_or_hold_a_circumstance_stay_unbound(
         rule: RuleRouter, uid: str, question: str) -> None:

@@ -332,7 +332,8 @@ class _Offer:
             if not _overlaps((m.start(), m.start() + len(text)), tokens + self.bases):
                 tokens.append((m.start(), m.start() + len(text)))
         self.tokens = sorted(tokens)
-        self.tail = _tail_spans(question, own) + _between_order_and_target(question, targets or [])
+        self.tail = (_tail_spans(question, own) + _between_order_and_target(question, targets or [])
+                     + _after_opening_name(question, own, targets or []))
         self.low = low
         # a comma is the decimal mark in Russian («3,141»), a thousands separator in English
         self.number_style = "-ru" if _CYRILLIC.search(question) else ""
@@ -374,11 +375,14 @@ def _plain_data(question: str, start: int, end: int) -> bool:
     """Whether the unquoted words ``question[start:end]`` may be data.
 
     They neither point at data («выше», "this") nor begin with a word that names none («из»,
-    "the") nor hold a circumstance (an encoding, a time zone).
+    "the") nor hold a quoted literal ("matches of `[0-9]+`": the literal is the pattern, and the
+    text is missing) nor a circumstance (an encoding, a time zone).
     """
     text = question[start:end]
     words = {w.lower() for w in re.findall(r"\w+", text)}
     if not words or words & POINTING_WORDS or DEIXIS.search(text):
+        return False
+    if any(mark in text for mark in "«»\"`“”„"):  # a quoted literal in it is the data, if any is
         return False
     if GENERIC_WORDS.fullmatch(text.split()[0]):
         return False
@@ -400,6 +404,27 @@ def _between_order_and_target(question: str, targets: list[int]) -> list[tuple[i
                 return [(order.end(), into.start())]
             return []
     return []
+
+
+def _after_opening_name(question: str, own: tuple[str, ...], targets: list[int]
+                        ) -> list[tuple[int, int]]:
+    """The rest of a request that opens with the utility's own name: "HTML-escape <b>bold</b>".
+
+    Not when the question asks (it ends in «?»), nor when the rest names the utility or one of its
+    enum words again ("Transliterate Жуков the way a passport does": where the data ends is not
+    guessed), nor where :func:`_plain_data` refuses it ("md5 of this", «base64 для текста …»).
+    """
+    text = question.rstrip()
+    if not own or text.endswith("?"):
+        return []
+    names = "|".join(re.escape(w) for w in sorted(own, key=len, reverse=True) if w)
+    opening = re.match(rf"\s*(?:please\s+)?(?:{names})\w*[\s:]+", text, re.IGNORECASE)
+    if not opening or opening.end() >= len(text):
+        return []
+    start, end = opening.end(), len(text)
+    if any(start <= t < end for t in targets) or not _plain_data(question, start, end):
+        return []
+    return [(start, end)]
 
 
 def _tail_resolved(question: str, literals: list[tuple[int, int]]) -> list[tuple[int, int]]:
