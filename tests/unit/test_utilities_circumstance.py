@@ -115,8 +115,9 @@ def test_an_apostrophe_is_no_quote_mark():
     # "What's" would otherwise open a literal that the first real quote closes
     assert question_literals("What's the Levenshtein distance from 'flaw' to 'lawn'?") == ["flaw", "lawn"]
     assert question_literals("Don't hash 'x', hash 'y'") == ["x", "y"]
-    # a quote whose closing mark is an apostrophe is left unread rather than cut at "I'"
-    assert question_literals("Is 'Madam, I'm Adam' a palindrome?") == []
+    # an apostrophe between two letters inside a quote is a part of it, not its end
+    assert question_literals("Is 'Madam, I'm Adam' a palindrome?") == ["Madam, I'm Adam"]
+    assert question_literals("the users' list") == []
 
 
 def test_registered_as_relevance_rule():

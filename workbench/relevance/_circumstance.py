@@ -98,10 +98,11 @@ GENERIC_WORDS = re.compile(
     re.IGNORECASE,
 )
 _VALUE_WORD = re.compile(r"[\w°][\w\-/.+:°]*", re.UNICODE)
-# a single quote opens after no letter and closes before none: the apostrophe of "What's" or
-# "don't" is no quote mark, so "What's the MD5 of 'flaw'?" holds one literal, not "s the MD5 of "
+# a single quote opens after no letter and closes before none, and one between two letters is an
+# apostrophe: "What's the MD5 of 'flaw'?" holds one literal, not "s the MD5 of ", and
+# "'Madam, I'm Adam'" holds the whole phrase
 _LITERALS = re.compile(r"\"([^\"]*)\"|«([^»]*)»|“([^”]*)”|„([^“”]*)[“”]|`([^`]*)`"
-                       r"|(?<!\w)'([^']*)'(?!\w)")
+                       r"|(?<!\w)'((?:[^']|(?<=\w)'(?=\w))*)'(?!\w)")
 
 
 class CircumstanceRule(Protocol):
