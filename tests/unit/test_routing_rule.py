@@ -157,7 +157,7 @@ def test_a_tail_that_asks_about_a_quote_binds_the_quote(rule: RuleRouter) -> Non
     ("encoding.html_escape", "HTML-escape <b>bold</b> & more", "<b>bold</b> & more"),
     ("hash.md5", "md5 hello world", "hello world"),
 ])
-def test_unquoted_data_that_ends_the_question_binds(rule: RuleRouter, uid: str, question: str,
+def test_unquoted_data_binds(rule: RuleRouter, uid: str, question: str,
                                                       text: str) -> None:
     spans = rule._bind(uid, question)
     assert spans["text"].value(question) == text
@@ -170,8 +170,9 @@ def test_unquoted_data_that_ends_the_question_binds(rule: RuleRouter, uid: str, 
     ("text.word_count", "Count the words in the text below"),
     # where a circumstance stands in the phrase, the data's end is not guessed
     ("hash.md5", "MD5 от фразы привет в кодировке UTF-8"),
-    # a word that points is no value
+    # a word that points is no value, nor is a circumstance after a naming word
     ("hash.sha256", "SHA-256 of this, please"),
+    ("text.reverse", "Reverse the string UTF-8"),
     ("encoding.base64_encode", "Convert it to base64"),
     ("encoding.base64_encode", "Convert the text to base64"),
     # "to" that no name of the utility follows ends no value
@@ -181,7 +182,7 @@ def test_unquoted_data_that_ends_the_question_binds(rule: RuleRouter, uid: str, 
     ("text.transliterate", "Transliterate Жуков the way a passport does"),
     ("regex.find_all", "Find all matches of `\\d{3}`"),
 ])
-def test_unquoted_tails_that_point_or_hold_a_circumstance_stay_unbound(
+def test_unquoted_words_that_may_not_be_data_stay_unbound(
         rule: RuleRouter, uid: str, question: str) -> None:
     assert "text" not in rule._bind(uid, question)
 
@@ -200,6 +201,9 @@ def test_rule_router_refusals_quote_and_spec(rule: RuleRouter) -> None:
     out = rule.route("Какая погода будет в Казани на выходных?")
     assert out.source is Source.REFUSE and out.refusal is not None
     assert out.refusal.code == "OUT_OF_SCOPE"
+    assert out.refusal.numbers == {"out_of_scope_word": "погод"}  # why: a scope word, not silence
+    unknown = rule.route("Сколько зёрен в мешке риса?")
+    assert unknown.refusal is not None and unknown.refusal.numbers == {"keywords_matched": 0}
     assert rule.route("Which bytes are never valid anywhere in a UTF-8 stream?").source is Source.QUOTE
     spec = rule.route("Аванс за мебель получен 10 февраля 2026 года. По какой расчётной ставке считать НДС?")
     assert spec.source is Source.SPEC and spec.spec == "vat.estimated_rate"

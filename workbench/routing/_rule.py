@@ -299,7 +299,7 @@ class _Offer:
     """The spans one question offers, by kind, in order; binding takes them one by one."""
 
     def __init__(self, question: str, schema: UtilitySchema, own: tuple[str, ...],
-                 targets: list[int] | None = None) -> None:
+                 own_patterns: tuple[tuple[str, re.Pattern[str]], ...] = ()) -> None:
         low = question.lower()
         literals = _blocks_whole(question, _tail_resolved(
             question, [(s, e) for s, e in question_literal_spans(question) if e > s]))
@@ -332,8 +332,8 @@ class _Offer:
             if not _overlaps((m.start(), m.start() + len(text)), tokens + self.bases):
                 tokens.append((m.start(), m.start() + len(text)))
         self.tokens = sorted(tokens)
-        self.tail = (_tail_spans(question, own) + _between_order_and_target(question, targets or [])
-                     + _after_opening_name(question, own, targets or []))
+        self.schema, self.own, self.own_patterns = schema, own, own_patterns
+        self._tail: list[tuple[int, int]] | None = None
         self.low = low
         # a comma is the decimal mark in Russian («3,141»), a thousands separator in English
         self.number_style = "-ru" if _CYRILLIC.search(question) else ""
@@ -346,27 +346,47 @@ class _Offer:
             self.vocab[name] = vocabularies()[name].separate_spans(self.question)
         return self.vocab[name]
 
+    def tail(self) -> list[tuple[int, int]]:
+        """Unquoted data, best first: the last resort of a text argument, found when first asked.
 
-def _tail_spans(question: str, own: tuple[str, ...]) -> list[tuple[int, int]]:
+        What :func:`_tail_spans`, :func:`_between_order_and_target` and
+        :func:`_after_opening_name` read, in that order.
+        """
+        if self._tail is None:
+            names = "|".join(re.escape(w) for w in sorted(self.own, key=len, reverse=True) if w)
+            targets = self._targets()
+            self._tail = (_tail_spans(self.question, names)
+                          + _between_order_and_target(self.question, targets)
+                          + _after_opening_name(self.question, names, targets))
+        return self._tail
+
+    def _targets(self) -> list[int]:
+        """Where the utility's own names and the words of its enum vocabularies start."""
+        starts = [m.start() for _, pattern in self.own_patterns for m in pattern.finditer(self.low)]
+        for arg in self.schema.arguments:
+            vocabulary = vocabulary_for(self.schema.id, arg.name)
+            if vocabulary is not None:
+                # not self.vocabulary(): binding takes its spans out of that list one by one
+                starts += [start for start, _ in vocabularies()[vocabulary].separate_spans(self.question)]
+        return starts
+
+
+def _tail_spans(question: str, names: str) -> list[tuple[int, int]]:
     """Unquoted data that ends the question, best first: the last resort of a text argument.
 
     A phrase, a sentence or a text named as such is the rest of the question
     (:data:`_PHRASE_TAIL`) where :func:`_plain_data` allows it: not «текста из письма», not «фразы
     привет в UTF-8» (where the data ends and the circumstance begins is not guessed). One word
-    follows a cue (:data:`_TAIL`: «слова», "string") or the utility's own name and "of" («MD5 от
-    admin»), never a word that points at data instead of being it ("this", «выше»).
+    follows a cue (:data:`_TAIL`: «слова», "string") or one of the utility's own ``names`` (a
+    regular-expression alternation) and "of" («MD5 от admin»), under the same guard.
     """
-    found = []
-    match = _PHRASE_TAIL.search(question)
-    if match:
-        if _plain_data(question, *match.span(1)):
-            found.append(match.span(1))
-    names = "|".join(re.escape(w) for w in sorted(own, key=len, reverse=True) if w)
-    patterns = [_TAIL] + ([re.compile(rf"(?<!\w)(?:{names}){_DIGEST_NOUN}{_OF}"
-                                      rf"([^\s«»\"'`,]+?){_TAIL_END}", re.IGNORECASE)] if names else [])
+    patterns = [_PHRASE_TAIL, _TAIL] + ([re.compile(rf"(?<!\w)(?:{names}){_DIGEST_NOUN}{_OF}"
+                                                    rf"([^\s«»\"'`,]+?){_TAIL_END}", re.IGNORECASE)]
+                                        if names else [])
+    found: list[tuple[int, int]] = []
     for pattern in patterns:
         match = pattern.search(question)
-        if match and match[1].lower() not in POINTING_WORDS and match.span(1) not in found:
+        if match and match.span(1) not in found and _plain_data(question, *match.span(1)):
             found.append(match.span(1))
     return found
 
@@ -399,15 +419,14 @@ def _between_order_and_target(question: str, targets: list[int]) -> list[tuple[i
     if not order or not targets:
         return []
     for into in _INTO.finditer(question, order.end()):
-        if into.end() in targets and into.start() > order.end():
+        if into.end() in targets:
             if _plain_data(question, order.end(), into.start()):
                 return [(order.end(), into.start())]
             return []
     return []
 
 
-def _after_opening_name(question: str, own: tuple[str, ...], targets: list[int]
-                        ) -> list[tuple[int, int]]:
+def _after_opening_name(question: str, names: str, targets: list[int]) -> list[tuple[int, int]]:
     """The rest of a request that opens with the utility's own name: "HTML-escape <b>bold</b>".
 
     Not when the question asks (it ends in «?»), nor when the rest names the utility or one of its
@@ -415,9 +434,8 @@ def _after_opening_name(question: str, own: tuple[str, ...], targets: list[int]
     guessed), nor where :func:`_plain_data` refuses it ("md5 of this", «base64 для текста …»).
     """
     text = question.rstrip()
-    if not own or text.endswith("?"):
+    if not names or text.endswith("?"):
         return []
-    names = "|".join(re.escape(w) for w in sorted(own, key=len, reverse=True) if w)
     opening = re.match(rf"\s*(?:please\s+)?(?:{names})\w*[\s:]+", text, re.IGNORECASE)
     if not opening or opening.end() >= len(text):
         return []
@@ -598,19 +616,10 @@ class RuleRouter:
                 best, best_score = uid, score
         return best
 
-    def _targets(self, uid: str, question: str) -> list[int]:
-        """Where the utility's own names and the words of its enum vocabularies start."""
-        starts = [m.start() for _, pattern in self._patterns[uid] for m in pattern.finditer(question.lower())]
-        for arg in self.schemas[uid].arguments:
-            vocabulary = vocabulary_for(uid, arg.name)
-            if vocabulary is not None:
-                starts += [start for start, _ in vocabularies()[vocabulary].separate_spans(question)]
-        return starts
-
     def _bind(self, uid: str, question: str) -> dict[str, ArgSpan]:
         """Each argument that a span of the question gives a value for, with that span."""
         schema = self.schemas[uid]
-        offer = _Offer(question, schema, self.triggers[uid], self._targets(uid, question))
+        offer = _Offer(question, schema, self.triggers[uid], self._patterns[uid])
         bound: dict[str, ArgSpan] = {}
         # a month binds first: in "month 2 of 2023" the year must not take the 2
         for arg in sorted(schema.arguments, key=lambda a: a.name != "month"):
@@ -650,7 +659,7 @@ class RuleRouter:
                     _shaped_first(offer.tokens, question, DATA_SHAPES[uid])
                 taken = (_take(offer.literals, question, "text")
                          or _take(offer.tokens, question, "text")
-                         or (_take(offer.tail, question, "text") if name in TAIL_ARGS else None))
+                         or (_take(offer.tail(), question, "text") if name in TAIL_ARGS else None))
             if taken is not None:
                 bound[name] = taken[0]
         for first, second in DIRECTED_PAIRS:
