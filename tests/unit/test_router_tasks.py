@@ -301,3 +301,37 @@ def test_text_lines_are_dev_utility_calls_whose_text_is_in_the_question(tasks) -
     others = {r["id"] for name in ("router_probe", "router_styles", "router_chat")
               for r in _read(QUESTIONS / f"{name}.jsonl")}
     assert not {r["id"] for r in text} & ({r["id"] for r in tasks} | others)
+
+
+REFUSAL_PAIRS = QUESTIONS / "router_refusals.jsonl"
+
+
+def test_refusal_pairs_are_dev_lines_each_with_an_answerable_twin(tasks) -> None:
+    # a request that must be refused beside the same request with its data given
+    rows = _read(REFUSAL_PAIRS)
+    assert len(rows) >= 60
+    refusals = [r for r in rows if r["kind"] == "red_team"]
+    answers = [r for r in rows if r["kind"] == "utility"]
+    assert len(refusals) + len(answers) == len(rows)
+    for row in refusals:
+        _check_fields(row, "red_team")
+        assert row["split"] == "dev", row["id"]
+    _check_extra_utility_lines(answers, ("router_tasks", "red_team", "e2e", "router_probe",
+                                         "router_styles", "router_chat", "router_text"))
+    # rt-red-3NN and its twin rt-u-9NN ask for the same thing in the same language
+    twins = {r["id"].removeprefix("rt-u-9"): r for r in answers}
+    assert {r["id"].removeprefix("rt-red-3") for r in refusals} == set(twins)
+    for row in refusals:
+        twin = twins[row["id"].removeprefix("rt-red-3")]
+        assert twin["lang"] == row["lang"], row["id"]
+        gold_utility = row["gold"].get("utility")
+        assert gold_utility in (None, twin["gold"]["utility"]), row["id"]
+    assert Counter(r["lang"] for r in rows) == {"ru": 30, "en": 30}
+    questions = [r["question"].casefold() for r in rows]
+    assert len(set(questions)) == len(questions)
+    seen = {r["question"].casefold() for name in ("router_tasks", "red_team", "e2e")
+            for r in _read(QUESTIONS / f"{name}.jsonl")}
+    assert not set(questions) & seen
+    others = {r["id"] for name in ("red_team", "router_probe", "router_styles", "router_chat",
+                                   "router_text") for r in _read(QUESTIONS / f"{name}.jsonl")}
+    assert not {r["id"] for r in rows} & ({r["id"] for r in tasks} | others)
