@@ -261,6 +261,38 @@ def test_unknown_normaliser_and_vocabulary() -> None:
         normalise("enum:planets", "x")
 
 
+@FAST
+@given(st.text(min_size=1, max_size=40))
+def test_an_identifier_is_its_span_when_it_holds_a_digit(text: str) -> None:
+    if any(ch.isdigit() for ch in text):
+        assert normalise("code", text) == text
+    else:
+        with pytest.raises(NormaliseError, match="no digit"):
+            normalise("code", text)
+
+
+@pytest.mark.parametrize(("question", "digits"), [
+    ("Округли 96,4378 до сотых", 2),
+    ("Округли 7,5 до целых", 0),
+    ("Round 2.71828 to the nearest thousandth", 3),
+    ("Round 0.25 to one decimal place", 1),  # a lone "one" is no number word
+    ("Round 3.14159 to two decimal places", 2),  # a number word, as before
+])
+def test_decimal_places_named_by_a_word(question: str, digits: int) -> None:
+    spans = RuleRouter()._bind("number.round", question)
+    assert spans["digits"].value(question) == digits
+    assert derive(question, digits, "digits") is not None
+
+
+@pytest.mark.parametrize(("question", "utility"), [
+    ("Какой ИНН у соседнего магазина «Продукты у дома»?", "id.validate_inn"),
+    ("Is the IBAN 'Acme Trading' valid?", "id.validate_iban"),
+])
+def test_a_name_in_quotes_is_no_identifier(question: str, utility: str) -> None:
+    spans = RuleRouter()._bind(utility, question)
+    assert not spans  # before, the quoted name was the INN, and validating it was a verified answer
+
+
 # --- derivation --------------------------------------------------------------------------------
 
 QUESTION_TEXT = st.text(alphabet=st.sampled_from(list("абвгдеёжзийклмнопрстуфхцчшщьыэюя"

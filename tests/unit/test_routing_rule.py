@@ -124,6 +124,23 @@ def rule() -> RuleRouter:
     ("Сколько будет в Новосибирске (Asia/Novosibirsk), когда в Москве 2026-03-10 09:00 (Europe/Moscow)?",
      "date.convert_timezone",
      {"datetime": "2026-03-10T09:00:00", "from_tz": "Europe/Moscow", "to_tz": "Asia/Novosibirsk"}),
+    # number words count only where the digits run out: "two" counts the numbers here
+    ("My two favourite numbers are 84 and 126; what is their greatest common divisor?",
+     "number.gcd", {"a": 84, "b": 126}),
+    # a two-letter unit code names its unit where it stands as a word
+    ("How many pounds is 3 kg?", "units.mass", {"value": 3, "from_unit": "kg", "to_unit": "lb"}),
+    # a decoding verb anywhere turns the encoder's words to its decoder; "=" padding is data
+    ("Decode the Base64 value aGVsbG8= for me", "encoding.base64_decode", {"data": "aGVsbG8="}),
+    ("Раскодируй, пожалуйста, строку Base32 NBSWY3DP", "encoding.base32_decode", {"data": "NBSWY3DP"}),
+    # a UUID's namespace is a word of its vocabulary; the name is the word after "name"
+    ("Сделай UUID5 для имени пример.рф в пространстве имён DNS", "id.uuid5",
+     {"namespace": "dns", "name": "пример.рф"}),
+    ("UUID v3 for the name build-7 in the URL namespace, please", "id.uuid3",
+     {"namespace": "url", "name": "build-7"}),
+    # every IANA zone names itself
+    ("When it is 2026-03-10 09:00 in Moscow (Europe/Moscow), what time is it in Lima (America/Lima)?",
+     "date.convert_timezone",
+     {"datetime": "2026-03-10T09:00:00", "from_tz": "Europe/Moscow", "to_tz": "America/Lima"}),
 ])
 def test_rule_router_utilities(rule: RuleRouter, question: str, utility: str, args: dict) -> None:
     decision = rule.route(question)
@@ -140,6 +157,10 @@ def test_a_tail_that_asks_about_a_quote_binds_the_quote(rule: RuleRouter) -> Non
 
 
 @pytest.mark.parametrize(("uid", "question", "text"), [
+    # the one run of Cyrillic words in an English question is what it works on
+    ("text.transliterate", "Transliterate Жуков the way a passport does", "Жуков"),
+    ("text.transliterate", "Transliterate Юлия Жукова into Latin letters using the GOST standard",
+     "Юлия Жукова"),
     # a phrase, a sentence or a text named as such is the rest of the question
     ("hash.md5", "Посчитай MD5 от фразы добрый вечер", "добрый вечер"),
     ("hash.md5", "What's the MD5 of the phrase good morning?", "good morning"),
@@ -179,8 +200,11 @@ def test_unquoted_data_binds(rule: RuleRouter, uid: str, question: str,
     ("encoding.base64_encode", "Convert Hello to something else for base64"),
     # ... not when it asks, names the utility's enum word again, or holds a quoted literal
     ("hash.md5", "md5 hello world?"),
-    ("text.transliterate", "Transliterate Жуков the way a passport does"),
     ("regex.find_all", "Find all matches of `\\d{3}`"),
+    # Cyrillic words are the data of an English question only where they are one run and the
+    # English words outnumber them
+    ("text.transliterate", "Transliterate Жуков, then Петров, the way a passport does"),
+    ("hash.sha256", "Какую длину ключа рекомендуют выбирать для HMAC-SHA256?"),
 ])
 def test_unquoted_words_that_may_not_be_data_stay_unbound(
         rule: RuleRouter, uid: str, question: str) -> None:
@@ -384,3 +408,13 @@ def test_a_text_argument_does_not_take_the_span_of_another() -> None:
     assert "value" not in spans  # the 16 is the base; "7f" is no span the binder reads
     decision = RuleRouter().route(question)
     assert decision.args.get("value") != "16"
+
+
+def test_two_letter_unit_codes_bind_as_words() -> None:
+    question = "Convert 250 mm to cm"
+    spans = RuleRouter()._bind("units.length", question)
+    assert {name: span.value(question) for name, span in spans.items()} == {
+        "value": 250, "from_unit": "mm", "to_unit": "cm"}
+    other = "Convert 250 in to km"  # "in" stays a word: only km names a unit
+    spans = RuleRouter()._bind("units.length", other)
+    assert [span.value(other) for name, span in spans.items() if name != "value"] == ["km"]

@@ -255,6 +255,17 @@ def test_a_question_about_a_utilitys_topic_goes_to_the_quote_source(router: Span
     assert own.source is Source.REFUSE and own.refusal.code == "MISSING_ARGUMENT"
 
 
+def test_a_quote_choice_that_points_at_own_data_a_named_utility_needs_is_refused(
+        router: SpanRouter) -> None:
+    own = router._decide("quote", "What netmask goes with the prefix of our VPN?", 0.9)
+    assert own.refusal is not None and own.refusal.code == "MISSING_ARGUMENT"
+    assert own.refusal.numbers["utility"] == "net.prefix_to_netmask"
+    # a question that asks why stays with the quote source, and so does one without a possessive
+    for question in ("Why does Norway disappear from my YAML country list?",
+                     "Which netmask does a typical home network use?"):
+        assert router._decide("quote", question, 0.9).source is Source.QUOTE, question
+
+
 def test_rule_label_names_the_class_of_each_kind_of_decision() -> None:
     from workbench.refusal import Refusal
     from workbench.routing._span import rule_label

@@ -29,6 +29,7 @@ import datetime as dt
 import functools
 import math
 import re
+import zoneinfo
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -305,6 +306,41 @@ def base_vocabulary() -> Vocabulary:
     return build_vocabulary("base", synonym_file()["bases"], own_names=False)
 
 
+@functools.cache
+def places_vocabulary() -> Vocabulary:
+    """The words that name a count of decimal places (the ``places`` section of ``synonyms.yaml``)."""
+    return build_vocabulary("places", synonym_file()["places"], own_names=False)
+
+
+def normalise_places(text: str) -> int:
+    """A count of decimal places named by a word: «до сотых» and "to the nearest hundredth" are 2.
+
+    Raises:
+        NormaliseError: The text names no count of places.
+    """
+    return int(places_vocabulary().lookup(text))
+
+
+def place_spans(question: str) -> list[tuple[int, int]]:
+    """The words of ``question`` that name a count of decimal places, in order."""
+    return places_vocabulary().separate_spans(question)
+
+
+CODE_ARGUMENTS = frozenset({"inn", "ogrn", "snils", "bik", "kpp", "iban", "isbn", "code", "number",
+                            "postcode"})
+"""String arguments that hold an identifier written with digits: they bind through ``code``."""
+
+
+def normalise_code(text: str) -> str:
+    """An identifier written with digits (an INN, an IBAN, a card number), as written.
+
+    A span without a digit is no such identifier: «Продукты у дома» is a shop's name, not its INN.
+    """
+    if not any(ch.isdigit() for ch in text):
+        raise NormaliseError(f"{text[:40]!r} holds no digit, so it is no identifier")
+    return text
+
+
 def normalise_base(text: str) -> int:
     """A number base named by a word («двоичной», "hex") or written "base 16", as 2–36.
 
@@ -380,7 +416,10 @@ class Vocabulary:
 
     def spans(self, question: str) -> Iterator[tuple[int, int]]:
         """Every span of ``question`` that names a value, longest word first."""
+        folded = question.casefold()
         for word, _, stem in self.words:
+            if word.split("*", 1)[0].split(maxsplit=1)[0] not in folded:
+                continue  # the cheap filter: the word's first piece is nowhere in the question
             for m in _bounded_pattern(word, stem).finditer(question):
                 yield m.start(), m.end()
 
@@ -431,6 +470,10 @@ def vocabularies() -> dict[str, Vocabulary]:
         # the lexical analyzer drops as a stopword
         if len(alias) >= 2 and analyze(alias):  # "are" (the unit of area) is also a stopword
             units.setdefault(code, []).append(alias + "*" if len(alias) >= 4 and alias.isalpha() else alias)
+    zones = table.setdefault("timezone", {})
+    for zone in zoneinfo.available_timezones():  # every IANA zone names itself: "Asia/Tokyo"
+        if "/" in zone:
+            zones.setdefault(zone, [])
     for uid, schema in load_catalog().schemas.items():
         for arg in schema.arguments:
             if arg.choices:
@@ -473,6 +516,7 @@ VOCABULARY_ARGUMENTS: dict[str, frozenset[str]] = {
     "timezone": frozenset({"tz", "from_tz", "to_tz"}),
     "unit": frozenset({"from_unit", "to_unit"}),
     "regex_flags": frozenset({"flags"}),
+    "uuid_namespace": frozenset({"namespace"}),
 }
 """Arguments without declared ``choices`` whose values a shared vocabulary gives."""
 
@@ -488,6 +532,8 @@ NORMALISERS: dict[str, Callable[[str], Any]] = {
     "date": normalise_date,
     "month": normalise_month,
     "base": normalise_base,
+    "code": normalise_code,
+    "places": normalise_places,
 }
 """The normalisers by name; ``enum:<vocabulary>`` names the enum normaliser of a vocabulary."""
 
@@ -577,7 +623,8 @@ def candidate_spans(question: str, argument: str | None = None) -> Iterator[ArgS
     """Every span of ``question`` some normaliser reads, each with that normaliser.
 
     A base word («двоичной», "hex") is read as a number only for ``argument`` in
-    :data:`BASE_ARGS`: for any other argument "hex" is no 16.
+    :data:`BASE_ARGS`: for any other argument "hex" is no 16; a word of decimal places («сотых»)
+    only for ``digits``.
     """
     for start, end in date_spans(question):
         yield ArgSpan(start, end, "date")
@@ -590,6 +637,9 @@ def candidate_spans(question: str, argument: str | None = None) -> Iterator[ArgS
     if argument in BASE_ARGS:
         for start, end in base_spans(question):
             yield ArgSpan(start, end, "base")
+    if argument == "digits":
+        for start, end in place_spans(question):
+            yield ArgSpan(start, end, "places")
     for name, vocabulary in vocabularies().items():
         for start, end in vocabulary.spans(question):
             yield ArgSpan(start, end, f"enum:{name}")

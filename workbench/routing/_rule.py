@@ -29,6 +29,7 @@ from workbench.relevance import (
 )
 from workbench.routing._normalise import (
     BASE_ARGS,
+    CODE_ARGUMENTS,
     ArgSpan,
     NormaliseError,
     base_spans,
@@ -36,6 +37,7 @@ from workbench.routing._normalise import (
     month_spans,
     number_spans,
     percent_spans,
+    place_spans,
     vocabularies,
     vocabulary_for,
 )
@@ -107,7 +109,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                          "добавь месяц", "months to", "месяца к", "месяцев к"),
     "date.weekday": ("день недели", "day of the week", "weekday"),
     "date.to_unix": ("в unix", "to unix"), "date.from_unix": ("метк", "timestamp"),
-    "date.convert_timezone": ("когда в", "time zone"), "date.iso_week": ("iso-недел", "iso week"),
+    "date.convert_timezone": ("когда в", "time zone", "what time is it", "который час"),
+    "date.iso_week": ("iso-недел", "iso week"),
     "date.is_leap_year": ("високосн", "leap year"), "date.business_days": ("будних", "business days",
                                                                             "рабочих дней"),
     "date.age": ("полных лет", "how old"),
@@ -122,7 +125,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "id.validate_bik": ("бик", "bik"), "id.validate_kpp": ("кпп", "kpp"),
     "id.validate_ogrn": ("огрн", "ogrn"), "id.validate_iban": ("iban",),
     "id.validate_isbn": ("isbn",), "id.validate_ean13": ("ean",), "id.luhn_check": ("luhn", "луна"),
-    "id.uuid5": ("uuid v5", "uuid5"), "id.uuid3": ("uuid v3", "uuid3"),
+    "id.uuid5": ("uuid v5", "uuid5", "version 5 uuid", "uuid version 5", "uuid версии 5"),
+    "id.uuid3": ("uuid v3", "uuid3", "version 3 uuid", "uuid version 3", "uuid версии 3"),
     "net.cidr_info": ("сети", "subnet", "network"), "net.ip_in_network": ("входит ли", "is the ip"),
     "net.ip_to_int": ("целое число", "to an integer"), "net.int_to_ip": ("в ip", "to an ip"),
     "net.mac_normalize": ("mac",), "net.parse_url": ("url на части", "parse the url", "разбери url"),
@@ -152,6 +156,17 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "regex.split": ("раздели по", "split"),
 }
 """Hand-written triggers per utility id (lower case, matched as substrings)."""
+
+DECODING_PAIRS: tuple[tuple[str, str], ...] = (
+    ("encoding.base64_encode", "encoding.base64_decode"),
+    ("encoding.base32_encode", "encoding.base32_decode"),
+    ("encoding.hex_encode", "encoding.hex_decode"),
+    ("encoding.url_encode", "encoding.url_decode"),
+    ("encoding.punycode_encode", "encoding.punycode_decode"),
+)
+"""An encoder and its decoder: where a decoding verb stands anywhere in the question ("Decode the
+Base64 blob …"), the decoder scores above whatever the encoder's words scored."""
+_DECODING_VERB = re.compile(r"(?<!\w)(?:decod|декодир|раскодир)", re.IGNORECASE)
 
 ROMAN_NUMERAL = r"M{0,4}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
 """A Roman numeral from I to MMMMCMXCIX in capitals (and the empty string: callers require a letter)."""
@@ -209,7 +224,9 @@ PERCENT_ARGS = frozenset({"rate", "percent", "annual_rate"})
 TAIL_ARGS = frozenset({"text", "data"})
 """String data arguments that may take the one word after a cue such as «строки» or "word"."""
 
-_TOKEN = re.compile(r"(?<![\w#])#?[\w][\w\-:./]*\d[\w\-:./]*|#[0-9a-fA-F]{3,8}\b")
+# a token with a digit in it; the "=" that pads Base64 ("aGk=") ends it where it ends a word
+_TOKEN = re.compile(r"(?<![\w#])#?[\w][\w\-:./]*\d[\w\-:./]*(?:={1,2}(?![\w=]))?"
+                    r"|#[0-9a-fA-F]{3,8}\b")
 # whole values that contain a space: a run of hex bytes «cf f0 e8», a SNILS «112-233-445 95», a
 # card number in groups of four «4111 1111 1111 1111»
 _SPACED_TOKEN = re.compile(r"(?<![\w-])(?:(?=[0-9a-fA-F ]*\d)[0-9a-fA-F]{2}(?: [0-9a-fA-F]{2})+"
@@ -238,6 +255,9 @@ _TAIL_END = r"(?:\s*,?\s*(?:пожалуйста|please)|\s+[—–-]\s+[^\n]*)?
 # "of the string hello", «от строки привет», "the word banana, please": one word after a cue
 _TAIL = re.compile(r"(?:строк[аиуе]?|слов[аоу]?|текст[аеу]?|фраз[аыуе]|string|word|text)\s+"
                    r"([^\s«»\"'`,]+?)" + _TAIL_END, re.IGNORECASE)
+# "for the name example.org in the DNS namespace", «для имени пример.рф»: the one word after
+# the noun "name", anywhere in the question (the name a UUID is made from)
+_NAMED = re.compile(r"(?<!\w)(?:name|имени|имя)\s+([^\s«»\"'`,;]+)", re.IGNORECASE)
 # «от фразы добрый вечер», "the phrase good morning?": a phrase or a sentence is several words,
 # the rest of the question (its question mark left out)
 _PHRASE_TAIL = re.compile(r"(?:фраз[аыуе]|предложени[еяю]|текст[аеу]?|phrase|sentence|text)\s+"
@@ -318,6 +338,14 @@ class _Offer:
                       if any(a.name in BASE_ARGS for a in schema.arguments) else [])
         avoid = self.ips + (self.percents if wants_percent else []) + self.bases
         self.numbers = [n for n in number_spans(question) if not _overlaps(n, avoid)]
+        # number words count only where the digits run out: in "my two favourite numbers are 84
+        # and 126" the two counts the numbers, it is none of them
+        digits = [n for n in number_spans(question, words=False) if not _overlaps(n, avoid)]
+        if len(digits) < len(self.numbers) and len(digits) >= sum(
+                1 for a in schema.arguments if a.type in {"integer", "number"}
+                and (a.role.value == "data" or a.required)
+                and a.name not in PERCENT_ARGS | BASE_ARGS):
+            self.numbers = digits
         tokens = [(m.start(), m.end()) for m in _SPACED_TOKEN.finditer(question)]
         for m in _URL.finditer(question):  # a whole URL, its query string too
             tokens.append((m.start(), m.start() + len(m[0].rstrip(".,;:!?)"))))
@@ -325,9 +353,13 @@ class _Offer:
             span = (m.start(), m.start() + len(m[0].rstrip(".,;:!?)")))
             if not _overlaps(span, tokens):
                 tokens.append(span)
+        own_words = {word for name in own for word in name.split()}
         for m in _TOKEN.finditer(question):
             text = m[0].rstrip(".?")
-            if text.lower() in CHARSETS or any(w in text.lower() for w in own):
+            # a charset or a word of the utility's own names ("Base64" in "decode this base64")
+            # names no data
+            if text.lower() in CHARSETS or text.lower() in own_words or any(
+                    w in text.lower() for w in own):
                 continue
             if not _overlaps((m.start(), m.start() + len(text)), tokens + self.bases):
                 tokens.append((m.start(), m.start() + len(text)))
@@ -349,15 +381,16 @@ class _Offer:
     def tail(self) -> list[tuple[int, int]]:
         """Unquoted data, best first: the last resort of a text argument, found when first asked.
 
-        What :func:`_tail_spans`, :func:`_between_order_and_target` and
-        :func:`_after_opening_name` read, in that order.
+        What :func:`_tail_spans`, :func:`_between_order_and_target`,
+        :func:`_after_opening_name` and :func:`_cyrillic_in_english` read, in that order.
         """
         if self._tail is None:
             names = "|".join(re.escape(w) for w in sorted(self.own, key=len, reverse=True) if w)
             targets = self._targets()
             self._tail = (_tail_spans(self.question, names)
                           + _between_order_and_target(self.question, targets)
-                          + _after_opening_name(self.question, names, targets))
+                          + _after_opening_name(self.question, names, targets)
+                          + _cyrillic_in_english(self.question))
         return self._tail
 
     def _targets(self) -> list[int]:
@@ -388,6 +421,16 @@ def _tail_spans(question: str, names: str) -> list[tuple[int, int]]:
         match = pattern.search(question)
         if match and match.span(1) not in found and _plain_data(question, *match.span(1)):
             found.append(match.span(1))
+    return found
+
+
+def _named_word(question: str) -> list[tuple[int, int]]:
+    """The word after the noun "name" (:data:`_NAMED`), its closing punctuation left out."""
+    found = []
+    for m in _NAMED.finditer(question):
+        start, end = m.start(1), m.start(1) + len(m[1].rstrip(".?!:"))
+        if end > start and _plain_data(question, start, end):
+            found.append((start, end))
     return found
 
 
@@ -424,6 +467,28 @@ def _between_order_and_target(question: str, targets: list[int]) -> list[tuple[i
                 return [(order.end(), into.start())]
             return []
     return []
+
+
+_CYRILLIC_RUN = re.compile(r"[А-Яа-яЁё]+(?:[\s'’-]+[А-Яа-яЁё]+)*")
+
+
+def _cyrillic_in_english(question: str) -> list[tuple[int, int]]:
+    """The one run of Cyrillic words in a question otherwise written in Latin letters.
+
+    "Transliterate Жуков into Latin letters using the GOST standard": in an English sentence the
+    Russian words are what it works on. Not where there are two runs (which one is the data is not
+    guessed), nor where the English words are fewer than three or than the Russian ones
+    («Какую длину ключа … для HMAC-SHA256?» is a Russian question), nor where
+    :func:`_plain_data` refuses the run.
+    """
+    runs = list(_CYRILLIC_RUN.finditer(question))
+    if len(runs) != 1:
+        return []
+    start, end = runs[0].span()
+    english = len(re.findall(r"(?<![\w-])[A-Za-z]+(?![\w-])", question))  # plain words, no "SHA256"
+    if english < 3 or english <= len(question[start:end].split()):
+        return []
+    return [(start, end)] if _plain_data(question, start, end) else []
 
 
 def _after_opening_name(question: str, names: str, targets: list[int]) -> list[tuple[int, int]]:
@@ -607,6 +672,10 @@ class RuleRouter:
                 score += SHAPE_SCORE
             if score:
                 scores[uid] = score
+        if _DECODING_VERB.search(low):
+            for encoder, decoder in DECODING_PAIRS:
+                if encoder in scores:
+                    scores[decoder] = max(scores.get(decoder, 0), scores.pop(encoder) + 1)
         return scores
 
     def _pick_utility(self, question: str) -> str | None:
@@ -647,6 +716,8 @@ class RuleRouter:
             elif name == "month":  # a month's name first, else a number 1-12
                 taken = (_take(offer.months, question, "month")
                          or _take(offer.numbers, question, "month"))
+            elif name == "digits" and (places := place_spans(question)):  # «до сотых»
+                taken = _take(places, question, "places")
             elif name in PERCENT_ARGS and offer.percents:
                 taken = _take(offer.percents, question, "number" + offer.number_style)
             elif arg.type in {"integer", "number"} and (arg.role.value == "data" or arg.required):
@@ -657,9 +728,14 @@ class RuleRouter:
                 if uid in DATA_SHAPES:
                     _shaped_first(offer.literals, question, DATA_SHAPES[uid])
                     _shaped_first(offer.tokens, question, DATA_SHAPES[uid])
-                taken = (_take(offer.literals, question, "text")
-                         or _take(offer.tokens, question, "text")
-                         or (_take(offer.tail(), question, "text") if name in TAIL_ARGS else None))
+                kind = "code" if name in CODE_ARGUMENTS else "text"
+                # the word after "name" is named as the data: it comes before a bare token
+                # ("a version-5 UUID for the name example.org")
+                named = _named_word(question) if name == "name" else []
+                taken = (_take(offer.literals, question, kind)
+                         or _take(named, question, kind)
+                         or _take(offer.tokens, question, kind)
+                         or (_take(offer.tail(), question, kind) if name in TAIL_ARGS else None))
             if taken is not None:
                 bound[name] = taken[0]
         for first, second in DIRECTED_PAIRS:

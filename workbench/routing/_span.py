@@ -48,7 +48,7 @@ from workbench.routing._dataset import (
 )
 from workbench.routing._normalise import ArgSpan
 from workbench.routing._records import RouterDecision, Source
-from workbench.routing._rule import DATA_SHAPES, RuleRouter, asks_about_topic
+from workbench.routing._rule import DATA_SHAPES, OWNER_WORDS, RuleRouter, asks_about_topic
 from workbench.routing._screen import screen_question
 from workbench.routing._spec_inputs import (
     asks_reason,
@@ -478,6 +478,17 @@ class SpanRouter:
     def _decide(self, label: str, question: str, confidence: float) -> RouterDecision:
         raw = f"{label} ({confidence:.3f})"
         if label == "quote":
+            # a request that names a utility by its words and points at the asker's own data
+            # ("the prefix of our VPN") is missing that data, as the rule router reads it; a
+            # question that asks why ("Why does Norway disappear from my YAML list?") is no request
+            named = (self.rule.route(question)
+                     if OWNER_WORDS.search(question) and not asks_reason(question) else None)
+            if named is not None and named.refusal is not None and (
+                    named.refusal.code == "MISSING_ARGUMENT") and "utility" in named.refusal.numbers:
+                uid, name = named.refusal.numbers["utility"], named.refusal.numbers["missing"]
+                return self._refuse("MISSING_ARGUMENT", f"The question names {uid} and points at "
+                                    f"data of its own that it does not give ({name}).",
+                                    utility=uid, missing=name, probability=round(confidence, 4))
             return RouterDecision(source=Source.QUOTE, raw_output=raw)
         if label.startswith("refuse:"):
             code = label.split(":", 1)[1]
