@@ -27,7 +27,13 @@ from workbench.routing import (
     underived_arguments,
     vocabularies,
 )
-from workbench.routing._normalise import base_spans, date_spans, number_spans, vocabulary_for
+from workbench.routing._normalise import (
+    base_spans,
+    date_spans,
+    number_spans,
+    places_vocabulary,
+    vocabulary_for,
+)
 from workbench.utilities import load_catalog
 
 QUESTIONS = Path(__file__).resolve().parents[2] / "corpus" / "questions"
@@ -282,6 +288,17 @@ def test_decimal_places_named_by_a_word(question: str, digits: int) -> None:
     spans = RuleRouter()._bind("number.round", question)
     assert spans["digits"].value(question) == digits
     assert derive(question, digits, "digits") is not None
+
+
+@FAST
+@given(st.sampled_from([(word, value) for word, value, _ in places_vocabulary().words]),
+       st.sampled_from(["Округли 12,3456 {}", "Round 12.3456 {}, please", "{}: 7,777 — округли"]))
+def test_a_place_word_reads_back_as_its_count(word_value: tuple[str, str], frame: str) -> None:
+    word, value = word_value
+    question = frame.format(word)
+    span = derive(question, int(value), "digits")
+    assert span is not None and span.normaliser == "places"
+    assert normalise("places", question[span.start:span.end]) == int(value)
 
 
 @pytest.mark.parametrize(("question", "utility"), [
