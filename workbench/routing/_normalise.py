@@ -15,6 +15,13 @@ itself, so it is always the normalisation of words the user wrote. The normalise
   ``March 5, 2024``) to ISO 8601 through ``dateparser`` with a fixed relative base and only its
   absolute-date parser, so the current date never enters: a relative date («завтра») has no value.
   A span with a time of day gives ``YYYY-MM-DDTHH:MM:SS``.
+- ``month``: a month's name in either language («марта», "March") to its number.
+- ``base``: a word that names a number base («двоичной», "hex") or "base 16", for the two base
+  arguments of ``number.convert_base`` only.
+- ``places``: a word that names a count of decimal places («до сотых», "to the nearest
+  thousandth"), for the ``digits`` argument only.
+- ``code``: an identifier written with digits (an INN, an IBAN, a card number) as written; a span
+  without a digit has no value.
 - ``enum:<vocabulary>``: a word or phrase to an enum value, by the vocabularies of
   ``synonyms.yaml`` and the ``choices`` the utility schemas declare.
 

@@ -340,7 +340,7 @@ class _Offer:
         self.numbers = [n for n in number_spans(question) if not _overlaps(n, avoid)]
         # number words count only where the digits run out: in "my two favourite numbers are 84
         # and 126" the two counts the numbers, it is none of them
-        digits = [n for n in number_spans(question, words=False) if not _overlaps(n, avoid)]
+        digits = [n for n in self.numbers if not question[n[0]].isalpha()]
         if len(digits) < len(self.numbers) and len(digits) >= sum(
                 1 for a in schema.arguments if a.type in {"integer", "number"}
                 and (a.role.value == "data" or a.required)
