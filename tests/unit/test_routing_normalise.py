@@ -310,6 +310,14 @@ def test_a_name_in_quotes_is_no_identifier(question: str, utility: str) -> None:
     assert not spans  # before, the quoted name was the INN, and validating it was a verified answer
 
 
+def test_a_router_that_keeps_no_spans_cannot_pass_a_name_off_as_an_identifier() -> None:
+    question = "Какой ИНН у магазина «Продукты у дома» — 7707083893?"
+    # a generative router's value is checked by derivation: the same rule as the binder's
+    assert [u.argument for u in underived_arguments(question, {"inn": "Продукты у дома"})] == ["inn"]
+    assert underived_arguments(question, {"inn": "7707083893"}) == []
+    assert derive(question, "Продукты у дома", "text") is not None  # any other argument may
+
+
 # --- derivation --------------------------------------------------------------------------------
 
 QUESTION_TEXT = st.text(alphabet=st.sampled_from(list("абвгдеёжзийклмнопрстуфхцчшщьыэюя"

@@ -663,13 +663,20 @@ def _same(a: Any, b: Any) -> bool:
 def derive(question: str, value: Any, argument: str | None = None) -> ArgSpan | None:
     """A span of ``question`` whose normalisation is ``value``, or None when there is none.
 
-    A string is derived from itself where it occurs in the question verbatim; otherwise (and for
-    numbers) every span a normaliser reads for ``argument`` is tried (:func:`candidate_spans`).
+    A string is derived from itself where it occurs in the question verbatim (an identifier of
+    :data:`CODE_ARGUMENTS` only where it holds a digit, as the binder reads it: a shop's name is
+    no INN whichever router wrote it); otherwise (and for numbers) every span a normaliser reads
+    for ``argument`` is tried (:func:`candidate_spans`).
     """
     if isinstance(value, str) and value:
         at = question.find(value)
         if at >= 0:
-            return ArgSpan(at, at + len(value), "text")
+            span = ArgSpan(at, at + len(value), "code" if argument in CODE_ARGUMENTS else "text")
+            try:
+                span.value(question)
+            except NormaliseError:
+                return None
+            return span
     if not isinstance(value, str | int | float) or isinstance(value, bool):
         return None
     for span in candidate_spans(question, argument):
