@@ -19,6 +19,7 @@ import pytest
 
 from workbench.config import load_settings
 from workbench.fts import Conclusion, evaluate_spec
+from workbench.routing._dataset import TRAINING_SETS
 from workbench.utilities import call_utility, load_catalog
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -334,4 +335,29 @@ def test_refusal_pairs_are_dev_lines_each_with_an_answerable_twin(tasks) -> None
     assert not set(questions) & seen
     others = {r["id"] for name in ("red_team", "router_probe", "router_styles", "router_chat",
                                    "router_text") for r in _read(QUESTIONS / f"{name}.jsonl")}
+    assert not {r["id"] for r in rows} & ({r["id"] for r in tasks} | others)
+
+
+COVERAGE = QUESTIONS / "router_coverage.jsonl"
+
+
+def test_coverage_lines_ask_for_the_utilities_the_task_set_hardly_asks_for(tasks) -> None:
+    # two requests, one in each language, for each utility with at most one dev line in the task
+    # set; they train the routers beside it
+    rows = _read(COVERAGE)
+    _check_extra_utility_lines(rows, ("router_tasks", "red_team", "e2e", "router_probe",
+                                      "router_styles", "router_chat", "router_text",
+                                      "router_refusals"))
+    per_utility = Counter((r["gold"]["utility"], r["lang"]) for r in rows)
+    assert set(per_utility.values()) == {1}
+    assert {u for u, _ in per_utility} == {u for u, lang in per_utility if (u, "ru") in per_utility
+                                           and (u, "en") in per_utility}
+    asked = Counter(r["gold"]["utility"] for r in tasks
+                    if r["split"] == "dev" and r["gold"]["source"] == "utility")
+    assert all(asked[uid] <= 1 for uid, _ in per_utility), sorted(
+        uid for uid, _ in per_utility if asked[uid] > 1)
+    assert COVERAGE.name in TRAINING_SETS
+    others = {r["id"] for name in ("red_team", "router_probe", "router_styles", "router_chat",
+                                   "router_text", "router_refusals")
+              for r in _read(QUESTIONS / f"{name}.jsonl")}
     assert not {r["id"] for r in rows} & ({r["id"] for r in tasks} | others)

@@ -161,6 +161,27 @@ def test_dates_in_words_and_digits_read_back_as_iso(day: dt.date, style: str,
     assert _spans_reading(question, spans, "date") == [day.isoformat()]
 
 
+@FAST
+@given(st.dates(min_value=dt.date(1900, 1, 1), max_value=dt.date(2100, 12, 31)),
+       st.times().map(lambda t: t.replace(second=0, microsecond=0)),
+       st.sampled_from(["dots", "ru", "ru-year", "en-us", "en-uk"]), st.sampled_from(FRAMES))
+def test_a_time_after_a_date_in_words_reads_back_as_one_iso_datetime(
+        day: dt.date, time: dt.time, style: str, frame: tuple[str, str]) -> None:
+    clock = f"{time.hour}:{time.minute:02d}"
+    written = {
+        "dots": f"{day.day:02d}.{day.month:02d}.{day.year} {clock}",
+        "ru": f"{day.day} {RU_MONTHS[day.month - 1]} {day.year}, {clock}",
+        "ru-year": f"{day.day} {RU_MONTHS[day.month - 1]} {day.year} года в {clock}",
+        "en-us": f"{EN_MONTHS[day.month - 1]} {day.day}, {day.year} at {clock}",
+        "en-uk": f"{day.day} {EN_MONTHS[day.month - 1]} {day.year} {clock}",
+    }[style]
+    question = frame[0].format(written)
+    spans = date_spans(question)
+    assert [question[s:e] for s, e in spans] == [written]
+    assert _spans_reading(question, spans, "date") == [
+        dt.datetime.combine(day, time).isoformat(timespec="seconds")]
+
+
 @pytest.mark.parametrize(("text", "iso"), [
     ("5 марта 2024", "2024-03-05"), ("1 января 2026", "2026-01-01"), ("29 февраля 2024", "2024-02-29"),
     ("March 5, 2024", "2024-03-05"), ("5 March 2024", "2024-03-05"), ("31.12.1999", "1999-12-31"),

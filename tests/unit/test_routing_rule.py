@@ -21,6 +21,8 @@ from workbench.routing import (
     score_decision,
     summarise,
 )
+from workbench.routing._rule import DATA_ALPHABETS
+from workbench.utilities import load_catalog
 
 QUESTIONS = Path(__file__).resolve().parents[2] / "corpus" / "questions"
 UTIL_GOLD = {"source": "utility", "utility": "hash.md5", "args": {"text": "abc"}}
@@ -141,6 +143,17 @@ def rule() -> RuleRouter:
     ("When it is 2026-03-10 09:00 in Moscow (Europe/Moscow), what time is it in Lima (America/Lima)?",
      "date.convert_timezone",
      {"datetime": "2026-03-10T09:00:00", "from_tz": "Europe/Moscow", "to_tz": "America/Lima"}),
+    # a domain is a word with a dot, with or without a digit in it
+    ("Переведи в punycode домен пример.рф", "encoding.punycode_encode", {"domain": "пример.рф"}),
+    # a number after «№» names a thing and is no amount
+    ("По счёту № 118 напиши прописью сумму 1 250 рублей", "money.amount_in_words_ru", {"amount": 1250}),
+    # Base32 pads with up to six "="; a token glued into a query string is a piece of it, and the
+    # run after "token" is the value
+    ("Раскодируй base32 MZXW6===", "encoding.base32_decode", {"data": "MZXW6==="}),
+    ("Base64url of the token id=7&next=/home", "encoding.base64url_encode", {"text": "id=7&next=/home"}),
+    # the word after "name" is the name even inside the words after a colon
+    ("Need a UUID v5: namespace DNS, name docs.example.net", "id.uuid5",
+     {"namespace": "dns", "name": "docs.example.net"}),
 ])
 def test_rule_router_utilities(rule: RuleRouter, question: str, utility: str, args: dict) -> None:
     decision = rule.route(question)
@@ -367,6 +380,12 @@ def test_scope_words_count_where_a_word_begins(question: str, source: Source) ->
     ("Turn this list into YAML: [1, 2, 3]", "format.json_to_yaml"),
     ("Переведи в YAML: {\"a\": 1}", "format.json_to_yaml"),
     ("Convert this YAML to JSON: a: 1", "format.yaml_to_json"),
+    # a conversion whose source the question names too: its target after "to"/«в» decides
+    ("What is rgb(10, 20, 30) as HSL?", "color.rgb_to_hsl"),
+    ("Цвет rgb(10, 20, 30) переведи в HSL", "color.rgb_to_hsl"),
+    ("Convert rgb(0, 128, 255) to hex", "color.rgb_to_hex"),
+    # ... and only then: here "hex" is no colour's target
+    ("Переведи в hex байты строки «Ёж»", "encoding.hex_encode"),
 ])
 def test_the_named_target_format_sets_the_direction(question: str, utility: str) -> None:
     assert RuleRouter().route(question).utility == utility
@@ -408,6 +427,26 @@ def test_a_text_argument_does_not_take_the_span_of_another() -> None:
     assert "value" not in spans  # the 16 is the base; "7f" is no span the binder reads
     decision = RuleRouter().route(question)
     assert decision.args.get("value") != "16"
+
+
+@pytest.mark.parametrize(("uid", "question"), [
+    ("encoding.base32_decode", "Раскодируй base32 слово радуга"),
+    ("encoding.base64_decode", "Decode the base64 of «привет мир»"),
+    ("encoding.hex_decode", "Decode hex: zz-top"),
+    ("encoding.punycode_encode", "Какой ИНН у магазина «Продукты у дома» в punycode?"),
+    ("encoding.punycode_decode", "Decode the punycode domain почта.рф"),
+])
+def test_data_outside_the_utilitys_alphabet_is_not_its_data(uid: str, question: str) -> None:
+    assert "data" not in RuleRouter()._bind(uid, question) and "domain" not in RuleRouter()._bind(
+        uid, question)
+
+
+def test_every_catalog_example_is_written_in_its_utilitys_alphabet() -> None:
+    schemas = load_catalog().schemas
+    for uid, alphabet in DATA_ALPHABETS.items():
+        name = schemas[uid].arguments[0].name
+        for example in schemas[uid].examples:
+            assert alphabet.fullmatch(example.args[name]), (uid, example.args[name])
 
 
 def test_two_letter_unit_codes_bind_as_words() -> None:

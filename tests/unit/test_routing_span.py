@@ -266,6 +266,24 @@ def test_a_quote_choice_that_points_at_own_data_a_named_utility_needs_is_refused
         assert router._decide("quote", question, 0.9).source is Source.QUOTE, question
 
 
+def test_a_question_that_asks_why_is_no_utility_call(router: SpanRouter) -> None:
+    strong = _with_priors(router, rule_prior=50.0)  # the keywords pick id.validate_ogrn
+    assert strong.route("Проверь ОГРН 1027700132195").utility == "id.validate_ogrn"
+    why = strong.route("Почему ОГРН 1027700132195 состоит из 13 цифр?")
+    assert why.source in {Source.QUOTE, Source.REFUSE} and why.utility is None
+    # a why inside a quoted literal is the data, not the question
+    rot = strong.route('Apply ROT13 to "Why did the chicken cross the road?"')
+    assert rot.utility == "encoding.rot13"
+
+
+def test_a_decoder_without_data_in_its_alphabet_gives_way_to_its_encoder(router: SpanRouter) -> None:
+    turned = router._decide("encoding.base32_decode", "Закодируй в Base32 слово радуга", 0.9)
+    assert turned.utility == "encoding.base32_encode" and dict(turned.args) == {"text": "радуга"}
+    # a decoding verb keeps the decoder, which then has no data
+    kept = router._decide("encoding.base32_decode", "Раскодируй Base32 слово радуга", 0.9)
+    assert kept.refusal is not None and kept.refusal.code == "MISSING_ARGUMENT"
+
+
 def test_rule_label_names_the_class_of_each_kind_of_decision() -> None:
     from workbench.refusal import Refusal
     from workbench.routing._span import rule_label

@@ -59,6 +59,9 @@ DEV_SHARE_SPEC = 0.4
 DEV_SHARE_REFUSAL = 0.35
 """Share of refusal lines taken from the dev split of the task and red-team sets."""
 TASK_SETS = ("router_tasks.jsonl", "red_team.jsonl")
+TRAINING_SETS = (*TASK_SETS, "router_coverage.jsonl")
+"""The sets whose ``dev`` lines train a router: the task and red-team sets, then
+``router_coverage.jsonl`` (dev only: two requests for each utility the others hardly ask for)."""
 
 
 class DatasetBuildError(WorkbenchError, ValueError):
@@ -320,14 +323,14 @@ def _dev_line(ctx: _Context, kind: str) -> dict[str, Any] | None:
 
 
 def load_dev_tasks(questions_dir: str | Path | None = None) -> dict[str, list[dict[str, Any]]]:
-    """The ``dev`` items of the router task set and the red-team set, by kind of line.
+    """The ``dev`` items of the training sets (:data:`TRAINING_SETS`), by kind of line.
 
     The kinds are those of :data:`BUILDERS` (``utility``, ``quote``, ``spec`` and the refusal kinds
     in lower case, ``out_of_scope``...). The ``test`` split is never read here.
     """
     folder = Path(questions_dir) if questions_dir is not None else _default_questions_dir()
     found: dict[str, list[dict[str, Any]]] = {}
-    for name in TASK_SETS:
+    for name in TRAINING_SETS:
         file = folder / name
         if not file.is_file():
             continue

@@ -228,11 +228,14 @@ _MONTH_FORMS: tuple[str, ...] = (
 """Each month's written forms, January first: a Russian month in any case, an English month or
 its abbreviation. Dates and the ``month`` normaliser both read months from here."""
 _MONTH_WORD = "(?:" + "|".join(_MONTH_FORMS) + ")"
+_TIME_AFTER = r"(?:(?:\s+(?:года|г\.))?,?\s+(?:(?:в|at)\s+)?\d{1,2}:\d{2}(?::\d{2})?(?!\d))?"
+"""The time of day that may follow a date in words or with dots: «15 мая 2026 года в 12:30»,
+"May 15, 2026 at 12:30", «15.05.2026 12:30»."""
 _DATE_SPAN = re.compile(
     r"(?<!\d)\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?(?!\d)"
-    r"|(?<![\d.])\d{1,2}\.\d{1,2}\.\d{4}(?!\d)"
-    rf"|(?<!\w)\d{{1,2}}\s+{_MONTH_WORD}\s+\d{{4}}(?!\d)"
-    rf"|(?<!\w){_MONTH_WORD}\s+\d{{1,2}},?\s+\d{{4}}(?!\d)",
+    r"|(?<![\d.])\d{1,2}\.\d{1,2}\.\d{4}(?!\d)" + _TIME_AFTER
+    + rf"|(?<!\w)\d{{1,2}}\s+{_MONTH_WORD}\s+\d{{4}}(?!\d)" + _TIME_AFTER
+    + rf"|(?<!\w){_MONTH_WORD}\s+\d{{1,2}},?\s+\d{{4}}(?!\d)" + _TIME_AFTER,
     re.IGNORECASE)
 _TIME = re.compile(r"\d{1,2}:\d{2}")
 

@@ -166,10 +166,27 @@ DECODING_PAIRS: tuple[tuple[str, str], ...] = (
 )
 """An encoder and its decoder: where a decoding verb stands anywhere in the question ("Decode the
 Base64 blob …"), the decoder scores above whatever the encoder's words scored."""
-_DECODING_VERB = re.compile(r"(?<!\w)(?:decod|декодир|раскодир)", re.IGNORECASE)
+DECODING_VERB = re.compile(r"(?<!\w)(?:decod|декодир|раскодир)", re.IGNORECASE)
+_TARGET = re.compile(r"(?<!\w)(?:to|into|as|в|во)\s+(?:an?\s+|the\s+|формат\s+)?([a-z][a-z0-9]*)(?!\w)")
+"""The format a conversion is asked into: "hue 45 … to RGB", «rgb(255, 165, 0) в HSL»."""
+TARGET_SCORE = 4
+"""What naming a conversion's target adds to a utility ``x_to_y`` that scores already and whose
+source the question names too, and what naming its source as the target takes away (at least 1
+stays)."""
 
 ROMAN_NUMERAL = r"M{0,4}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
 """A Roman numeral from I to MMMMCMXCIX in capitals (and the empty string: callers require a letter)."""
+
+DATA_ALPHABETS: dict[str, re.Pattern[str]] = {
+    "encoding.base32_decode": re.compile(r"[A-Za-z2-7]+=*"),
+    "encoding.base64_decode": re.compile(r"[A-Za-z0-9+/]+={0,2}"),
+    "encoding.hex_decode": re.compile(r"[0-9A-Fa-f]{2}(?:[\s:]?[0-9A-Fa-f]{2})*"),
+    "encoding.punycode_decode": re.compile(r"[A-Za-z0-9.-]*xn--[A-Za-z0-9.-]*", re.IGNORECASE),
+    # a domain is one word with a dot: «пример.рф», not the name of a shop
+    "encoding.punycode_encode": re.compile(r"[^\s.]+(?:\.[^\s.]+)+"),
+}
+"""The letters a utility's data is written in: a span outside them is not its data («радуга» is no
+Base32, «Продукты у дома» no domain), so a decoder chosen for a word to encode binds nothing."""
 
 DATA_SHAPES: dict[str, re.Pattern[str]] = {
     # a Roman numeral of two letters or more, written in capitals: MCMLXXXIV, XIV
@@ -225,8 +242,14 @@ TAIL_ARGS = frozenset({"text", "data"})
 """String data arguments that may take the one word after a cue such as «строки» or "word"."""
 
 # a token with a digit in it; the "=" that pads Base64 ("aGk=") ends it where it ends a word
-_TOKEN = re.compile(r"(?<![\w#])#?[\w][\w\-:./]*\d[\w\-:./]*(?:={1,2}(?![\w=]))?"
+_TOKEN = re.compile(r"(?<![\w#])#?[\w][\w\-:./]*\d[\w\-:./]*(?:={1,6}(?![\w=]))?"
                     r"|#[0-9a-fA-F]{3,8}\b")
+_DOMAIN = re.compile(r"(?<![\w.@/-])[\w-]+(?:\.[\w-]+)*\.[^\W\d_]{2,}(?![\w.-])")
+"""A domain name: words joined by dots, the last of two letters or more («пример.рф», "bücher.de")."""
+_NUMERO = re.compile(r"(?:№|(?<!\w)No\.|(?<!\w)nr\.)\s*$", re.IGNORECASE)
+"""The sign that makes the number after it a name: «счёт № 118», "invoice No. 42"."""
+_GLUE = frozenset("=&/?+")
+"""Characters that join a token to its neighbours in a longer run (a query string, a path)."""
 # whole values that contain a space: a run of hex bytes «cf f0 e8», a SNILS «112-233-445 95», a
 # card number in groups of four «4111 1111 1111 1111»
 _SPACED_TOKEN = re.compile(r"(?<![\w-])(?:(?=[0-9a-fA-F ]*\d)[0-9a-fA-F]{2}(?: [0-9a-fA-F]{2})+"
@@ -253,7 +276,7 @@ _IP = re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?\b")
 # second clause («MD5 от admin — какой он?»), then closing marks
 _TAIL_END = r"(?:\s*,?\s*(?:пожалуйста|please)|\s+[—–-]\s+[^\n]*)?[\s?.!]*$"
 # "of the string hello", «от строки привет», "the word banana, please": one word after a cue
-_TAIL = re.compile(r"(?:строк[аиуе]?|слов[аоу]?|текст[аеу]?|фраз[аыуе]|string|word|text)\s+"
+_TAIL = re.compile(r"(?:строк[аиуе]?|слов[аоу]?|текст[аеу]?|фраз[аыуе]|токен[аеу]?|string|word|text|token)\s+"
                    r"([^\s«»\"'`,]+?)" + _TAIL_END, re.IGNORECASE)
 # "for the name example.org in the DNS namespace", «для имени пример.рф»: the one word after
 # the noun "name", anywhere in the question (the name a UUID is made from)
@@ -337,7 +360,9 @@ class _Offer:
         self.bases = (base_spans(question)
                       if any(a.name in BASE_ARGS for a in schema.arguments) else [])
         avoid = self.ips + (self.percents if wants_percent else []) + self.bases
-        self.numbers = [n for n in number_spans(question) if not _overlaps(n, avoid)]
+        # a number after «№» or "No." numbers a thing (an invoice, a house), it is no quantity
+        self.numbers = [n for n in number_spans(question) if not _overlaps(n, avoid)
+                        and not _NUMERO.search(question, 0, n[0])]
         # number words count only where the digits run out: in "my two favourite numbers are 84
         # and 126" the two counts the numbers, it is none of them
         digits = [n for n in self.numbers if not question[n[0]].isalpha()]
@@ -356,6 +381,10 @@ class _Offer:
         own_words = {word for name in own for word in name.split()}
         for m in _TOKEN.finditer(question):
             text = m[0].rstrip(".?")
+            # glued into a longer run on both sides («state=42&next=/home»), it is a piece of a
+            # value, not one
+            if question[m.start() - 1:m.start()] in _GLUE and question[m.start() + len(text):][:1] in _GLUE:
+                continue
             # a charset or a word of the utility's own names ("Base64" in "decode this base64")
             # names no data
             if text.lower() in CHARSETS or text.lower() in own_words or any(
@@ -575,6 +604,12 @@ def _cued_first(literals: list[tuple[int, int]], question: str) -> None:
             return
 
 
+def _in_alphabet(spans: list[tuple[int, int]], question: str, alphabet: re.Pattern[str]
+                 ) -> list[tuple[int, int]]:
+    """The spans whose whole text is written in the utility's alphabet (:data:`DATA_ALPHABETS`)."""
+    return [span for span in spans if alphabet.fullmatch(question, span[0], span[1])]
+
+
 def _shaped_first(spans: list[tuple[int, int]], question: str, shape: re.Pattern[str]) -> None:
     """Move the spans that hold data of the utility's shape (:data:`DATA_SHAPES`) to the front."""
     spans.sort(key=lambda span: shape.search(question, span[0], span[1]) is None)
@@ -672,10 +707,18 @@ class RuleRouter:
                 score += SHAPE_SCORE
             if score:
                 scores[uid] = score
-        if _DECODING_VERB.search(low):
+        if DECODING_VERB.search(low):
             for encoder, decoder in DECODING_PAIRS:
                 if encoder in scores:
                     scores[decoder] = max(scores.get(decoder, 0), scores.pop(encoder) + 1)
+        targets = {m[1] for m in _TARGET.finditer(low)}
+        if targets:
+            for uid in scores:
+                source, to, target = uid.split(".", 1)[1].partition("_to_")
+                if to and target in targets and source not in targets and source in low:
+                    scores[uid] += TARGET_SCORE
+                elif to and source in targets and target not in targets:
+                    scores[uid] = max(1, scores[uid] - TARGET_SCORE)
         return scores
 
     def _pick_utility(self, question: str) -> str | None:
@@ -728,14 +771,25 @@ class RuleRouter:
                 if uid in DATA_SHAPES:
                     _shaped_first(offer.literals, question, DATA_SHAPES[uid])
                     _shaped_first(offer.tokens, question, DATA_SHAPES[uid])
+                if name == "domain":  # «пример.рф» holds no digit, so no token took it
+                    offer.tokens = sorted(set(offer.tokens) | {
+                        (m.start(), m.end()) for m in _DOMAIN.finditer(question)})
+                if uid in DATA_ALPHABETS:
+                    offer.literals = _in_alphabet(offer.literals, question, DATA_ALPHABETS[uid])
+                    offer.tokens = _in_alphabet(offer.tokens, question, DATA_ALPHABETS[uid])
                 kind = "code" if name in CODE_ARGUMENTS else "text"
                 # the word after "name" is named as the data: it comes before a bare token
                 # ("a version-5 UUID for the name example.org")
                 named = _named_word(question) if name == "name" else []
+                # and it is chosen inside a literal too («UUID v3: пространство URL, имя x.org»)
+                if named and any(ls <= named[0][0] and named[0][1] <= le for ls, le in offer.literals[:1]):
+                    offer.literals.pop(0)
                 taken = (_take(offer.literals, question, kind)
                          or _take(named, question, kind)
                          or _take(offer.tokens, question, kind)
-                         or (_take(offer.tail(), question, kind) if name in TAIL_ARGS else None))
+                         or (_take(_in_alphabet(offer.tail(), question, DATA_ALPHABETS[uid])
+                                   if uid in DATA_ALPHABETS else offer.tail(), question, kind)
+                             if name in TAIL_ARGS else None))
             if taken is not None:
                 bound[name] = taken[0]
         for first, second in DIRECTED_PAIRS:

@@ -40,15 +40,29 @@ from workbench.config import Answers, project_root
 from workbench.errors import WorkbenchError
 from workbench.refusal import Refusal
 from workbench.registry import router
-from workbench.relevance import CircumstanceVerdict, check_binding, circumstance_spans, news_embedding
+from workbench.relevance import (
+    CircumstanceVerdict,
+    check_binding,
+    circumstance_spans,
+    news_embedding,
+    question_literal_spans,
+)
 from workbench.routing._dataset import (
     DEFAULT_REFUSAL_SHARE,
+    TRAINING_SETS,
     _default_questions_dir,
     generate_training_data,
 )
 from workbench.routing._normalise import ArgSpan
 from workbench.routing._records import RouterDecision, Source
-from workbench.routing._rule import DATA_SHAPES, OWNER_WORDS, RuleRouter, asks_about_topic
+from workbench.routing._rule import (
+    DATA_SHAPES,
+    DECODING_PAIRS,
+    DECODING_VERB,
+    OWNER_WORDS,
+    RuleRouter,
+    asks_about_topic,
+)
 from workbench.routing._screen import screen_question
 from workbench.routing._spec_inputs import (
     asks_reason,
@@ -104,6 +118,21 @@ class Embedder(Protocol):
     def passage(self, text: str) -> np.ndarray:
         """The passage embedding of ``text`` (a utility's description)."""
         ...
+
+
+ENCODER_OF = {decoder: encoder for encoder, decoder in DECODING_PAIRS}
+"""Each decoder's encoder (:data:`workbench.routing._rule.DECODING_PAIRS`)."""
+
+
+def _asks_reason_itself(question: str) -> bool:
+    """Whether ``question`` asks why (:func:`asks_reason`) outside its quoted literals.
+
+    'Apply ROT13 to "Why did the chicken cross the road?"' asks for a call, not a reason.
+    """
+    masked = list(question)
+    for start, end in question_literal_spans(question):
+        masked[start:end] = " " * (end - start)
+    return asks_reason("".join(masked))
 
 
 def _digest(text: str) -> str:
@@ -454,6 +483,12 @@ class SpanRouter:
         p = self.probabilities(question)
         best = int(p.argmax())
         label, confidence = self.config.classes[best], float(p[best])
+        if "." in label and ":" not in label and _asks_reason_itself(question):
+            # a utility computes and gives no reason: a question that asks why goes to the
+            # corpus or is refused, whichever of those classes is likelier
+            best = max((i for i, c in enumerate(self.config.classes)
+                        if c == "quote" or c.startswith("refuse:")), key=lambda i: p[i])
+            label, confidence = self.config.classes[best], float(p[best])
         if confidence < self.config.threshold:
             return self._refuse("OUT_OF_SCOPE", f"No class reaches the span router's threshold "
                                 f"({confidence:.2f} < {self.config.threshold:.2f}).",
@@ -508,6 +543,14 @@ class SpanRouter:
 
     def _utility(self, uid: str, question: str, raw: str) -> RouterDecision:
         spans, verdict, missing = self._bound(uid, question)
+        encoder = ENCODER_OF.get(uid)
+        if missing and encoder is not None and not DECODING_VERB.search(question):
+            # no span is written in the decoder's alphabet («Закодируй в Base32 слово радуга»):
+            # the request is its encoder's, if the encoder's data is there
+            spans_e, verdict_e, missing_e = self._bound(encoder, question)
+            if verdict_e.passed and not missing_e:
+                uid, spans, verdict, missing = encoder, spans_e, verdict_e, missing_e
+                raw = f"{raw}: {encoder}, no data in the decoder's alphabet"
         if not verdict.passed:
             return self._refuse("ARGUMENT_IS_CIRCUMSTANCE",
                                 f"The span bound to {verdict.argument} names a circumstance "
@@ -541,10 +584,12 @@ class SpanRouter:
 
 def _training_lines(seed: int, generated: int, questions_dir: Path | None = None, *,
                     refusals: bool = True) -> list[dict[str, Any]]:
-    """The dev split of the router task and red-team sets, then ``generated`` seeded lines."""
+    """The dev split of the training sets (:data:`TRAINING_SETS`), then ``generated`` seeded lines."""
     folder = questions_dir or _default_questions_dir()
     lines = []
-    for name in ("router_tasks.jsonl", "red_team.jsonl"):
+    for name in TRAINING_SETS:
+        if not (folder / name).is_file():
+            continue
         for text in (folder / name).read_text(encoding="utf-8").splitlines():
             row = json.loads(text) if text.strip() else None
             if row and row["split"] == "dev" and (refusals or row["gold"]["source"] != "refuse"):
@@ -646,7 +691,7 @@ def cross_validate_span(folds: int = 5, *, seed: int = 13, generated: int = GENE
                         progress: Callable[[str], None] | None = None) -> pd.DataFrame:
     """Score the span router on each fold of the dev split with a router trained without it.
 
-    The dev items of ``router_tasks.jsonl`` and ``red_team.jsonl`` are dealt round-robin into
+    The dev items of the training sets (:data:`TRAINING_SETS`) are dealt round-robin into
     ``folds`` folds in file order. For each fold the training lines are built as
     :func:`train_span_router` builds them, from a copy of the task sets without that fold's
     questions (so neither the dev lines nor the generator's lines worded from dev tasks hold
@@ -664,7 +709,7 @@ def cross_validate_span(folds: int = 5, *, seed: int = 13, generated: int = GENE
     if folds < 2:
         raise SpanRouterError(f"cross-validation needs at least 2 folds, not {folds}")
     folder = Path(questions_dir) if questions_dir is not None else _default_questions_dir()
-    names = ("router_tasks.jsonl", "red_team.jsonl")
+    names = [name for name in TRAINING_SETS if (folder / name).is_file()]
     items = [i for name in names for i in load_tasks(folder / name) if i.split == "dev"]
     weights = {"rule_prior": RULE_PRIOR, "rule_vote": RULE_VOTE, "spec_prior": SPEC_PRIOR,
                "description_prior": DESCRIPTION_PRIOR, "shape_prior": SHAPE_PRIOR, **(priors or {})}
