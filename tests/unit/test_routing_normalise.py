@@ -491,3 +491,41 @@ def test_a_conversion_that_names_only_its_target_base_misses_the_source() -> Non
     decision = RuleRouter().route("Convert 255 to base 2")
     assert decision.refusal is not None and decision.refusal.code == "MISSING_ARGUMENT"
     assert decision.refusal.numbers == {"utility": "number.convert_base", "missing": "from_base"}
+
+
+# --- durations ---------------------------------------------------------------------------------
+
+DURATION_WORDS = {  # a written unit, the argument's unit, and how many of it one written unit holds
+    "лет": ("months", 12), "года": ("months", 12), "years": ("months", 12), "месяцев": ("months", 1),
+    "months": ("months", 1), "недели": ("days", 7), "weeks": ("days", 7), "дней": ("days", 1),
+    "days": ("days", 1), "суток": ("hours", 24), "часов": ("hours", 1),
+}
+
+
+@FAST
+@given(st.integers(min_value=1, max_value=999), st.sampled_from(sorted(DURATION_WORDS)),
+       st.sampled_from(["Платёж по кредиту на {}?", "Add {} to the date", "срок: {}"]))
+def test_a_duration_is_the_normalisation_of_its_span(n: int, word: str, frame: str) -> None:
+    unit, factor = DURATION_WORDS[word]
+    question = frame.format(f"{n} {word}")
+    span = derive(question, n * factor, unit)
+    assert span is not None and span.value(question) == n * factor
+    # the value comes from the number and its unit (the number alone where the units agree)
+    assert span.start == question.index(f"{n} {word}")
+    if factor != 1:
+        assert span.text(question) == f"{n} {word}" and span.normaliser == f"duration-{unit}"
+
+
+@pytest.mark.parametrize(("text", "unit", "value"), [
+    ("5 лет", "months", 60), ("1,5 года", "months", 18), ("2 weeks", "days", 14),
+    ("21 день", "days", 21), ("10 years", "years", 10), ("3 суток", "hours", 72),
+])
+def test_durations_read_in_both_languages(text: str, unit: str, value: int) -> None:
+    assert normalise(f"duration-{unit}", text) == value
+
+
+@pytest.mark.parametrize(("text", "unit"), [("2 месяца", "days"), ("3 hours", "days"), ("5", "months"),
+                                            ("5 рублей", "months")])
+def test_a_duration_that_does_not_convert_has_no_value(text: str, unit: str) -> None:
+    with pytest.raises(NormaliseError):
+        normalise(f"duration-{unit}", text)

@@ -457,3 +457,92 @@ def test_two_letter_unit_codes_bind_as_words() -> None:
     other = "Convert 250 in to km"  # "in" stays a word: only km names a unit
     spans = RuleRouter()._bind("units.length", other)
     assert [span.value(other) for name, span in spans.items() if name != "value"] == ["km"]
+
+
+@pytest.mark.parametrize(("uid", "argument", "question"), [
+    # a count of the data's parts gives its size, not the data
+    ("hash.sha256", "text", "Посчитай SHA-256 моего пароля из 12 символов"),
+    ("id.validate_inn", "inn", "Проверь ИНН моей компании, он из 10 цифр"),
+    ("hash.md5", "text", "MD5 of a password that is 8 characters long"),
+    # a file's name is no file's content
+    ("hash.md5", "text", "Посчитай MD5 от содержимого файла report2024.pdf"),
+    ("hash.crc32", "text", "CRC32 of backup-2025.zip, please"),
+    # a possessive after «имя» names no name; the name of another utility is no data either
+    ("id.uuid5", "name", "Сгенерируй UUID5 для имени нашего сервиса в пространстве DNS"),
+    ("id.uuid3", "name", "Сгенерируй UUID5 для имени нашего сервиса в пространстве DNS"),
+])
+def test_a_size_a_file_name_or_a_utility_name_is_no_data(uid: str, argument: str, question: str) -> None:
+    assert argument not in RuleRouter()._bind(uid, question)
+
+
+def test_a_part_of_a_date_is_no_identifier_and_the_whole_one_binds() -> None:
+    question = "I was born on 12 May 1990 — is my INN 7707083893 valid?"
+    assert RuleRouter()._bind("id.validate_inn", question)["inn"].value(question) == "7707083893"
+
+
+def test_the_day_before_a_months_name_is_no_year() -> None:
+    router = RuleRouter()
+    question = "Сколько дней между 1 мая и моим днём рождения?"
+    assert "year" not in router._bind("date.days_in_month", question)
+    question = "Сколько дней в мае 2024 года?"  # the year after the month still binds
+    assert router._bind("date.days_in_month", question)["year"].value(question) == 2024
+
+
+@pytest.mark.parametrize("question", ["Is his INN valid?", "Their IBAN, is it valid?"])
+def test_a_third_persons_possessive_points_at_data_too(question: str) -> None:
+    decision = RuleRouter().route(question)
+    assert decision.refusal is not None and decision.refusal.code == "MISSING_ARGUMENT"
+
+
+@pytest.mark.parametrize(("question", "args"), [
+    # an unquoted expression written right after its name is the pattern, the quoted text the text
+    ('Найди все числа в строке "abc 12 def 345" по регулярке \\d+',
+     {"pattern": "\\d+", "text": "abc 12 def 345"}),
+    ('Run a regex replace on "Due 2025-03-03": pattern (\\d+)-(\\d+)-(\\d+), replacement \\3.\\2.\\1',
+     {"pattern": "(\\d+)-(\\d+)-(\\d+)", "replacement": "\\3.\\2.\\1", "text": "Due 2025-03-03"}),
+])
+def test_a_pattern_and_a_replacement_bind_after_their_names(question: str, args: dict) -> None:
+    decision = RuleRouter().route(question)
+    assert dict(decision.args) == args
+
+
+def test_words_after_pattern_without_a_mark_of_an_expression_are_no_pattern() -> None:
+    from workbench.routing._rule import _PATTERN_CUE, _REGEX_MARK, _cued_value
+
+    question = "Escape the pattern my colleague sent you so it is safe in a regex."
+    assert _cued_value(question, _PATTERN_CUE, [], _REGEX_MARK) == []
+
+
+@pytest.mark.parametrize(("question", "text"), [
+    ("Транслитерируй фамилию Щербаков по ГОСТ", "Щербаков"),
+    ("Transliterate the surname Жуков by ICAO", "Жуков"),
+    ("Посчитай SHA-1 слова кот в UTF-8", "кот"),
+])
+def test_one_word_before_a_named_circumstance_is_the_text(question: str, text: str) -> None:
+    decision = RuleRouter().route(question)
+    assert decision.args["text"] == text
+
+
+@pytest.mark.parametrize(("uid", "question", "args"), [
+    # a count of time in another unit is read in the argument's unit where it converts exactly
+    ("money.loan_payment", "Ежемесячный платёж по кредиту 1 000 000 рублей на 5 лет под 12% годовых",
+     {"principal": 1000000, "annual_rate": 12, "months": 60}),
+    ("date.add_days", "Add 2 weeks to 2026-02-10", {"date": "2026-02-10", "days": 14}),
+    ("date.add_months", "Прибавь 36 месяцев к 2026-01-31", {"date": "2026-01-31", "months": 36}),
+])
+def test_a_duration_binds_in_the_unit_of_its_argument(uid: str, question: str, args: dict) -> None:
+    spans = RuleRouter()._bind(uid, question)
+    assert {name: span.value(question) for name, span in spans.items()} == args
+
+
+def test_a_duration_that_does_not_convert_exactly_is_no_value() -> None:
+    # months hold no whole number of days, and an age in years is no count of days
+    assert "days" not in RuleRouter()._bind("date.add_days", "Прибавь 2 месяца к 2026-01-31")
+    assert "days" not in RuleRouter()._bind(
+        "date.add_days", "Сколько дней до 1 января 2027, если в этот день мне исполнится 30 лет?")
+
+
+def test_an_iban_written_in_groups_of_four_binds_whole() -> None:
+    question = "Проверь IBAN GB82 WEST 1234 5698 7654 32"
+    assert RuleRouter()._bind("id.validate_iban", question)["iban"].value(question) == (
+        "GB82 WEST 1234 5698 7654 32")

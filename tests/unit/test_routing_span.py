@@ -284,6 +284,15 @@ def test_a_decoder_without_data_in_its_alphabet_gives_way_to_its_encoder(router:
     assert kept.refusal is not None and kept.refusal.code == "MISSING_ARGUMENT"
 
 
+def test_a_conversion_asked_into_its_source_gives_way_to_its_converse(router: SpanRouter) -> None:
+    question = "Convert rgb(255, 99, 71) to HSL"
+    turned = router._decide("color.hsl_to_rgb", question, 0.5)
+    assert turned.utility == "color.rgb_to_hsl" and dict(turned.args) == {"r": 255, "g": 99, "b": 71}
+    # asked into the conversion's own target, the conversion stays
+    kept = router._decide("color.hsl_to_rgb", "Переведи hsl(120, 100%, 50%) в RGB", 0.5)
+    assert kept.utility == "color.hsl_to_rgb"
+
+
 def test_rule_label_names_the_class_of_each_kind_of_decision() -> None:
     from workbench.refusal import Refusal
     from workbench.routing._span import rule_label

@@ -8,6 +8,7 @@ circumstance rule judges a utility call's argument bindings. All are registered 
 
 from workbench.relevance._answer_type import missing_answer_kind, news_embedding, question_type
 from workbench.relevance._circumstance import (
+    CIRCUMSTANCE_PATTERNS,
     GENERIC_WORDS,
     CircumstanceRule,
     CircumstanceVerdict,
@@ -35,6 +36,7 @@ from workbench.relevance._rules import (
 )
 
 __all__ = [
+    "CIRCUMSTANCE_PATTERNS",
     "GENERIC_WORDS",
     "CircumstanceRule",
     "CircumstanceVerdict",

@@ -22,6 +22,9 @@ itself, so it is always the normalisation of words the user wrote. The normalise
   thousandth"), for the ``digits`` argument only.
 - ``code``: an identifier written with digits (an INN, an IBAN, a card number) as written; a span
   without a digit has no value.
+- ``duration-<unit>`` (``days``, ``months``, ``years``, ``hours``): a number and the unit of time
+  written after it, counted in the argument's unit where that count is exact: «на 5 лет» is 60
+  months, "2 weeks" 14 days; «2 месяца» has no value in days.
 - ``enum:<vocabulary>``: a word or phrase to an enum value, by the vocabularies of
   ``synonyms.yaml`` and the ``choices`` the utility schemas declare.
 
@@ -336,6 +339,59 @@ def place_spans(question: str) -> list[tuple[int, int]]:
     return places_vocabulary().separate_spans(question)
 
 
+DURATION_ARGS = frozenset({"days", "months", "years", "hours"})
+"""The arguments that count a span of time in the unit they are named after."""
+_DURATION_UNITS: dict[str, str] = {
+    "years": r"лет|год(?:а|у)?|years?|yrs?",
+    "months": r"месяц(?:а|ев)?|мес\.|months?",
+    "weeks": r"недел[ьяюи]|недель|weeks?",
+    "days": r"день|дн(?:я|ей)|сут(?:ок|ки)|days?",
+    "hours": r"час(?:а|ов)?|hours?|hrs?",
+}
+_PER_UNIT = {("months", "years"): 12, ("days", "weeks"): 7, ("hours", "days"): 24}
+"""How many of the argument's unit one written unit holds, where that number is exact."""
+_UNIT_AFTER = re.compile(r"\s+(?:" + "|".join(f"(?P<{unit}>{words})" for unit, words
+                                                in _DURATION_UNITS.items()) + r")(?!\w)", re.IGNORECASE)
+
+
+def duration_unit_after(question: str, end: int) -> tuple[int, str] | None:
+    """Where the unit of time written right after offset ``end`` ends, and which unit it is."""
+    match = _UNIT_AFTER.match(question, end)
+    return (match.end(), str(match.lastgroup)) if match else None
+
+
+def normalise_duration(text: str, unit: str) -> int | float:
+    """A number and its unit of time («5 лет», "2 weeks") as a count of ``unit``.
+
+    «5 лет» is 60 months and "2 weeks" 14 days; a unit that holds no whole number of ``unit``
+    (months in days) has no value.
+
+    Raises:
+        NormaliseError: The text is no number followed by a unit of time, or it does not convert.
+    """
+    match = re.fullmatch(r"(.+?)(\s+\S+)", text.strip())
+    found = duration_unit_after(text.strip(), match.start(2)) if match else None
+    if match is None or found is None or found[0] != len(text.strip()):
+        raise NormaliseError(f"not a number and a unit of time: {text!r}")
+    written = found[1]
+    factor = 1 if written == unit else _PER_UNIT.get((unit, written))
+    if factor is None:
+        raise NormaliseError(f"{text!r} counts {written}, which is no whole number of {unit}")
+    value = normalise_number(match[1], decimal_comma=bool(re.search(r"[а-яё]", text, re.IGNORECASE)))
+    total = value * factor
+    return int(total) if float(total).is_integer() else total
+
+
+def duration_spans(question: str) -> list[tuple[int, int]]:
+    """Each number with the unit of time written after it («на 5 лет», "for 2 weeks"), in order."""
+    found = []
+    for start, end in number_spans(question):
+        unit = duration_unit_after(question, end)
+        if unit is not None:
+            found.append((start, unit[0]))
+    return found
+
+
 CODE_ARGUMENTS = frozenset({"inn", "ogrn", "snils", "bik", "kpp", "iban", "isbn", "code", "number",
                             "postcode"})
 """String arguments that hold an identifier written with digits: they bind through ``code``."""
@@ -544,6 +600,8 @@ NORMALISERS: dict[str, Callable[[str], Any]] = {
     "base": normalise_base,
     "code": normalise_code,
     "places": normalise_places,
+    **{f"duration-{unit}": functools.partial(normalise_duration, unit=unit)
+       for unit in sorted(DURATION_ARGS)},
 }
 """The normalisers by name; ``enum:<vocabulary>`` names the enum normaliser of a vocabulary."""
 
@@ -650,6 +708,9 @@ def candidate_spans(question: str, argument: str | None = None) -> Iterator[ArgS
     if argument == "digits":
         for start, end in place_spans(question):
             yield ArgSpan(start, end, "places")
+    if argument in DURATION_ARGS:
+        for start, end in duration_spans(question):
+            yield ArgSpan(start, end, f"duration-{argument}")
     for name, vocabulary in vocabularies().items():
         for start, end in vocabulary.spans(question):
             yield ArgSpan(start, end, f"enum:{name}")

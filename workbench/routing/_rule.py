@@ -22,6 +22,7 @@ from typing import Any
 from workbench.refusal import Refusal
 from workbench.registry import router
 from workbench.relevance import (
+    CIRCUMSTANCE_PATTERNS,
     GENERIC_WORDS,
     circumstance_spans,
     question_literal_spans,
@@ -30,10 +31,12 @@ from workbench.relevance import (
 from workbench.routing._normalise import (
     BASE_ARGS,
     CODE_ARGUMENTS,
+    DURATION_ARGS,
     ArgSpan,
     NormaliseError,
     base_spans,
     date_spans,
+    duration_unit_after,
     month_spans,
     number_spans,
     percent_spans,
@@ -169,6 +172,13 @@ Base64 blob …"), the decoder scores above whatever the encoder's words scored.
 DECODING_VERB = re.compile(r"(?<!\w)(?:decod|декодир|раскодир)", re.IGNORECASE)
 _TARGET = re.compile(r"(?<!\w)(?:to|into|as|в|во)\s+(?:an?\s+|the\s+|формат\s+)?([a-z][a-z0-9]*)(?!\w)")
 """The format a conversion is asked into: "hue 45 … to RGB", «rgb(255, 165, 0) в HSL»."""
+
+
+def conversion_targets(question: str) -> set[str]:
+    """The formats ``question`` asks a conversion into (:data:`_TARGET`): {"hsl"} for "… to HSL"."""
+    return {m[1] for m in _TARGET.finditer(question.lower())}
+
+
 TARGET_SCORE = 4
 """What naming a conversion's target adds to a utility ``x_to_y`` that scores already and whose
 source the question names too, and what naming its source as the target takes away (at least 1
@@ -248,12 +258,23 @@ _DOMAIN = re.compile(r"(?<![\w.@/-])[\w-]+(?:\.[\w-]+)*\.[^\W\d_]{2,}(?![\w.-])"
 """A domain name: words joined by dots, the last of two letters or more («пример.рф», "bücher.de")."""
 _NUMERO = re.compile(r"(?:№|(?<!\w)No\.|(?<!\w)nr\.)\s*$", re.IGNORECASE)
 """The sign that makes the number after it a name: «счёт № 118», "invoice No. 42"."""
+_COUNTED = re.compile(r"\s+(?:символ|знак|цифр|букв|байт|бит|слов|строк|character|char|digit|letter"
+                      r"|byte|bit|word|line)", re.IGNORECASE)
+"""A noun after a number that makes it a count of the data's parts: «пароль из 12 символов", "a
+10-digit INN" gives the data's size, not the data."""
+_FILE_NAME = re.compile(r"[\w-]+\.(?:pdf|docx?|xlsx?|pptx?|odt|ods|rtf|txt|zip|rar|7z|tar|gz|png|jpe?g|gif"
+                        r"|svg|mp[34]|avi|mov|wav|exe|iso|bin|log)", re.IGNORECASE)
+"""The name of a file: a request about «файл report2024.pdf» names the file, its content is not
+in the question."""
+_DAY_GAP = re.compile(r"\s+(?:of\s+)?", re.IGNORECASE)
+"""What stands between the day of a date and its month's name: «1 мая», "12 of May"."""
 _GLUE = frozenset("=&/?+")
 """Characters that join a token to its neighbours in a longer run (a query string, a path)."""
 # whole values that contain a space: a run of hex bytes «cf f0 e8», a SNILS «112-233-445 95», a
-# card number in groups of four «4111 1111 1111 1111»
+# card number in groups of four «4111 1111 1111 1111», an IBAN in groups of four "GB82 WEST 1234 …"
 _SPACED_TOKEN = re.compile(r"(?<![\w-])(?:(?=[0-9a-fA-F ]*\d)[0-9a-fA-F]{2}(?: [0-9a-fA-F]{2})+"
-                           r"|\d{3}-\d{3}-\d{3}[ -]\d{2}|\d{4}(?: \d{4}){2,4})(?![\w-])")
+                           r"|\d{3}-\d{3}-\d{3}[ -]\d{2}|\d{4}(?: \d{4}){2,4}"
+                           r"|[A-Z]{2}\d{2}(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,3})?)(?![\w-])")
 # a JSON object (one level of nesting) or array written inline
 _JSON_BLOCK = re.compile(r"\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|\[[^\[\]{}]*\]")
 _URL = re.compile(r"(?<![\w])(?:https?|ftp)://[^\s«»\"'<>`]+", re.IGNORECASE)
@@ -276,8 +297,12 @@ _IP = re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?\b")
 # second clause («MD5 от admin — какой он?»), then closing marks
 _TAIL_END = r"(?:\s*,?\s*(?:пожалуйста|please)|\s+[—–-]\s+[^\n]*)?[\s?.!]*$"
 # "of the string hello", «от строки привет», "the word banana, please": one word after a cue
-_TAIL = re.compile(r"(?:строк[аиуе]?|слов[аоу]?|текст[аеу]?|фраз[аыуе]|токен[аеу]?|string|word|text|token)\s+"
-                   r"([^\s«»\"'`,]+?)" + _TAIL_END, re.IGNORECASE)
+# "the surname Щербаков by GOST": one circumstance named after the word («по ГОСТ», "in UTF-8") ends
+# it too
+_TAIL = re.compile(r"(?:строк[аиуе]?|слов[аоу]?|текст[аеу]?|фраз[аыуе]|токен[аеу]?|фамили[юяи]|string|word"
+                   r"|text|token|surname)\s+([^\s«»\"'`,]+?)"
+                   r"(?:\s+(?:по|в|во|in|by|using|with)\s+(?:" + "|".join(CIRCUMSTANCE_PATTERNS.values())
+                   + r"))?" + _TAIL_END, re.IGNORECASE)
 # "for the name example.org in the DNS namespace", «для имени пример.рф»: the one word after
 # the noun "name", anywhere in the question (the name a UUID is made from)
 _NAMED = re.compile(r"(?<!\w)(?:name|имени|имя)\s+([^\s«»\"'`,;]+)", re.IGNORECASE)
@@ -299,8 +324,10 @@ POINTING_WORDS = frozenset({"выше", "ниже", "этой", "этого", "�
 """Words that point at data instead of being data: never bound as a value."""
 OWNER_WORDS = re.compile(
     r"(?<!\w)(?:мо[йяеёи]|моего|моей|моему|моим|моих|моём|нашего|нашей|нашему|нашим|наших|нашем"
-    r"|наш[аеи]?|ваш[аеи]?|вашего|вашей|вашим|ваших|вашем|my|our|your)(?!\w)", re.IGNORECASE)
-"""Possessives: a request about *my* card or *our* invoice points at data of the asker's own."""
+    r"|наш[аеи]?|ваш[аеи]?|вашего|вашей|вашим|ваших|вашем|my|our|your|his|her|their)(?!\w)",
+    re.IGNORECASE)
+"""Possessives: a request about *my* card or *his* invoice points at data the asker has and the
+question does not give."""
 
 
 def _points_at_own_data(question: str, missing: list[Argument]) -> bool:
@@ -342,7 +369,8 @@ class _Offer:
     """The spans one question offers, by kind, in order; binding takes them one by one."""
 
     def __init__(self, question: str, schema: UtilitySchema, own: tuple[str, ...],
-                 own_patterns: tuple[tuple[str, re.Pattern[str]], ...] = ()) -> None:
+                 own_patterns: tuple[tuple[str, re.Pattern[str]], ...] = (),
+                 names: frozenset[str] = frozenset()) -> None:
         low = question.lower()
         literals = _blocks_whole(question, _tail_resolved(
             question, [(s, e) for s, e in question_literal_spans(question) if e > s]))
@@ -360,9 +388,11 @@ class _Offer:
         self.bases = (base_spans(question)
                       if any(a.name in BASE_ARGS for a in schema.arguments) else [])
         avoid = self.ips + (self.percents if wants_percent else []) + self.bases
-        # a number after «№» or "No." numbers a thing (an invoice, a house), it is no quantity
+        # a number after «№» or "No." numbers a thing (an invoice, a house), and one before a
+        # month's name is the day of a date: neither is a quantity
         self.numbers = [n for n in number_spans(question) if not _overlaps(n, avoid)
-                        and not _NUMERO.search(question, 0, n[0])]
+                        and not _NUMERO.search(question, 0, n[0])
+                        and not any(_DAY_GAP.fullmatch(question, n[1], m) for m, _ in self.months)]
         # number words count only where the digits run out: in "my two favourite numbers are 84
         # and 126" the two counts the numbers, it is none of them
         digits = [n for n in self.numbers if not question[n[0]].isalpha()]
@@ -385,13 +415,20 @@ class _Offer:
             # value, not one
             if question[m.start() - 1:m.start()] in _GLUE and question[m.start() + len(text):][:1] in _GLUE:
                 continue
-            # a charset or a word of the utility's own names ("Base64" in "decode this base64")
-            # names no data
-            if text.lower() in CHARSETS or text.lower() in own_words or any(
+            # a charset, a word of the utility's own names ("Base64" in "decode this base64") or
+            # the name of any utility ("UUID5" asked of the version-3 one) names no data
+            if text.lower() in CHARSETS or text.lower() in own_words or text.lower() in names or any(
                     w in text.lower() for w in own):
                 continue
-            if not _overlaps((m.start(), m.start() + len(text)), tokens + self.bases):
-                tokens.append((m.start(), m.start() + len(text)))
+            end = m.start() + len(text)
+            # a part of a date («12» of "12 May 1990"), a count of the data's parts («из 12
+            # символов») and a file's name are no data of their own
+            if (any(s <= m.start() and end <= e and (s, e) != (m.start(), end) for s, e in self.dates)
+                    or (text.isdigit() and _COUNTED.match(question, end))
+                    or _FILE_NAME.fullmatch(text)):
+                continue
+            if not _overlaps((m.start(), end), tokens + self.bases):
+                tokens.append((m.start(), end))
         self.tokens = sorted(tokens)
         self.schema, self.own, self.own_patterns = schema, own, own_patterns
         self._tail: list[tuple[int, int]] | None = None
@@ -453,6 +490,36 @@ def _tail_spans(question: str, names: str) -> list[tuple[int, int]]:
     return found
 
 
+_PATTERN_CUE = re.compile(r"(?<!\w)(?:регулярк\w*|регулярн\w+\s+выражени\w*|regexp?|pattern|шаблон\w*)"
+                          r":?\s+(\S+)", re.IGNORECASE)
+_REPLACEMENT_CUE = re.compile(r"(?<!\w)(?:replacement|замен[аоуы]|подстановк[аоуи])\s*:?\s+(\S+)",
+                              re.IGNORECASE)
+_REGEX_MARK = re.compile(r"[\\\[\](){}*+?^$|]")
+
+
+def _cued_value(question: str, cue: re.Pattern[str], literals: list[tuple[int, int]],
+                mark: re.Pattern[str] | None = None) -> list[tuple[int, int]]:
+    r"""The unquoted run written right after the name of its argument, outside every quoted literal.
+
+    «Найди числа в "abc 12" по регулярке \d+» and "pattern (\d+)-(\d+), replacement \2"
+    name a pattern and a replacement. Where ``mark`` is given the run must hold it (a pattern a
+    mark of a regular expression, so "the pattern my colleague sent" is none). A comma or
+    semicolon after it ends it, and so does the question mark that ends the question.
+    """
+    found = []
+    for m in cue.finditer(question):
+        start, end = m.span(1)
+        text = m[1].rstrip(",;")
+        if end == len(question):
+            text = text.rstrip("?.!")
+        end = start + len(text)
+        if (text and (mark is None or mark.search(text)) and text[0] not in "«\"“'`"
+                and not any(ls <= start < le and question[ls - 1:ls] in "«\"'`“„"
+                            for ls, le in literals)):
+            found.append((start, end))
+    return found
+
+
 def _named_word(question: str) -> list[tuple[int, int]]:
     """The word after the noun "name" (:data:`_NAMED`), its closing punctuation left out."""
     found = []
@@ -468,11 +535,13 @@ def _plain_data(question: str, start: int, end: int) -> bool:
 
     They neither point at data («выше», "this") nor begin with a word that names none («из»,
     "the") nor hold a quoted literal ("matches of `[0-9]+`": the literal is the pattern, and the
-    text is missing) nor a circumstance (an encoding, a time zone).
+    text is missing) nor a circumstance (an encoding, a time zone), nor are they a possessive
+    («нашего») or a file's name (:data:`_FILE_NAME`).
     """
     text = question[start:end]
     words = {w.lower() for w in re.findall(r"\w+", text)}
-    if not words or words & POINTING_WORDS or DEIXIS.search(text):
+    if (not words or words & POINTING_WORDS or DEIXIS.search(text) or OWNER_WORDS.search(text)
+            or _FILE_NAME.fullmatch(text.strip(" ,.;:!?"))):
         return False
     if any(mark in text for mark in "«»\"`“”„"):  # a quoted literal in it is the data, if any is
         return False
@@ -676,6 +745,28 @@ def _take(spans: list[tuple[int, int]], question: str, normaliser: str
     return None
 
 
+def _take_duration(numbers: list[tuple[int, int]], question: str, unit: str, plain: str
+                   ) -> tuple[ArgSpan, Any] | None:
+    """The first number that counts ``unit`` (taken out of the list).
+
+    One written with a unit of time is read with it («на 5 лет» is 60 months, :func:`normalise_duration`),
+    and is passed over where that unit holds no whole number of ``unit`` («2 месяца» as days); a
+    bare number is read as ``plain``.
+    """
+    while numbers:
+        start, end = numbers.pop(0)
+        after = duration_unit_after(question, end)
+        span = ArgSpan(start, after[0], f"duration-{unit}") if after else ArgSpan(start, end, plain)
+        try:
+            value = span.value(question)
+        except NormaliseError:
+            continue
+        if plain.startswith("integer") and not isinstance(value, int):
+            continue  # «1,5 дня» is no whole number of days
+        return span, value
+    return None
+
+
 class RuleRouter:
     """Keyword tables choose; every argument is a span of the question through a normaliser."""
 
@@ -687,6 +778,8 @@ class RuleRouter:
             own = uid.split(".", 1)[1]
             auto = (own.lower(),) if "_" not in own else ()
             self.triggers[uid] = tuple(dict.fromkeys(auto + SYNONYMS.get(uid, ())))  # each word once
+        # the one-word names of every utility («sha256», "uuid5"): a token that is one names no data
+        self._names = frozenset(w for words in self.triggers.values() for w in words if " " not in w)
         # a trigger that begins with a letter begins a word; «% от» follows a digit
         self._patterns = {uid: tuple((w, re.compile((r"(?<![\w])" if w[:1].isalnum() else "")
                                                     + re.escape(w))) for w in words)
@@ -711,7 +804,7 @@ class RuleRouter:
             for encoder, decoder in DECODING_PAIRS:
                 if encoder in scores:
                     scores[decoder] = max(scores.get(decoder, 0), scores.pop(encoder) + 1)
-        targets = {m[1] for m in _TARGET.finditer(low)}
+        targets = conversion_targets(low)
         if targets:
             for uid in scores:
                 source, to, target = uid.split(".", 1)[1].partition("_to_")
@@ -731,7 +824,7 @@ class RuleRouter:
     def _bind(self, uid: str, question: str) -> dict[str, ArgSpan]:
         """Each argument that a span of the question gives a value for, with that span."""
         schema = self.schemas[uid]
-        offer = _Offer(question, schema, self.triggers[uid], self._patterns[uid])
+        offer = _Offer(question, schema, self.triggers[uid], self._patterns[uid], self._names)
         bound: dict[str, ArgSpan] = {}
         # a month binds first: in "month 2 of 2023" the year must not take the 2
         for arg in sorted(schema.arguments, key=lambda a: a.name != "month"):
@@ -755,7 +848,11 @@ class RuleRouter:
                 if ticked:
                     offer.literals.remove(ticked[0])
                     offer.literals.insert(0, ticked[0])
-                taken = _take(offer.literals, question, "text")
+                # else one written unquoted right after its name («по регулярке \d+»)
+                cued = [] if ticked else _cued_value(question, _PATTERN_CUE, offer.literals, _REGEX_MARK)
+                taken = _take(cued, question, "text") or _take(offer.literals, question, "text")
+            elif name == "replacement" and (cued := _cued_value(question, _REPLACEMENT_CUE, offer.literals)):
+                taken = _take(cued, question, "text")
             elif name == "month":  # a month's name first, else a number 1-12
                 taken = (_take(offer.months, question, "month")
                          or _take(offer.numbers, question, "month"))
@@ -763,6 +860,8 @@ class RuleRouter:
                 taken = _take(places, question, "places")
             elif name in PERCENT_ARGS and offer.percents:
                 taken = _take(offer.percents, question, "number" + offer.number_style)
+            elif name in DURATION_ARGS and arg.type in {"integer", "number"}:
+                taken = _take_duration(offer.numbers, question, name, arg.type + offer.number_style)
             elif arg.type in {"integer", "number"} and (arg.role.value == "data" or arg.required):
                 taken = _take(offer.numbers, question, arg.type + offer.number_style)
             elif arg.role.value == "data" and arg.type == "string":

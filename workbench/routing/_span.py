@@ -62,6 +62,7 @@ from workbench.routing._rule import (
     OWNER_WORDS,
     RuleRouter,
     asks_about_topic,
+    conversion_targets,
 )
 from workbench.routing._screen import screen_question
 from workbench.routing._spec_inputs import (
@@ -133,6 +134,20 @@ def _asks_reason_itself(question: str) -> bool:
     for start, end in question_literal_spans(question):
         masked[start:end] = " " * (end - start)
     return asks_reason("".join(masked))
+
+
+def _converse(uid: str) -> str | None:
+    """``cat.y_to_x`` for a conversion ``cat.x_to_y``, or None for a utility that converts nothing."""
+    category, _, name = uid.partition(".")
+    source, to, target = name.partition("_to_")
+    return f"{category}.{target}_to_{source}" if to else None
+
+
+def _asks_into(question: str, uid: str) -> bool:
+    """Whether ``question`` names the target of conversion ``uid`` as its target, and not its source."""
+    source, _, target = uid.partition(".")[2].partition("_to_")
+    targets = conversion_targets(question)
+    return target in targets and source not in targets
 
 
 def _digest(text: str) -> str:
@@ -551,6 +566,14 @@ class SpanRouter:
             if verdict_e.passed and not missing_e:
                 uid, spans, verdict, missing = encoder, spans_e, verdict_e, missing_e
                 raw = f"{raw}: {encoder}, no data in the decoder's alphabet"
+        converse = _converse(uid)
+        if converse in self._column and _asks_into(question, converse):
+            # "Convert rgb(255, 99, 71) to HSL" asks into the format hsl_to_rgb starts from: the
+            # request is the converse conversion's, if its data is there
+            spans_c, verdict_c, missing_c = self._bound(converse, question)
+            if verdict_c.passed and not missing_c:
+                uid, spans, verdict, missing = converse, spans_c, verdict_c, missing_c
+                raw = f"{raw}: {converse}, the question asks into its target"
         if not verdict.passed:
             return self._refuse("ARGUMENT_IS_CIRCUMSTANCE",
                                 f"The span bound to {verdict.argument} names a circumstance "
