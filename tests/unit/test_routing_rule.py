@@ -546,3 +546,11 @@ def test_an_iban_written_in_groups_of_four_binds_whole() -> None:
     question = "Проверь IBAN GB82 WEST 1234 5698 7654 32"
     assert RuleRouter()._bind("id.validate_iban", question)["iban"].value(question) == (
         "GB82 WEST 1234 5698 7654 32")
+
+
+def test_a_literal_not_named_as_the_replacement_is_no_replacement() -> None:
+    question = "Pull every number out of 'rooms 12, 14 and 301' with the pattern `\\d+`"
+    spans = RuleRouter()._bind("regex.replace", question)
+    assert "replacement" not in spans and spans["text"].value(question) == "rooms 12, 14 and 301"
+    named = "Замени по регулярке `\\s+` на `_` в строке «отчёт за май»"
+    assert RuleRouter()._bind("regex.replace", named)["replacement"].value(named) == "_"

@@ -494,6 +494,8 @@ _PATTERN_CUE = re.compile(r"(?<!\w)(?:регулярк\w*|регулярн\w+\s+
                           r":?\s+(\S+)", re.IGNORECASE)
 _REPLACEMENT_CUE = re.compile(r"(?<!\w)(?:replacement|замен[аоуы]|подстановк[аоуи])\s*:?\s+(\S+)",
                               re.IGNORECASE)
+_REPLACED_BY = re.compile(r"(?:(?<!\w)(?:with|by|на)|->|→|=>)\s*[«\"'`“„]?$", re.IGNORECASE)
+"""The word or arrow written before the literal that replaces a match: "with `shade`", «на `_`»."""
 _REGEX_MARK = re.compile(r"[\\\[\](){}*+?^$|]")
 
 
@@ -851,8 +853,15 @@ class RuleRouter:
                 # else one written unquoted right after its name («по регулярке \d+»)
                 cued = [] if ticked else _cued_value(question, _PATTERN_CUE, offer.literals, _REGEX_MARK)
                 taken = _take(cued, question, "text") or _take(offer.literals, question, "text")
-            elif name == "replacement" and (cued := _cued_value(question, _REPLACEMENT_CUE, offer.literals)):
+            elif name == "replacement":
+                # what replaces a match is named as such: «на `_`», "with `shade`", "replacement \2";
+                # a literal without such a word is the text or the pattern, never the replacement
+                cued = _cued_value(question, _REPLACEMENT_CUE, offer.literals) or [
+                    lit for lit in offer.literals
+                    if _REPLACED_BY.search(question[max(0, lit[0] - 16):lit[0]])]
                 taken = _take(cued, question, "text")
+                if taken is not None and (taken[0].start, taken[0].end) in offer.literals:
+                    offer.literals.remove((taken[0].start, taken[0].end))
             elif name == "month":  # a month's name first, else a number 1-12
                 taken = (_take(offer.months, question, "month")
                          or _take(offer.numbers, question, "month"))
