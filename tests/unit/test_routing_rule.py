@@ -554,3 +554,10 @@ def test_a_literal_not_named_as_the_replacement_is_no_replacement() -> None:
     assert "replacement" not in spans and spans["text"].value(question) == "rooms 12, 14 and 301"
     named = "Замени по регулярке `\\s+` на `_` в строке «отчёт за май»"
     assert RuleRouter()._bind("regex.replace", named)["replacement"].value(named) == "_"
+
+
+def test_data_sizes_written_with_cyrillic_abbreviations_bind() -> None:
+    question = "Для отчёта нужно перевести 1536 МиБ в ГБ"
+    spans = RuleRouter()._bind("units.data_size", question)
+    assert {name: span.value(question) for name, span in spans.items()} == {
+        "value": 1536, "from_unit": "MiB", "to_unit": "GB"}
