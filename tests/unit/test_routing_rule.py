@@ -463,7 +463,9 @@ def test_two_letter_unit_codes_bind_as_words() -> None:
     # a count of the data's parts gives its size, not the data
     ("hash.sha256", "text", "Посчитай SHA-256 моего пароля из 12 символов"),
     ("id.validate_inn", "inn", "Проверь ИНН моей компании, он из 10 цифр"),
-    ("hash.md5", "text", "MD5 of a password that is 8 characters long"),
+    ("id.validate_inn", "inn", "Validate a 10-digit INN"),  # a count joined by a hyphen too
+    ("id.validate_inn", "inn", "Проверь 12-значный ИНН"),
+    ("hash.sha256", "text", "SHA-256 of a 16-character key"),
     # a file's name is no file's content
     ("hash.md5", "text", "Посчитай MD5 от содержимого файла report2024.pdf"),
     ("hash.crc32", "text", "CRC32 of backup-2025.zip, please"),
@@ -561,3 +563,15 @@ def test_data_sizes_written_with_cyrillic_abbreviations_bind() -> None:
     spans = RuleRouter()._bind("units.data_size", question)
     assert {name: span.value(question) for name, span in spans.items()} == {
         "value": 1536, "from_unit": "MiB", "to_unit": "GB"}
+
+
+@pytest.mark.parametrize(("uid", "question", "direction"), [
+    ("color.hsl_to_rgb", "Convert rgb(255, 99, 71) to HSL", -1),  # asked the other way round
+    ("color.rgb_to_hsl", "Convert rgb(255, 99, 71) to HSL", 1),
+    ("color.hsl_to_rgb", "hsl(120, 100%, 50%) — what colour is it?", 0),  # no target named
+    ("hash.md5", "MD5 to hex", 0),  # converts nothing
+])
+def test_the_direction_a_question_reads_a_conversion(uid: str, question: str, direction: int) -> None:
+    from workbench.routing._rule import conversion_direction, conversion_targets
+
+    assert conversion_direction(uid, conversion_targets(question)) == direction

@@ -350,8 +350,10 @@ _DURATION_UNITS: dict[str, str] = {
 }
 _PER_UNIT = {("months", "years"): 12, ("days", "weeks"): 7, ("hours", "days"): 24}
 """How many of the argument's unit one written unit holds, where that number is exact."""
-_UNIT_AFTER = re.compile(r"\s+(?:" + "|".join(f"(?P<{unit}>{words})" for unit, words
-                                                in _DURATION_UNITS.items()) + r")(?!\w)", re.IGNORECASE)
+_UNIT = r"\s+(?:" + "|".join(f"(?P<{unit}>{words})" for unit, words in _DURATION_UNITS.items()) + r")(?!\w)"
+_UNIT_AFTER = re.compile(_UNIT, re.IGNORECASE)
+_DURATION = re.compile(r"(?P<count>\S.*?)" + _UNIT, re.IGNORECASE)
+"""A number and the unit of time written after it; the group named after the unit is the one that matched."""
 
 
 def duration_unit_after(question: str, end: int) -> tuple[int, str] | None:
@@ -369,15 +371,16 @@ def normalise_duration(text: str, unit: str) -> int | float:
     Raises:
         NormaliseError: The text is no number followed by a unit of time, or it does not convert.
     """
-    match = re.fullmatch(r"(.+?)(\s+\S+)", text.strip())
-    found = duration_unit_after(text.strip(), match.start(2)) if match else None
-    if match is None or found is None or found[0] != len(text.strip()):
+    match = _DURATION.fullmatch(text.strip())
+    if match is None:
         raise NormaliseError(f"not a number and a unit of time: {text!r}")
-    written = found[1]
+    written = str(match.lastgroup)
     factor = 1 if written == unit else _PER_UNIT.get((unit, written))
     if factor is None:
         raise NormaliseError(f"{text!r} counts {written}, which is no whole number of {unit}")
-    value = normalise_number(match[1], decimal_comma=bool(re.search(r"[а-яё]", text, re.IGNORECASE)))
+    # a Russian unit reads a comma as the decimal mark («1,5 года»), as the ``-ru`` normalisers do
+    value = normalise_number(match["count"],
+                             decimal_comma=bool(re.search(r"[а-яё]", match[written], re.IGNORECASE)))
     total = value * factor
     return int(total) if float(total).is_integer() else total
 

@@ -179,6 +179,20 @@ def conversion_targets(question: str) -> set[str]:
     return {m[1] for m in _TARGET.finditer(question.lower())}
 
 
+def conversion_direction(uid: str, targets: set[str]) -> int:
+    """Which way ``targets`` (:func:`conversion_targets`) read the conversion ``uid`` (``x_to_y``).
+
+    1 where they name its target y and not its source x, -1 where they name x and not y (the
+    question asks the other way round), 0 otherwise and for a utility that converts nothing.
+    """
+    source, to, target = uid.partition(".")[2].partition("_to_")
+    if to and target in targets and source not in targets:
+        return 1
+    if to and source in targets and target not in targets:
+        return -1
+    return 0
+
+
 TARGET_SCORE = 4
 """What naming a conversion's target adds to a utility ``x_to_y`` that scores already and whose
 source the question names too, and what naming its source as the target takes away (at least 1
@@ -258,10 +272,20 @@ _DOMAIN = re.compile(r"(?<![\w.@/-])[\w-]+(?:\.[\w-]+)*\.[^\W\d_]{2,}(?![\w.-])"
 """A domain name: words joined by dots, the last of two letters or more («пример.рф», "bücher.de")."""
 _NUMERO = re.compile(r"(?:№|(?<!\w)No\.|(?<!\w)nr\.)\s*$", re.IGNORECASE)
 """The sign that makes the number after it a name: «счёт № 118», "invoice No. 42"."""
-_COUNTED = re.compile(r"\s+(?:символ|знак|цифр|букв|байт|бит|слов|строк|character|char|digit|letter"
-                      r"|byte|bit|word|line)", re.IGNORECASE)
-"""A noun after a number that makes it a count of the data's parts: «пароль из 12 символов", "a
-10-digit INN" gives the data's size, not the data."""
+_COUNTED = re.compile(r"(?:\s+|-)(?:символ|знак|значн|цифр|букв|байт|бит|слов|строк|character|char|digit"
+                      r"|letter|byte|bit|word|line)", re.IGNORECASE)
+"""A noun or adjective after a number that makes it a count of the data's parts: «пароль из 12
+символов», «12-значный ИНН», "a 10-digit INN" give the data's size, not the data."""
+
+
+def _counts_parts(question: str, start: int, text: str) -> bool:
+    """Whether the token ``text`` at ``start`` is a count of the data's parts (:data:`_COUNTED`).
+
+    Digits alone with the noun after them («12 символов»), or joined to it by a hyphen ("10-digit").
+    """
+    digits = re.match(r"\d+", text)
+    return digits is not None and text[digits.end():digits.end() + 1] in {"", "-"} and bool(
+        _COUNTED.match(question, start + digits.end()))
 _FILE_NAME = re.compile(r"[\w-]+\.(?:pdf|docx?|xlsx?|pptx?|odt|ods|rtf|txt|zip|rar|7z|tar|gz|png|jpe?g|gif"
                         r"|svg|mp[34]|avi|mov|wav|exe|iso|bin|log)", re.IGNORECASE)
 """The name of a file: a request about «файл report2024.pdf» names the file, its content is not
@@ -424,7 +448,7 @@ class _Offer:
             # a part of a date («12» of "12 May 1990"), a count of the data's parts («из 12
             # символов») and a file's name are no data of their own
             if (any(s <= m.start() and end <= e and (s, e) != (m.start(), end) for s, e in self.dates)
-                    or (text.isdigit() and _COUNTED.match(question, end))
+                    or _counts_parts(question, m.start(), text)
                     or _FILE_NAME.fullmatch(text)):
                 continue
             if not _overlaps((m.start(), end), tokens + self.bases):
@@ -809,10 +833,10 @@ class RuleRouter:
         targets = conversion_targets(low)
         if targets:
             for uid in scores:
-                source, to, target = uid.split(".", 1)[1].partition("_to_")
-                if to and target in targets and source not in targets and source in low:
+                direction = conversion_direction(uid, targets)
+                if direction > 0 and uid.partition(".")[2].partition("_to_")[0] in low:
                     scores[uid] += TARGET_SCORE
-                elif to and source in targets and target not in targets:
+                elif direction < 0:
                     scores[uid] = max(1, scores[uid] - TARGET_SCORE)
         return scores
 

@@ -62,6 +62,7 @@ from workbench.routing._rule import (
     OWNER_WORDS,
     RuleRouter,
     asks_about_topic,
+    conversion_direction,
     conversion_targets,
 )
 from workbench.routing._screen import screen_question
@@ -141,13 +142,6 @@ def _converse(uid: str) -> str | None:
     category, _, name = uid.partition(".")
     source, to, target = name.partition("_to_")
     return f"{category}.{target}_to_{source}" if to else None
-
-
-def _asks_into(question: str, uid: str) -> bool:
-    """Whether ``question`` names the target of conversion ``uid`` as its target, and not its source."""
-    source, _, target = uid.partition(".")[2].partition("_to_")
-    targets = conversion_targets(question)
-    return target in targets and source not in targets
 
 
 def _digest(text: str) -> str:
@@ -567,7 +561,7 @@ class SpanRouter:
                 uid, spans, verdict, missing = encoder, spans_e, verdict_e, missing_e
                 raw = f"{raw}: {encoder}, no data in the decoder's alphabet"
         converse = _converse(uid)
-        if converse in self._column and _asks_into(question, converse):
+        if converse in self._column and conversion_direction(uid, conversion_targets(question)) < 0:
             # "Convert rgb(255, 99, 71) to HSL" asks into the format hsl_to_rgb starts from: the
             # request is the converse conversion's, if its data is there
             spans_c, verdict_c, missing_c = self._bound(converse, question)
