@@ -364,14 +364,20 @@ def test_coverage_lines_ask_for_the_utilities_the_task_set_hardly_asks_for(tasks
 
 
 NEWCOMER = QUESTIONS / "router_newcomer.jsonl"
+HELPDESK = QUESTIONS / "router_helpdesk.jsonl"
 
 
-def test_newcomer_lines_are_dev_refusals_and_calls_asked_by_no_other_set(tasks) -> None:
-    # requests typed as a newcomer types them: refusals and calls, in both languages, dev only
-    rows = _read(NEWCOMER)
+@pytest.mark.parametrize(("path", "least_calls", "also_seen"), [
+    (NEWCOMER, 30, ()), (HELPDESK, 15, ("router_newcomer",))])
+def test_check_set_lines_are_dev_refusals_and_calls_asked_by_no_other_set(
+        tasks, path, least_calls, also_seen) -> None:
+    # requests typed as a newcomer or a colleague types them: refusals and calls, in both
+    # languages, dev only
+    rows = _read(path)
     refusals = [r for r in rows if r["kind"] == "red_team"]
     calls = [r for r in rows if r["kind"] == "utility"]
-    assert len(refusals) >= 30 and len(calls) >= 30 and len(refusals) + len(calls) == len(rows)
+    assert len(refusals) >= 30 and len(calls) >= least_calls
+    assert len(refusals) + len(calls) == len(rows)
     for row in refusals:
         _check_fields(row, "red_team")
         assert row["split"] == "dev", row["id"]
@@ -379,11 +385,11 @@ def test_newcomer_lines_are_dev_refusals_and_calls_asked_by_no_other_set(tasks) 
             names = {a.name for a in load_catalog().schemas[row["gold"]["utility"]].arguments}
             assert (row["gold"].get("missing") or row["gold"].get("argument")) in names, row["id"]
     others = ("router_tasks", "red_team", "e2e", "router_probe", "router_styles", "router_chat",
-              "router_text", "router_refusals", "router_coverage")
+              "router_text", "router_refusals", "router_coverage", *also_seen)
     _check_extra_utility_lines(calls, others)
     seen = {r["question"].casefold() for name in others for r in _read(QUESTIONS / f"{name}.jsonl")}
     assert not {r["question"].casefold() for r in refusals} & seen
     assert {r["lang"] for r in refusals} == {r["lang"] for r in calls} == {"ru", "en"}
     taken = {r["id"] for name in others for r in _read(QUESTIONS / f"{name}.jsonl")}
     assert not {r["id"] for r in rows} & taken and len({r["id"] for r in rows}) == len(rows)
-    assert NEWCOMER.name not in TRAINING_SETS  # a check, never trained on
+    assert path.name not in TRAINING_SETS  # a check, never trained on

@@ -21,7 +21,7 @@ from workbench.routing import (
     score_decision,
     summarise,
 )
-from workbench.routing._rule import DATA_ALPHABETS
+from workbench.routing._rule import DATA_ALPHABETS, orders_computation
 from workbench.utilities import load_catalog
 
 QUESTIONS = Path(__file__).resolve().parents[2] / "corpus" / "questions"
@@ -218,6 +218,9 @@ def test_unquoted_data_binds(rule: RuleRouter, uid: str, question: str,
     # English words outnumber them
     ("text.transliterate", "Transliterate Жуков, then Петров, the way a passport does"),
     ("hash.sha256", "Какую длину ключа рекомендуют выбирать для HMAC-SHA256?"),
+    # a genitive after the cue says whose string it is; a conjunction goes on with the sentence
+    ("hash.md5", "Посчитай MD5 строки браузера"),
+    ("text.is_palindrome", "Is the contrast between our button text and its background good enough?"),
 ])
 def test_unquoted_words_that_may_not_be_data_stay_unbound(
         rule: RuleRouter, uid: str, question: str) -> None:
@@ -575,3 +578,26 @@ def test_the_direction_a_question_reads_a_conversion(uid: str, question: str, di
     from workbench.routing._rule import conversion_direction, conversion_targets
 
     assert conversion_direction(uid, conversion_targets(question)) == direction
+
+
+@pytest.mark.parametrize(("question", "order"), [
+    ("Раскодируй ссылку из адресной строки браузера", True),
+    ("Пожалуйста, посчитай MD5 от слова кот", True),
+    ("Decrypt this AES ciphertext without the key", True),
+    ("Please convert 5 km to miles", True),
+    # verbs of telling ask what the course says; a question is no order
+    ("Объясни, почему в UTF-8 у кириллицы два байта", False),
+    ("Назови стандарт транслитерации для загранпаспорта", False),
+    ("Explain why a BOM is written", False),
+    ("Сколько байт занимает буква ё в UTF-8?", False),
+    ("Who owns the IP address 8.8.8.8?", False),
+])
+def test_an_order_to_compute_is_told_from_a_question(question: str, order: bool) -> None:
+    assert orders_computation(question) is order
+
+
+def test_an_order_on_the_course_subject_is_not_sent_to_the_course(rule: RuleRouter) -> None:
+    # «строки», «кодировке» name the course's subject, but the order asks for a computation
+    decision = rule.route("Посчитай длину строки в байтах в кодировке UTF-16")
+    assert decision.source is Source.REFUSE
+    assert rule.route("Почему длина строки в байтах в UTF-16 бывает нечётной?").source is not Source.REFUSE

@@ -368,3 +368,20 @@ def test_cross_validation_scores_every_dev_item_once_by_a_router_that_never_saw_
         cross_validate_span(1, embedder=BagEmbedder(), cache=tmp_path / "cache")
     with pytest.raises(SpanRouterError, match="unknown priors"):
         cross_validate_span(2, priors={"keyword": 1.0}, embedder=BagEmbedder(), cache=tmp_path / "cache")
+
+
+def test_an_order_the_classifier_sends_to_the_course_goes_to_the_likeliest_utility(
+        router: SpanRouter, monkeypatch: pytest.MonkeyPatch) -> None:
+    classes = list(router.config.classes)
+
+    def leaning_to_quote(question: str) -> np.ndarray:
+        p = np.full(len(classes), 0.001)
+        p[classes.index("quote")] = 0.5
+        p[classes.index("encoding.url_decode")] = 0.1
+        return p / p.sum()
+
+    monkeypatch.setattr(router, "probabilities", leaning_to_quote)
+    order = router.route("Раскодируй ссылку из адресной строки браузера")
+    assert order.source is Source.REFUSE and order.refusal is not None
+    assert order.refusal.numbers["utility"] == "encoding.url_decode"  # its data is not there
+    assert router.route("Что такое процентное кодирование в адресе?").source is Source.QUOTE

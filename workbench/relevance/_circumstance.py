@@ -84,14 +84,15 @@ CIRCUMSTANCE_RE: dict[str, re.Pattern[str]] = {
     for kind, pattern in CIRCUMSTANCE_PATTERNS.items()
 }
 
-# Words that carry no data of their own: articles, prepositions, and nouns that only point at the
-# data ("the text", «строку») or at the circumstance ("encoding", «в кодировке»).
+# Words that carry no data of their own: articles, prepositions, conjunctions ("text and its
+# background" goes on with the sentence), and nouns that only point at the data ("the text",
+# «строку») or at the circumstance ("encoding", «в кодировке»).
 GENERIC_WORDS = re.compile(
-    r"(?:the|a|an|of|in|into|to|from|for|with|by|on|at|as|using|this|that|its|my|given|"
+    r"(?:the|a|an|of|in|into|to|from|for|with|by|on|at|as|using|this|that|its|my|given|and|or|but|"
     r"text|texts|string|strings|line|data|value|input|message|word|phrase|content|"
     r"encoding|encoded|charset|character|set|code|page|codepage|format|formatted|time|zone|"
     r"timezone|unit|units|hash|digest|checksum|number|base|standard|form|case|mode|"
-    r"в|во|на|из|для|по|к|с|со|и|о|об|от|до|этот|эта|это|этой|этого|этом|эту|данный|данная|"
+    r"в|во|на|из|для|по|к|с|со|и|или|но|о|об|от|до|этот|эта|это|этой|этого|этом|эту|данный|данная|"
     r"текст\w*|строк\w*|данн\w*|значени\w*|сообщени\w*|слов\w*|фраз\w*|содержим\w*|"
     r"кодировк\w*|кодов\w*|страниц\w*|формат\w*|часов\w*|пояс\w*|зон\w*|единиц\w*|хеш\w*|хэш\w*|"
     r"сумм\w*|числ\w*|основани\w*|систем\w*|счислени\w*|стандарт\w*|форм\w*|регистр\w*)",

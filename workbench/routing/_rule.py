@@ -16,6 +16,7 @@ is refused with ``MISSING_ARGUMENT``, anything else with ``OUT_OF_SCOPE``.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -28,6 +29,7 @@ from workbench.relevance import (
     question_literal_spans,
     question_literals,
 )
+from workbench.retrieval import morphology
 from workbench.routing._normalise import (
     BASE_ARGS,
     CODE_ARGUMENTS,
@@ -41,11 +43,18 @@ from workbench.routing._normalise import (
     number_spans,
     percent_spans,
     place_spans,
+    synonym_file,
     vocabularies,
     vocabulary_for,
 )
 from workbench.routing._records import RouterDecision, Source
-from workbench.routing._spec_inputs import SpecEvidence, choose_spec, open_spec_inputs, spec_cues
+from workbench.routing._spec_inputs import (
+    SpecEvidence,
+    asks_reason,
+    choose_spec,
+    open_spec_inputs,
+    spec_cues,
+)
 from workbench.utilities import Argument, UtilitySchema, load_catalog
 
 SYNONYMS: dict[str, tuple[str, ...]] = {
@@ -385,6 +394,36 @@ def asks_about_topic(question: str, missing: list[Argument]) -> bool:
             and DEIXIS.search(question) is None)
 
 
+_OPENING_WORD = re.compile(r"^\W*(?:(?:please|kindly|пожалуйста)\W+)?([\w-]+)", re.IGNORECASE)
+
+
+@functools.cache
+def _order_words() -> tuple[frozenset[str], frozenset[str]]:
+    """The Russian verbs of telling and the English verbs of an order (``synonyms.yaml``)."""
+    table = synonym_file()
+    return (frozenset(table.get("order_telling_ru") or ()),
+            frozenset(w.lower() for w in table.get("order_verbs_en") or ()))
+
+
+def orders_computation(question: str) -> bool:
+    """Whether ``question`` opens with an order to compute, convert or check something.
+
+    A Russian question opens with an imperative (pymorphy3's most probable parse) that is no verb
+    of telling («Раскодируй ссылку…», not «Объясни, почему…»); an English one with a verb of
+    ``order_verbs_en`` ("Decrypt this ciphertext", not "Explain why"); a polite word before it is
+    passed over. A quote says what the course says and carries out no order of the kind.
+    """
+    match = _OPENING_WORD.match(question)
+    if match is None:
+        return False
+    word = match[1].lower()
+    telling, verbs = _order_words()
+    if re.search(r"[а-яё]", word):
+        parse = morphology().parse(word)[0]
+        return "impr" in parse.tag and parse.normal_form.replace("ё", "е") not in telling
+    return word in verbs
+
+
 def _overlaps(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
     return any(span[0] < e and s < span[1] for s, e in taken)
 
@@ -509,9 +548,21 @@ def _tail_spans(question: str, names: str) -> list[tuple[int, int]]:
     found: list[tuple[int, int]] = []
     for pattern in patterns:
         match = pattern.search(question)
-        if match and match.span(1) not in found and _plain_data(question, *match.span(1)):
+        if (match and match.span(1) not in found and _plain_data(question, *match.span(1))
+                and not (pattern is _TAIL and _only_genitive(match[1]))):
             found.append(match.span(1))
     return found
+
+
+def _only_genitive(word: str) -> bool:
+    """Whether a Russian word is a genitive in every parse: «строки браузера», «текста документа».
+
+    After a cue noun such a word says whose string or text it is (the browser's, the document's),
+    where the data itself stands in the nominative or accusative («слова кот», «фамилию Кузнецова»).
+    """
+    if not re.fullmatch(r"[А-Яа-яЁё-]+", word):
+        return False
+    return all("gent" in parse.tag for parse in morphology().parse(word.lower()))
 
 
 _PATTERN_CUE = re.compile(r"(?<!\w)(?:регулярк\w*|регулярн\w+\s+выражени\w*|regexp?|pattern|шаблон\w*)"
@@ -1010,8 +1061,8 @@ class RuleRouter:
                                            and not asks_about_topic(question, missing)):
                 return self._refuse("MISSING_ARGUMENT", question, utility=uid,
                                     missing=missing[0].name)
-        if _COURSE.search(low):
-            return RouterDecision(source=Source.QUOTE, raw_output="quote")
+        if _COURSE.search(low) and not (orders_computation(question) and not asks_reason(question)):
+            return RouterDecision(source=Source.QUOTE, raw_output="quote")  # an order is no question
         if uid is not None:
             first = next(a.name for a in self.schemas[uid].arguments if a.required)
             return self._refuse("MISSING_ARGUMENT", question, utility=uid, missing=first)

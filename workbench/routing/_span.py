@@ -64,6 +64,7 @@ from workbench.routing._rule import (
     asks_about_topic,
     conversion_direction,
     conversion_targets,
+    orders_computation,
 )
 from workbench.routing._screen import screen_question
 from workbench.routing._spec_inputs import (
@@ -497,6 +498,12 @@ class SpanRouter:
             # corpus or is refused, whichever of those classes is likelier
             best = max((i for i, c in enumerate(self.config.classes)
                         if c == "quote" or c.startswith("refuse:")), key=lambda i: p[i])
+            label, confidence = self.config.classes[best], float(p[best])
+        elif label == "quote" and orders_computation(question) and not asks_reason(question):
+            # a quote tells what the course says and carries out no order («Раскодируй ссылку
+            # из адресной строки»): the order is the likeliest utility's, its data there or not
+            best = max((i for i, c in enumerate(self.config.classes) if "." in c and ":" not in c),
+                       key=lambda i: p[i])
             label, confidence = self.config.classes[best], float(p[best])
         if confidence < self.config.threshold:
             return self._refuse("OUT_OF_SCOPE", f"No class reaches the span router's threshold "
