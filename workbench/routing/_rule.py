@@ -29,7 +29,7 @@ from workbench.relevance import (
     question_literal_spans,
     question_literals,
 )
-from workbench.retrieval import morphology
+from workbench.retrieval import lemma, morphology
 from workbench.routing._normalise import (
     BASE_ARGS,
     CODE_ARGUMENTS,
@@ -411,16 +411,16 @@ def orders_computation(question: str) -> bool:
     A Russian question opens with an imperative (pymorphy3's most probable parse) that is no verb
     of telling («Раскодируй ссылку…», not «Объясни, почему…»); an English one with a verb of
     ``order_verbs_en`` ("Decrypt this ciphertext", not "Explain why"); a polite word before it is
-    passed over. A quote says what the course says and carries out no order of the kind.
+    passed over. One that asks for a reason (:func:`asks_reason`) is no order. A quote says what
+    the course says and carries out no order of the kind.
     """
     match = _OPENING_WORD.match(question)
-    if match is None:
+    if match is None or asks_reason(question):
         return False
     word = match[1].lower()
     telling, verbs = _order_words()
     if re.search(r"[а-яё]", word):
-        parse = morphology().parse(word)[0]
-        return "impr" in parse.tag and parse.normal_form.replace("ё", "е") not in telling
+        return "impr" in morphology().parse(word)[0].tag and lemma(word) not in telling
     return word in verbs
 
 
@@ -1061,7 +1061,7 @@ class RuleRouter:
                                            and not asks_about_topic(question, missing)):
                 return self._refuse("MISSING_ARGUMENT", question, utility=uid,
                                     missing=missing[0].name)
-        if _COURSE.search(low) and not (orders_computation(question) and not asks_reason(question)):
+        if _COURSE.search(low) and not orders_computation(question):
             return RouterDecision(source=Source.QUOTE, raw_output="quote")  # an order is no question
         if uid is not None:
             first = next(a.name for a in self.schemas[uid].arguments if a.required)

@@ -138,6 +138,11 @@ def _asks_reason_itself(question: str) -> bool:
     return asks_reason("".join(masked))
 
 
+def _is_utility_class(label: str) -> bool:
+    """Whether a class is a utility id («hash.md5»), not ``quote``, ``spec:…`` or ``refuse:…``."""
+    return "." in label and ":" not in label
+
+
 def _converse(uid: str) -> str | None:
     """``cat.y_to_x`` for a conversion ``cat.x_to_y``, or None for a utility that converts nothing."""
     category, _, name = uid.partition(".")
@@ -493,16 +498,16 @@ class SpanRouter:
         p = self.probabilities(question)
         best = int(p.argmax())
         label, confidence = self.config.classes[best], float(p[best])
-        if "." in label and ":" not in label and _asks_reason_itself(question):
+        if _is_utility_class(label) and _asks_reason_itself(question):
             # a utility computes and gives no reason: a question that asks why goes to the
             # corpus or is refused, whichever of those classes is likelier
             best = max((i for i, c in enumerate(self.config.classes)
                         if c == "quote" or c.startswith("refuse:")), key=lambda i: p[i])
             label, confidence = self.config.classes[best], float(p[best])
-        elif label == "quote" and orders_computation(question) and not asks_reason(question):
+        elif label == "quote" and orders_computation(question):
             # a quote tells what the course says and carries out no order («Раскодируй ссылку
             # из адресной строки»): the order is the likeliest utility's, its data there or not
-            best = max((i for i, c in enumerate(self.config.classes) if "." in c and ":" not in c),
+            best = max((i for i, c in enumerate(self.config.classes) if _is_utility_class(c)),
                        key=lambda i: p[i])
             label, confidence = self.config.classes[best], float(p[best])
         if confidence < self.config.threshold:
@@ -520,7 +525,7 @@ class SpanRouter:
             return RouterDecision(source=Source.QUOTE, raw_output="quote")
         p = self.probabilities(question)
         wanted = [i for i, c in enumerate(self.config.classes)
-                  if (c.startswith("spec:") if source is Source.SPEC else "." in c and ":" not in c)]
+                  if (c.startswith("spec:") if source is Source.SPEC else _is_utility_class(c))]
         if not wanted:
             return self._refuse("NO_SOURCE_FOUND", f"The span router has no class of {source}.")
         best = max(wanted, key=lambda i: p[i])
