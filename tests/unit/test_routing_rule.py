@@ -427,9 +427,10 @@ def test_a_text_argument_does_not_take_the_span_of_another() -> None:
     question = "What's 7f in decimal, going from base 16 to base 10?"
     spans = RuleRouter()._bind("number.convert_base", question)
     assert spans["from_base"].value(question) == 16
-    assert "value" not in spans  # the 16 is the base; "7f" is no span the binder reads
+    # the 16 is the base; "7f", written right before "in decimal", is the value
+    assert spans["value"].value(question) == "7f"
     decision = RuleRouter().route(question)
-    assert decision.args.get("value") != "16"
+    assert decision.args.get("value") == "7f"
 
 
 @pytest.mark.parametrize(("uid", "question"), [
@@ -601,3 +602,86 @@ def test_an_order_on_the_course_subject_is_not_sent_to_the_course(rule: RuleRout
     decision = rule.route("Посчитай длину строки в байтах в кодировке UTF-16")
     assert decision.source is Source.REFUSE
     assert rule.route("Почему длина строки в байтах в UTF-16 бывает нечётной?").source is not Source.REFUSE
+
+
+@pytest.mark.parametrize(("word", "owner"), [
+    ("мою", True), ("нашу", True), ("вашу", True), ("твою", True), ("моем", True), ("моего", True),
+    ("наш", True), ("мойка", False), ("моряк", False), ("нашествие", False),
+])
+def test_every_case_of_a_possessive_is_one(word: str, owner: bool) -> None:
+    from workbench.routing._rule import OWNER_WORDS
+
+    assert (OWNER_WORDS.fullmatch(word) is not None) is owner
+
+
+def test_a_request_about_my_surname_points_at_data_it_does_not_give(rule: RuleRouter) -> None:
+    # «правок» names the edit distance; «мою фамилию» is the asker's own, not written
+    decision = rule.route("Сколько правок отделяет мою фамилию от фамилии жены?")
+    assert decision.refusal is not None and decision.refusal.code == "MISSING_ARGUMENT"
+    assert decision.refusal.numbers["utility"] == "text.levenshtein"
+    edit = rule.route("What's the edit distance between 'kitten' and 'sitting'?")
+    assert edit.utility == "text.levenshtein"
+
+
+@pytest.mark.parametrize(("question", "args"), [
+    ("What is 12.5% of 640?", {"value": 640, "percent": 12.5}),
+    ("Сколько это — 15% от 3 400?", {"value": 3400, "percent": 15}),
+])
+def test_a_percent_of_a_number_is_its_own_shape(rule: RuleRouter, question: str, args: dict) -> None:
+    from workbench.routing._rule import DATA_SHAPES
+
+    assert DATA_SHAPES["number.percent_of"].search(question)
+    decision = rule.route(question)
+    assert (decision.utility, decision.args) == ("number.percent_of", args)
+    assert not DATA_SHAPES["number.percent_of"].search("Add 20% VAT to 2 400")
+
+
+@pytest.mark.parametrize(("question", "args"), [
+    ("Convert ff from base 16 to base 2", {"value": "ff", "from_base": 16, "to_base": 2}),
+    ("Переведи face из шестнадцатеричной системы в десятичную",
+     {"value": "face", "from_base": 16, "to_base": 10}),
+    ("Convert it from base 16 to base 2", None),  # "it" points, and is no digits of base 16
+])
+def test_digits_without_a_decimal_digit_bind_before_their_base(rule: RuleRouter, question: str,
+                                                               args: dict | None) -> None:
+    decision = rule.route(question)
+    if args is None:
+        assert decision.source is Source.REFUSE
+    else:
+        assert (decision.utility, decision.args) == ("number.convert_base", args)
+
+
+@pytest.mark.parametrize(("question", "text"), [
+    ("Escape the regex special characters in a.b*c", "a.b*c"),
+    ("Escape [abc].* so I can use it literally in a regex", "[abc].*"),
+    ("Экранируй для регулярного выражения строку a+b (c)", "a+b (c)"),
+])
+def test_an_unquoted_run_with_marks_of_an_expression_is_the_text_to_escape(
+        rule: RuleRouter, question: str, text: str) -> None:
+    decision = rule.route(question)
+    assert (decision.utility, decision.args) == ("regex.escape", {"text": text})
+
+
+def test_marks_after_a_word_of_the_data_itself_are_not_the_whole_text() -> None:
+    from workbench.routing._rule import _marked_runs
+
+    # the text begins at "price"; the run after it is a piece of it, not the data
+    assert _marked_runs("Escape the literal text price (USD) + tax") == []
+
+
+@pytest.mark.parametrize(("question", "args"), [
+    ("Count the occurrences of na in the word banana", {"text": "banana", "substring": "na"}),
+    ("Сколько вхождений ан в слове банан?", {"text": "банан", "substring": "ан"}),
+])
+def test_a_substring_binds_after_the_word_occurrences(rule: RuleRouter, question: str, args: dict) -> None:
+    decision = rule.route(question)
+    assert (decision.utility, decision.args) == ("text.count_substring", args)
+
+
+@pytest.mark.parametrize(("question", "uid"), [
+    ("Can black text #222222 sit on #eeeeee and pass WCAG?", "color.contrast_ratio"),
+    ("Сожми повторяющиеся пробелы: раз  два   три", "text.collapse_whitespace"),
+])
+def test_the_name_of_a_standard_or_of_what_is_removed_names_the_utility(
+        rule: RuleRouter, question: str, uid: str) -> None:
+    assert rule.route(question).utility == uid

@@ -344,6 +344,24 @@ def test_the_description_prior_raises_a_near_utility_that_its_spans_can_call(rou
     assert prior.route(question).utility == "hash.md5"
 
 
+def test_the_description_prior_reads_only_among_the_classes_ranked_highest(router: SpanRouter) -> None:
+    from workbench.routing._span import DESCRIPTION_CANDIDATES
+
+    question = "MD5 digest of a text, hex «кот»"  # its description is the nearest (test above)
+    prior = _with_priors(router, description_prior=4.0)
+    md5 = prior.config.classes.index("hash.md5")
+    vector = prior.embedder.query(question)
+    ranked_first = np.zeros(len(prior.config.classes), dtype=np.float32)
+    ranked_first[md5] = 10.0
+    assert prior.description_logits(question, vector, ranked_first)[md5] == pytest.approx(4.0)
+    # where the classifier and the tables rank hash.md5 below the first DESCRIPTION_CANDIDATES
+    # classes, its description is not read, however near it is
+    ranked_last = -ranked_first
+    ranked_last[md5] = -10.0
+    ranked_last[[i for i in range(len(ranked_last)) if i != md5][:DESCRIPTION_CANDIDATES]] = 1.0
+    assert prior.description_logits(question, vector, ranked_last)[md5] == 0.0
+
+
 def test_cross_validation_scores_every_dev_item_once_by_a_router_that_never_saw_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import workbench.routing._span as span

@@ -90,13 +90,13 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                                                                    "посчитай слова"),
     "text.slugify": ("slug",), "text.transliterate": ("латиниц", "транслит", "transliterat"),
     "text.change_case": ("регистр", "snake_case", "camelcase", "заглавной", "uppercase", "lowercase"),
-    "text.levenshtein": ("левенштейн", "levenshtein"),
+    "text.levenshtein": ("левенштейн", "levenshtein", "edit distance", "правок", "расстояние редактирования"),
     "text.count_substring": ("сколько раз", "how many times", "occurrences", "вхождени"),
     "text.is_palindrome": ("палиндром", "palindrome"),
     "text.reverse": ("задом наперёд", "reverse", "переверн", "в обратном порядке букв", "backwards"),
     "text.dedupe_lines": ("повторяющиеся строки", "duplicate lines"),
     "text.sort_lines": ("отсортируй строки", "sort the lines"),
-    "text.collapse_whitespace": ("лишние пробелы", "whitespace"),
+    "text.collapse_whitespace": ("лишние пробелы", "пробелы", "whitespace", "extra spaces", "double spaces"),
     "format.json_to_yaml": ("json в yaml", "json to yaml", "into yaml", "to yaml", "в yaml"),
     "format.yaml_to_json": ("yaml",),
     "format.csv_to_json": ("csv в json", "csv to json"), "format.json_to_csv": ("в csv", "to csv"),
@@ -114,8 +114,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "number.to_words_en": ("in words", "in english words", "spell out", "английскими словами"),
     "number.round": ("округли", "round"),
     "number.percent_of": ("percent of", "процентов от", "% of", "% от", "процента от", "процент от"),
-    "number.gcd": ("нод", "greatest common divisor", "gcd"), "number.is_prime": ("простое", "prime"),
-    "date.diff_days": ("сколько дней между", "how many days from", "days between"),
+    "number.gcd": ("нод", "greatest common divisor", "gcd", "общий делитель"),
+    "number.is_prime": ("простое", "prime"),
+    "date.diff_days": ("сколько дней между", "how many days from", "days between", "дней прошло с"),
     "date.add_days": ("через", "дней после", "days after"),
     "date.add_months": ("месяца после", "месяцев после", "months after", "add 3 months", "прибавь месяц",
                          "добавь месяц", "months to", "месяца к", "месяцев к"),
@@ -148,7 +149,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "color.rgb_to_hex": ("hex", "rgb в hex", "rgb to hex"),
     "color.rgb_to_hsl": ("hsl",), "color.hsl_to_rgb": ("hsl to rgb", "hsl в rgb", "from hsl", "из hsl"),
     "color.rgb_to_cmyk": ("cmyk",), "color.contrast_ratio": (
-        "contrast", "контраст"),
+        "contrast", "контраст", "wcag"),
     "units.length": ("дюйм", "сантиметр", "inch", "метр", "mile", "миль", "feet", "kilometer", "kilometre",
                      "километр", "foot", "yard", "ярд"),
     "units.mass": ("фунт", "килограмм", "kilogram", "тонн", "pound", "унци", "ounce", "грамм", "gram"),
@@ -217,6 +218,8 @@ DATA_ALPHABETS: dict[str, re.Pattern[str]] = {
     "encoding.punycode_decode": re.compile(r"[A-Za-z0-9.-]*xn--[A-Za-z0-9.-]*", re.IGNORECASE),
     # a domain is one word with a dot: «пример.рф», not the name of a shop
     "encoding.punycode_encode": re.compile(r"[^\s.]+(?:\.[^\s.]+)+"),
+    # an IBAN opens with its country's two letters and two check digits, in groups of four or not
+    "id.validate_iban": re.compile(r"[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]{1,4})+"),
 }
 """The letters a utility's data is written in: a span outside them is not its data («радуга» is no
 Base32, «Продукты у дома» no domain), so a decoder chosen for a word to encode binds nothing."""
@@ -234,8 +237,13 @@ DATA_SHAPES: dict[str, re.Pattern[str]] = {
     "net.mac_normalize": re.compile(
         r"(?<![\w:.-])(?:[0-9A-Fa-f]{2}([-:])(?:[0-9A-Fa-f]{2}\1){4}[0-9A-Fa-f]{2}"
         r"|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4})(?![\w:-]|\.\w)"),
+    # an IPv4 address and, after it, a network in CIDR form: only the membership test takes both
+    "net.ip_in_network": re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w./])[^\n]*?"
+                                    r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}/\d{1,2}(?!\d)"),
     # two percent-encoded bytes or more in a row: %D0%BA
     "encoding.url_decode": re.compile(r"(?:%[0-9A-Fa-f]{2}){2,}"),
+    # a percent of a number: «15% от 3 400», "12.5% of 640" (VAT is added "to" an amount)
+    "number.percent_of": re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)?\s?%\s+(?:of|от)\s+(?:the\s+)?\d"),
     # UTF-8 Cyrillic read as windows-1251: every other letter a capital Р or С («РЎРїР°СЃ»)
     # (the second letter of a pair is what windows-1251 gives bytes 80-BF: Cyrillic or a sign)
     "charset.fix_mojibake": re.compile(
@@ -326,13 +334,17 @@ DIRECTED_PAIRS = (("from_unit", "to_unit"), ("from_tz", "to_tz"))
 """Argument pairs whose *from* member is the one written right after the value."""
 _CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
 _IP = re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?\b")
-# what may follow an unquoted value that ends the question: a polite word, or a dash and a
-# second clause («MD5 от admin — какой он?»), then closing marks
-_TAIL_END = r"(?:\s*,?\s*(?:пожалуйста|please)|\s+[—–-]\s+[^\n]*)?[\s?.!]*$"
+# what may follow an unquoted value that ends the question: a polite word, a dash and a second
+# clause («MD5 от admin — какой он?») or a comma and a clause of condition or reason («слова
+# электрификация, если поле принимает 32?»), then closing marks
+_TAIL_END = (r"(?:\s*,?\s*(?:пожалуйста|please)|\s+[—–-]\s+[^\n]*"
+             r"|\s*,\s*(?:если|когда|чтобы|потому|так\s+как|if|when|because|since|so\s+that)(?!\w)[^\n]*)?"
+             r"[\s?.!]*$")
 # "of the string hello", «от строки привет», "the word banana, please": one word after a cue
 # "the surname Щербаков by GOST": one circumstance named after the word («по ГОСТ», "in UTF-8") ends
 # it too
-_TAIL = re.compile(r"(?:строк[аиуе]?|слов[аоу]?|текст[аеу]?|фраз[аыуе]|токен[аеу]?|фамили[юяи]|string|word"
+_TAIL = re.compile(r"(?<!\w)(?:строк[аиуе]?|слов[аоуе]?|текст[аеу]?|фраз[аыуе]|токен[аеу]?|фамили[юяи]"
+                   r"|string|word"
                    r"|text|token|surname)\s+([^\s«»\"'`,]+?)"
                    r"(?:\s+(?:по|в|во|in|by|using|with)\s+(?:" + "|".join(CIRCUMSTANCE_PATTERNS.values())
                    + r"))?" + _TAIL_END, re.IGNORECASE)
@@ -341,7 +353,7 @@ _TAIL = re.compile(r"(?:строк[аиуе]?|слов[аоу]?|текст[ае�
 _NAMED = re.compile(r"(?<!\w)(?:name|имени|имя)\s+([^\s«»\"'`,;]+)", re.IGNORECASE)
 # «от фразы добрый вечер», "the phrase good morning?": a phrase or a sentence is several words,
 # the rest of the question (its question mark left out)
-_PHRASE_TAIL = re.compile(r"(?:фраз[аыуе]|предложени[еяю]|текст[аеу]?|phrase|sentence|text)\s+"
+_PHRASE_TAIL = re.compile(r"(?<!\w)(?:фраз[аыуе]|предложени[еяю]|текст[аеу]?|phrase|sentence|text)\s+"
                           r"([^\s«»\"'`:][^«»\"'`:\n]*?)[\s?]*$", re.IGNORECASE)
 # "the blake2b digest of hello?", «MD5 от admin»: one word after the utility's own name
 _DIGEST_NOUN = r"(?:[\s-]+(?:digest|hash|checksum|sum|code|хеш|хэш|дайджест|сумм[аы]))?"
@@ -351,13 +363,16 @@ _OF = r"\s+(?:of|for|от|для)\s+"
 _ORDER = re.compile(r"^\s*(?:please\s+)?(?:turn|convert|change|make|encode|transform|rewrite|"
                     r"переведи|преврати|сделай|конвертируй|закодируй|приведи|перепиши)\s+",
                     re.IGNORECASE)
+_DATA_NOUN = re.compile(r"(?:строк[аиуе]?|слов[аоуе]?|текст[аеу]?|фраз[аыуе]|фамили[юяи]|(?:the\s+)?"
+                        r"(?:word|string|text|phrase|surname))\s+", re.IGNORECASE)
+"""A noun that names the data written after it: «фамилию Щука», "the word Hello"."""
 _INTO = re.compile(r"\s+(?:into|to|в|во|к)\s+(?:the\s+)?", re.IGNORECASE)
 POINTING_WORDS = frozenset({"выше", "ниже", "этой", "этого", "этот", "эту", "моего", "моей", "мой",
                             "его", "её", "above", "below", "this", "that", "it", "mine", "my"})
 """Words that point at data instead of being data: never bound as a value."""
 OWNER_WORDS = re.compile(
-    r"(?<!\w)(?:мо[йяеёи]|моего|моей|моему|моим|моих|моём|нашего|нашей|нашему|нашим|наших|нашем"
-    r"|наш[аеи]?|ваш[аеи]?|вашего|вашей|вашим|ваших|вашем|my|our|your|his|her|their)(?!\w)",
+    r"(?<!\w)(?:(?:мо|тво)(?:[йяеёию]|его|ей|ему|им|их|ём|ем)|(?:наш|ваш)(?:[аеиу]|его|ей|ему|им|их|ем)?"
+    r"|my|our|your|his|her|their)(?!\w)",
     re.IGNORECASE)
 """Possessives: a request about *my* card or *his* invoice points at data the asker has and the
 question does not give."""
@@ -542,16 +557,30 @@ def _tail_spans(question: str, names: str) -> list[tuple[int, int]]:
     follows a cue (:data:`_TAIL`: «слова», "string") or one of the utility's own ``names`` (a
     regular-expression alternation) and "of" («MD5 от admin»), under the same guard.
     """
-    patterns = [_PHRASE_TAIL, _TAIL] + ([re.compile(rf"(?<!\w)(?:{names}){_DIGEST_NOUN}{_OF}"
-                                                    rf"([^\s«»\"'`,]+?){_TAIL_END}", re.IGNORECASE)]
-                                        if names else [])
     found: list[tuple[int, int]] = []
-    for pattern in patterns:
-        match = pattern.search(question)
-        if (match and match.span(1) not in found and _plain_data(question, *match.span(1))
-                and not (pattern is _TAIL and _only_genitive(match[1]))):
+    phrase = _PHRASE_TAIL.search(question)
+    if phrase and _plain_data(question, *phrase.span(1)):
+        found.append(phrase.span(1))
+    found += [span for span in _cue_named(question) if span not in found]
+    if names:
+        own = re.compile(rf"(?<!\w)(?:{names}){_DIGEST_NOUN}{_OF}([^\s«»\"'`,]+?){_TAIL_END}", re.IGNORECASE)
+        match = own.search(question)
+        if match and match.span(1) not in found and _plain_data(question, *match.span(1)):
             found.append(match.span(1))
     return found
+
+
+def _cue_named(question: str) -> list[tuple[int, int]]:
+    """The one word a cue noun names as the data (:data:`_TAIL`): «слова электрификация», "the word banana".
+
+    Not a genitive that says whose string it is (:func:`_only_genitive`), and only where
+    :func:`_plain_data` allows it. Named so, it is the data before a bare number the question
+    holds («…, если поле принимает 32?»: the 32 is a limit).
+    """
+    match = _TAIL.search(question)
+    if match and _plain_data(question, *match.span(1)) and not _only_genitive(match[1]):
+        return [match.span(1)]
+    return []
 
 
 def _only_genitive(word: str) -> bool:
@@ -569,9 +598,46 @@ _PATTERN_CUE = re.compile(r"(?<!\w)(?:регулярк\w*|регулярн\w+\s+
                           r":?\s+(\S+)", re.IGNORECASE)
 _REPLACEMENT_CUE = re.compile(r"(?<!\w)(?:replacement|замен[аоуы]|подстановк[аоуи])\s*:?\s+(\S+)",
                               re.IGNORECASE)
+_SUBSTRING_CUE = re.compile(r"(?<!\w)(?:occurrences?\s+of|instances?\s+of|вхождени\w*)\s+([^\s«»\"'`,;]+)"
+                            r"(?=\s+(?:in|в|во)\s)", re.IGNORECASE)
+"""The unquoted substring named before the text it is counted in: "occurrences of na in the word
+banana", «вхождений ан в слове банан»."""
 _REPLACED_BY = re.compile(r"(?:(?<!\w)(?:with|by|на)|->|→|=>)\s*[«\"'`“„]?$", re.IGNORECASE)
 """The word or arrow written before the literal that replaces a match: "with `shade`", «на `_`»."""
 _REGEX_MARK = re.compile(r"[\\\[\](){}*+?^$|]")
+
+
+ESCAPED_DATA = frozenset({"regex.escape"})
+"""Utilities whose data is text to be escaped: an unquoted run that holds a mark of a regular
+expression is their data, where no literal or token gives it (:func:`_marked_runs`)."""
+_MARKED_RUN = re.compile(r"(?<!\S)\S*(?:[\\\[\](){}*+^$|]|\w\.\w)\S*")
+_RUN_CUE = re.compile(r"(?:(?<!\w)(?:строк\w*|текст\w*|слов\w*|выражени\w*|string|text|word|characters|chars"
+                      r"|in|of|for|в|во|для|от|escape|экранируй\w*)|:)\s+$", re.IGNORECASE)
+"""What may stand right before an escaped text's unquoted run: a noun or preposition that
+introduces data, the order itself or a colon."""
+
+
+def _marked_runs(question: str) -> list[tuple[int, int]]:
+    """Unquoted runs that hold a mark of a regular expression, neighbours joined into one.
+
+    "Escape the special characters in a.b*c" gives «a.b*c», «строку a+b (c)» gives «a+b (c)»:
+    two such runs one space apart are one value. A question mark or full stop that ends the
+    question is left out. The run must follow a word that introduces data (:data:`_RUN_CUE`):
+    in "match the literal text price (USD) + tax" the data begins before the marks, and where it
+    begins is not guessed.
+    """
+    found: list[tuple[int, int]] = []
+    for m in _MARKED_RUN.finditer(question):
+        start, end = m.start(), m.end()
+        if end == len(question.rstrip()):
+            end = start + len(m[0].rstrip("?.!"))
+        if end <= start or any(mark in m[0] for mark in "«»\"`“”„"):
+            continue
+        if found and question[found[-1][1]:start] == " ":
+            found[-1] = (found[-1][0], end)
+        else:
+            found.append((start, end))
+    return [span for span in found if _RUN_CUE.search(question, 0, span[0])]
 
 
 def _cued_value(question: str, cue: re.Pattern[str], literals: list[tuple[int, int]],
@@ -636,10 +702,13 @@ def _between_order_and_target(question: str, targets: list[int]) -> list[tuple[i
     order = _ORDER.match(question)
     if not order or not targets:
         return []
-    for into in _INTO.finditer(question, order.end()):
+    # the noun that names the data is not a part of it: «Переведи фамилию Щука в латиницу»
+    named = _DATA_NOUN.match(question, order.end())
+    start = named.end() if named else order.end()
+    for into in _INTO.finditer(question, start):
         if into.end() in targets:
-            if _plain_data(question, order.end(), into.start()):
-                return [(order.end(), into.start())]
+            if into.start() > start and _plain_data(question, start, into.start()):
+                return [(start, into.start())]
             return []
     return []
 
@@ -809,6 +878,24 @@ def _base_for(name: str, bases: list[tuple[int, int]], question: str) -> ArgSpan
     return ArgSpan(chosen[0][0], chosen[0][1], "base") if chosen else None
 
 
+_BEFORE_BASE = re.compile(r"(?<![\w-])([0-9A-Za-z]+)\s+(?:from|in|из|в)\s+(?:the\s+)?$", re.IGNORECASE)
+"""Digits written right before the base they are in: "ff from base 16", "ff in decimal"."""
+
+
+def _digits_before_base(question: str, bases: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The run of digits and letters written just before "from"/"in"/«из» and a base (:data:`_BEFORE_BASE`).
+
+    "Convert ff from base 16 to base 2" gives «ff», which holds no decimal digit, so no token took
+    it. The run must be digits of base 16 (0-9, a-f) at least, so "it in binary" gives nothing.
+    """
+    found = []
+    for start, _ in bases:
+        match = _BEFORE_BASE.search(question, 0, start)
+        if match and re.fullmatch(r"[0-9A-Fa-f]+", match[1]) and match.span(1) not in found:
+            found.append(match.span(1))
+    return found
+
+
 def _take(spans: list[tuple[int, int]], question: str, normaliser: str
           ) -> tuple[ArgSpan, Any] | None:
     """The first span of ``spans`` the normaliser gives a value for (taken out of the list)."""
@@ -960,6 +1047,10 @@ class RuleRouter:
                 if uid in DATA_ALPHABETS:
                     offer.literals = _in_alphabet(offer.literals, question, DATA_ALPHABETS[uid])
                     offer.tokens = _in_alphabet(offer.tokens, question, DATA_ALPHABETS[uid])
+                if name in TAIL_ARGS and _cue_named(question):
+                    # a word its noun names as the data comes before a bare number («у слова
+                    # электрификация, если поле принимает 32?»: the 32 is a limit, not the text)
+                    offer.tokens = [t for t in offer.tokens if not question[t[0]:t[1]].isdigit()]
                 kind = "code" if name in CODE_ARGUMENTS else "text"
                 # the word after "name" is named as the data: it comes before a bare token
                 # ("a version-5 UUID for the name example.org")
@@ -970,6 +1061,10 @@ class RuleRouter:
                 taken = (_take(offer.literals, question, kind)
                          or _take(named, question, kind)
                          or _take(offer.tokens, question, kind)
+                         or _take(_digits_before_base(question, offer.bases), question, kind)
+                         or (_take(_marked_runs(question), question, kind) if uid in ESCAPED_DATA else None)
+                         or (_take(_cued_value(question, _SUBSTRING_CUE, offer.literals), question, kind)
+                             if name == "substring" else None)
                          or (_take(_in_alphabet(offer.tail(), question, DATA_ALPHABETS[uid])
                                    if uid in DATA_ALPHABETS else offer.tail(), question, kind)
                              if name in TAIL_ARGS else None))

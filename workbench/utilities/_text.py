@@ -198,8 +198,10 @@ def change_case(text: str, mode: str) -> str:
 
 @define(
     "text.reverse",
-    en="reverse a text, keeping combining marks with their letters",
-    ru="перевернуть текст, не отрывая диакритику от букв",
+    en="reverse a text so that it reads backwards, last letter first; combining marks stay with "
+    "their letters",
+    ru="перевернуть текст задом наперёд, от последней буквы к первой; диакритика остаётся при "
+    "своей букве",
     args=[TEXT],
     examples=[ex({"text": "Привет"}, "тевирП"), ex({"text": "e\u0301a"}, "ae\u0301")],
 )
