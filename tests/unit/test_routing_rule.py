@@ -666,7 +666,7 @@ def test_marks_after_a_word_of_the_data_itself_are_not_the_whole_text() -> None:
     from workbench.routing._rule import _marked_runs
 
     # the text begins at "price"; the run after it is a piece of it, not the data
-    assert _marked_runs("Escape the literal text price (USD) + tax") == []
+    assert _marked_runs("Escape the literal text price (USD) + tax", ("escape",)) == []
 
 
 @pytest.mark.parametrize(("question", "args"), [

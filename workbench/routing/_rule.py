@@ -340,12 +340,13 @@ _IP = re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?\b")
 _TAIL_END = (r"(?:\s*,?\s*(?:пожалуйста|please)|\s+[—–-]\s+[^\n]*"
              r"|\s*,\s*(?:если|когда|чтобы|потому|так\s+как|if|when|because|since|so\s+that)(?!\w)[^\n]*)?"
              r"[\s?.!]*$")
+_CUE_NOUN = (r"строк[аиуе]?|слов[аоуе]?|текст[аеу]?|фраз[аыуе]|токен[аеу]?|фамили[юяи]"
+             r"|string|word|text|token|phrase|surname")
+"""The nouns that name the data written right after them: «слова кот», "the string hello"."""
 # "of the string hello", «от строки привет», "the word banana, please": one word after a cue
 # "the surname Щербаков by GOST": one circumstance named after the word («по ГОСТ», "in UTF-8") ends
 # it too
-_TAIL = re.compile(r"(?<!\w)(?:строк[аиуе]?|слов[аоуе]?|текст[аеу]?|фраз[аыуе]|токен[аеу]?|фамили[юяи]"
-                   r"|string|word"
-                   r"|text|token|surname)\s+([^\s«»\"'`,]+?)"
+_TAIL = re.compile(rf"(?<!\w)(?:{_CUE_NOUN})\s+([^\s«»\"'`,]+?)"
                    r"(?:\s+(?:по|в|во|in|by|using|with)\s+(?:" + "|".join(CIRCUMSTANCE_PATTERNS.values())
                    + r"))?" + _TAIL_END, re.IGNORECASE)
 # "for the name example.org in the DNS namespace", «для имени пример.рф»: the one word after
@@ -363,9 +364,8 @@ _OF = r"\s+(?:of|for|от|для)\s+"
 _ORDER = re.compile(r"^\s*(?:please\s+)?(?:turn|convert|change|make|encode|transform|rewrite|"
                     r"переведи|преврати|сделай|конвертируй|закодируй|приведи|перепиши)\s+",
                     re.IGNORECASE)
-_DATA_NOUN = re.compile(r"(?:строк[аиуе]?|слов[аоуе]?|текст[аеу]?|фраз[аыуе]|фамили[юяи]|(?:the\s+)?"
-                        r"(?:word|string|text|phrase|surname))\s+", re.IGNORECASE)
-"""A noun that names the data written after it: «фамилию Щука», "the word Hello"."""
+_DATA_NOUN = re.compile(rf"(?:the\s+)?(?:{_CUE_NOUN})\s+", re.IGNORECASE)
+"""A noun that names the data written after it, where it opens the data: «фамилию Щука», "the word Hello"."""
 _INTO = re.compile(r"\s+(?:into|to|в|во|к)\s+(?:the\s+)?", re.IGNORECASE)
 POINTING_WORDS = frozenset({"выше", "ниже", "этой", "этого", "этот", "эту", "моего", "моей", "мой",
                             "его", "её", "above", "below", "this", "that", "it", "mine", "my"})
@@ -611,20 +611,16 @@ ESCAPED_DATA = frozenset({"regex.escape"})
 """Utilities whose data is text to be escaped: an unquoted run that holds a mark of a regular
 expression is their data, where no literal or token gives it (:func:`_marked_runs`)."""
 _MARKED_RUN = re.compile(r"(?<!\S)\S*(?:[\\\[\](){}*+^$|]|\w\.\w)\S*")
-_RUN_CUE = re.compile(r"(?:(?<!\w)(?:строк\w*|текст\w*|слов\w*|выражени\w*|string|text|word|characters|chars"
-                      r"|in|of|for|в|во|для|от|escape|экранируй\w*)|:)\s+$", re.IGNORECASE)
-"""What may stand right before an escaped text's unquoted run: a noun or preposition that
-introduces data, the order itself or a colon."""
 
 
-def _marked_runs(question: str) -> list[tuple[int, int]]:
+def _marked_runs(question: str, own: tuple[str, ...]) -> list[tuple[int, int]]:
     """Unquoted runs that hold a mark of a regular expression, neighbours joined into one.
 
     "Escape the special characters in a.b*c" gives «a.b*c», «строку a+b (c)» gives «a+b (c)»:
     two such runs one space apart are one value. A question mark or full stop that ends the
-    question is left out. The run must follow a word that introduces data (:data:`_RUN_CUE`):
-    in "match the literal text price (USD) + tax" the data begins before the marks, and where it
-    begins is not guessed.
+    question is left out. The run must follow a word that introduces data (:data:`_TEXT_CUE`),
+    one of the utility's ``own`` names ("Escape [abc].*") or a colon: in "match the literal text
+    price (USD) + tax" the data begins before the marks, and where it begins is not guessed.
     """
     found: list[tuple[int, int]] = []
     for m in _MARKED_RUN.finditer(question):
@@ -637,7 +633,12 @@ def _marked_runs(question: str) -> list[tuple[int, int]]:
             found[-1] = (found[-1][0], end)
         else:
             found.append((start, end))
-    return [span for span in found if _RUN_CUE.search(question, 0, span[0])]
+    def introduced(start: int) -> bool:
+        before = question[max(0, start - 24):start].lower().rstrip()
+        return bool(_TEXT_CUE.search(before) or before.endswith(":")
+                    or any(before.endswith(word) for word in own))
+
+    return [span for span in found if introduced(span[0])]
 
 
 def _cued_value(question: str, cue: re.Pattern[str], literals: list[tuple[int, int]],
@@ -1062,7 +1063,8 @@ class RuleRouter:
                          or _take(named, question, kind)
                          or _take(offer.tokens, question, kind)
                          or _take(_digits_before_base(question, offer.bases), question, kind)
-                         or (_take(_marked_runs(question), question, kind) if uid in ESCAPED_DATA else None)
+                         or (_take(_marked_runs(question, self.triggers[uid]), question, kind)
+                             if uid in ESCAPED_DATA else None)
                          or (_take(_cued_value(question, _SUBSTRING_CUE, offer.literals), question, kind)
                              if name == "substring" else None)
                          or (_take(_in_alphabet(offer.tail(), question, DATA_ALPHABETS[uid])
