@@ -685,3 +685,37 @@ def test_a_substring_binds_after_the_word_occurrences(rule: RuleRouter, question
 def test_the_name_of_a_standard_or_of_what_is_removed_names_the_utility(
         rule: RuleRouter, question: str, uid: str) -> None:
     assert rule.route(question).utility == uid
+
+
+def test_an_address_beside_a_network_is_a_membership_test_and_no_iban(rule: RuleRouter) -> None:
+    question = "Does 172.16.40.2 sit inside 172.16.0.0/20, or is it outside our VPN range?"
+    decision = rule.route(question)
+    assert (decision.utility, decision.args) == (
+        "net.ip_in_network", {"ip": "172.16.40.2", "cidr": "172.16.0.0/20"})
+    # an IBAN opens with two letters and two digits: an address is none
+    assert "iban" not in rule._bind("id.validate_iban", question)
+    assert rule._bind("id.validate_iban", "Проверь IBAN GB82 WEST 1234 5698 7654 32")["iban"]
+
+
+def test_a_cue_noun_inside_a_word_names_no_data(rule: RuleRouter) -> None:
+    # "ciphertext" holds "text", which is no noun of its own here
+    assert "text" not in rule._bind("encoding.base64_encode", "Decrypt this AES ciphertext without the key")
+
+
+def test_a_word_its_noun_names_comes_before_a_bare_number(rule: RuleRouter) -> None:
+    decision = rule.route("Сколько байт в UTF-8 будет у слова электрификация, если поле принимает 32?")
+    assert decision.args.get("text") == "электрификация"  # the 32 is a limit, not the word
+    assert rule.route("Посчитай MD5 от 12345").args == {"text": "12345"}  # a number alone stays data
+
+
+def test_the_noun_before_an_orders_data_is_no_part_of_it(rule: RuleRouter) -> None:
+    decision = rule.route("Переведи фамилию Щука в латиницу по ГОСТ")
+    assert decision.args == {"text": "Щука", "standard": "gost-7.79-b"}
+
+
+def test_the_words_of_a_gcd_and_of_days_gone_by_name_their_utilities(rule: RuleRouter) -> None:
+    gcd = rule.route("Какой наибольший общий делитель у 84 и 126?")
+    assert (gcd.utility, gcd.args) == ("number.gcd", {"a": 84, "b": 126})
+    since = rule.route("Сколько дней прошло с 5 марта 2024 года?")  # the end date is not given
+    assert since.refusal is not None and since.refusal.code == "MISSING_ARGUMENT"
+    assert since.refusal.numbers["utility"] == "date.diff_days"
