@@ -356,9 +356,9 @@ def test_the_description_prior_reads_only_among_the_classes_ranked_highest(route
     assert prior.description_logits(question, vector, ranked_first)[md5] == pytest.approx(4.0)
     # where the classifier and the tables rank hash.md5 below the first DESCRIPTION_CANDIDATES
     # classes, its description is not read, however near it is
-    ranked_last = -ranked_first
-    ranked_last[md5] = -10.0
+    ranked_last = np.zeros(len(prior.config.classes), dtype=np.float32)
     ranked_last[[i for i in range(len(ranked_last)) if i != md5][:DESCRIPTION_CANDIDATES]] = 1.0
+    ranked_last[md5] = -10.0
     assert prior.description_logits(question, vector, ranked_last)[md5] == 0.0
 
 

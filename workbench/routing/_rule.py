@@ -622,6 +622,11 @@ def _marked_runs(question: str, own: tuple[str, ...]) -> list[tuple[int, int]]:
     one of the utility's ``own`` names ("Escape [abc].*") or a colon: in "match the literal text
     price (USD) + tax" the data begins before the marks, and where it begins is not guessed.
     """
+    def introduced(start: int) -> bool:
+        before = question[max(0, start - 24):start].lower().rstrip()
+        return bool(_TEXT_CUE.search(before) or before.endswith(":")
+                    or any(before.endswith(word) for word in own))
+
     found: list[tuple[int, int]] = []
     for m in _MARKED_RUN.finditer(question):
         start, end = m.start(), m.end()
@@ -633,11 +638,6 @@ def _marked_runs(question: str, own: tuple[str, ...]) -> list[tuple[int, int]]:
             found[-1] = (found[-1][0], end)
         else:
             found.append((start, end))
-    def introduced(start: int) -> bool:
-        before = question[max(0, start - 24):start].lower().rstrip()
-        return bool(_TEXT_CUE.search(before) or before.endswith(":")
-                    or any(before.endswith(word) for word in own))
-
     return [span for span in found if introduced(span[0])]
 
 
@@ -879,20 +879,20 @@ def _base_for(name: str, bases: list[tuple[int, int]], question: str) -> ArgSpan
     return ArgSpan(chosen[0][0], chosen[0][1], "base") if chosen else None
 
 
-_BEFORE_BASE = re.compile(r"(?<![\w-])([0-9A-Za-z]+)\s+(?:from|in|из|в)\s+(?:the\s+)?$", re.IGNORECASE)
-"""Digits written right before the base they are in: "ff from base 16", "ff in decimal"."""
+_BEFORE_BASE = re.compile(r"(?<![\w-])([0-9A-Fa-f]+)\s+(?:from|in|из|в)\s+(?:the\s+)?$", re.IGNORECASE)
+"""Digits written right before the base they are in: "ff from base 16", "ff in decimal"; digits of
+base 16 at least, a whole word, so "it in binary" is none."""
 
 
 def _digits_before_base(question: str, bases: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The run of digits and letters written just before "from"/"in"/«из» and a base (:data:`_BEFORE_BASE`).
+    """The digits written just before "from"/"in"/«из» and a base (:data:`_BEFORE_BASE`).
 
-    "Convert ff from base 16 to base 2" gives «ff», which holds no decimal digit, so no token took
-    it. The run must be digits of base 16 (0-9, a-f) at least, so "it in binary" gives nothing.
+    "Convert ff from base 16 to base 2" gives «ff», which holds no decimal digit, so no token took it.
     """
     found = []
     for start, _ in bases:
         match = _BEFORE_BASE.search(question, 0, start)
-        if match and re.fullmatch(r"[0-9A-Fa-f]+", match[1]) and match.span(1) not in found:
+        if match and match.span(1) not in found:
             found.append(match.span(1))
     return found
 

@@ -396,12 +396,20 @@ class SpanRouter:
 
     def probabilities(self, question: str) -> np.ndarray:
         """The class probabilities for ``question``: the classifier's logits plus the priors."""
-        vector = np.asarray(self.embedder.query(question), dtype=np.float32)[None, :]
-        x = np.hstack([vector, ngram_features([question], self.config.ngram_dims)])
-        logits = (x @ self.weights + self.bias)[0] + self.rule_logits(question)
-        logits = logits + self.description_logits(question, vector[0], logits)
+        vector = np.asarray(self.embedder.query(question), dtype=np.float32)
+        logits = self.ranking_logits(question, vector)
+        logits = logits + self.description_logits(question, vector, logits)
         p = np.exp(logits - logits.max())
         return p / p.sum()  # type: ignore[no-any-return]
+
+    def ranking_logits(self, question: str, vector: np.ndarray) -> np.ndarray:
+        """The classifier's logits plus the tables' priors (:meth:`rule_logits`).
+
+        The classifier reads the question's query ``vector`` and its 3-grams. Everything but the
+        description prior, which reads its candidates from these.
+        """
+        x = np.hstack([vector[None, :], ngram_features([question], self.config.ngram_dims)])
+        return (x @ self.weights + self.bias)[0] + self.rule_logits(question)  # type: ignore[no-any-return]
 
     def _description_vectors(self) -> tuple[np.ndarray, np.ndarray]:
         """The utility classes' columns and their descriptions' passage vectors, once per router.
@@ -420,8 +428,8 @@ class SpanRouter:
                            logits: np.ndarray | None = None) -> np.ndarray:
         """What the catalog descriptions add to each utility's logit (nothing when the weight is 0).
 
-        The weight is :attr:`SpanRouterConfig.description_prior`. ``logits`` are the classifier's
-        with the tables' priors (computed when not given); the descriptions are read only for the
+        The weight is :attr:`SpanRouterConfig.description_prior`. ``logits`` are
+        :meth:`ranking_logits` (computed when not given); the descriptions are read only for the
         utilities among the :data:`DESCRIPTION_CANDIDATES` classes they rank highest.
         Only the :data:`DESCRIPTION_NEAREST` of those nearest by description are raised, and of
         them only those whose every required argument a span of the question gives, as data where
@@ -433,8 +441,7 @@ class SpanRouter:
             return added
         columns, vectors = self._description_vectors()
         if logits is None:
-            x = np.hstack([vector[None, :], ngram_features([question], self.config.ngram_dims)])
-            logits = (x @ self.weights + self.bias)[0] + self.rule_logits(question)
+            logits = self.ranking_logits(question, vector)
         candidates = set(np.argsort(-logits, kind="stable")[:DESCRIPTION_CANDIDATES].tolist())
         nearest = (vectors @ vector).reshape(-1, 2).max(axis=1)  # each utility's nearer description
         ranked = [i for i in np.argsort(-nearest, kind="stable") if columns[i] in candidates]
