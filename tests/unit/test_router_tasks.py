@@ -366,20 +366,25 @@ def test_coverage_lines_ask_for_the_utilities_the_task_set_hardly_asks_for(tasks
 NEWCOMER = QUESTIONS / "router_newcomer.jsonl"
 HELPDESK = QUESTIONS / "router_helpdesk.jsonl"
 EDGES = QUESTIONS / "router_edges.jsonl"
+POINTERS = QUESTIONS / "router_pointers.jsonl"
 
 
 @pytest.mark.parametrize(("path", "least_refusals", "least_calls", "also_seen"), [
     (NEWCOMER, 30, 30, ()), (HELPDESK, 30, 15, ("router_newcomer",)),
-    (EDGES, 15, 20, ("router_newcomer", "router_helpdesk"))])
+    (EDGES, 15, 20, ("router_newcomer", "router_helpdesk")),
+    (POINTERS, 20, 12, ("router_newcomer", "router_helpdesk", "router_edges"))])
 def test_check_set_lines_are_dev_refusals_and_calls_asked_by_no_other_set(
         tasks, path, least_refusals, least_calls, also_seen) -> None:
-    # requests typed as a newcomer or a colleague types them, or with data whose edges are
-    # unclear: refusals and calls, in both languages, dev only
+    # requests typed as a newcomer or a colleague types them, with data whose edges are unclear,
+    # or pointing at data or facts the question does not hold: refusals and calls, in both
+    # languages, dev only
     rows = _read(path)
     refusals = [r for r in rows if r["kind"] == "red_team"]
     calls = [r for r in rows if r["kind"] == "utility"]
+    quotes = [r for r in rows if r["kind"] == "quote"]  # a course question beside its refusals
     assert len(refusals) >= least_refusals and len(calls) >= least_calls
-    assert len(refusals) + len(calls) == len(rows)
+    assert len(refusals) + len(calls) + len(quotes) == len(rows)
+    assert all(r["gold"] == {"source": "quote"} and r["split"] == "dev" for r in quotes)
     for row in refusals:
         _check_fields(row, "red_team")
         assert row["split"] == "dev", row["id"]

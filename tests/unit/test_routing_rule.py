@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from workbench import registry
+from workbench.fts import Library
+from workbench.fts._library import Entry, Signature
 from workbench.refusal import Refusal
 from workbench.routing import (
     ERROR_TYPES,
@@ -21,7 +23,14 @@ from workbench.routing import (
     score_decision,
     summarise,
 )
-from workbench.routing._rule import DATA_ALPHABETS, orders_computation
+from workbench.routing._normalise import NormaliseError, normalise_code
+from workbench.routing._rule import (
+    DATA_ALPHABETS,
+    held_vat_rates,
+    orders_computation,
+    unheld_premise,
+    vat_rates_held,
+)
 from workbench.utilities import load_catalog
 
 QUESTIONS = Path(__file__).resolve().parents[2] / "corpus" / "questions"
@@ -681,6 +690,9 @@ def test_a_substring_binds_after_the_word_occurrences(rule: RuleRouter, question
 @pytest.mark.parametrize(("question", "uid"), [
     ("Can black text #222222 sit on #eeeeee and pass WCAG?", "color.contrast_ratio"),
     ("Сожми повторяющиеся пробелы: раз  два   три", "text.collapse_whitespace"),
+    # everyday names: a barcode, an integer
+    ("The barcode on this box reads 4607001771234. Is its check digit right?", "id.validate_ean13"),
+    ("The server's IP is 10.20.30.40; turn it into an integer.", "net.ip_to_int"),
 ])
 def test_the_name_of_a_standard_or_of_what_is_removed_names_the_utility(
         rule: RuleRouter, question: str, uid: str) -> None:
@@ -719,3 +731,101 @@ def test_the_words_of_a_gcd_and_of_days_gone_by_name_their_utilities(rule: RuleR
     since = rule.route("Сколько дней прошло с 5 марта 2024 года?")  # the end date is not given
     assert since.refusal is not None and since.refusal.code == "MISSING_ARGUMENT"
     assert since.refusal.numbers["utility"] == "date.diff_days"
+
+
+@pytest.mark.parametrize("question", [
+    "Вот КПП из накладной поставщика: 540201001. Проверь форму",
+    "Here is the INN: 7707083893. Is it valid?",
+    "КПП поставщика: 540201001, проверь форму",
+])
+def test_an_identifier_ends_where_its_sentence_ends(rule: RuleRouter, question: str) -> None:
+    decision = rule.route(question)
+    assert list(decision.args.values()) in (["540201001"], ["7707083893"])
+    with pytest.raises(NormaliseError):
+        normalise_code("540201001. Проверь форму")
+    assert normalise_code("112-233-445 95") == "112-233-445 95"  # spaces inside one identifier
+
+
+@pytest.mark.parametrize(("question", "stated", "held"), [
+    ("Why does a SNILS have 13 digits?", 13, [11]),
+    ("Почему в СНИЛС 9 цифр?", 9, [11]),
+    ("Почему ОГРН состоит из 12 цифр?", 12, [13, 15]),
+    ("Why is the reduced VAT rate on children's goods 5 percent?", 5, [0, 10, 18, 20, 22]),
+])
+def test_a_why_question_on_a_figure_no_source_holds_is_refused(
+        rule: RuleRouter, question: str, stated: float, held: list[float]) -> None:
+    premise = unheld_premise(question)
+    assert premise is not None and (premise["stated"], premise["held"]) == (stated, held)
+    decision = rule.route(question)
+    assert decision.refusal is not None and decision.refusal.code == "OUT_OF_SCOPE"
+    assert decision.refusal.numbers["stated"] == stated
+    assert str(stated) in decision.refusal.text
+
+
+@pytest.mark.parametrize("question", [
+    "Почему в ОГРН 13 цифр, а в ОГРНИП 15?",  # both held
+    "Почему ИНН из двенадцати цифр?",  # a person's INN has 12
+    "Почему ставка НДС с 2026 года 22 %?",  # held; whether export is taxed so is no figure's length
+    "How many digits does a SNILS have, 13?",  # no why
+    'Apply ROT13 to "Why does a SNILS have 13 digits?"',  # the why is the data
+])
+def test_a_figure_a_source_holds_or_a_question_without_why_is_left_to_the_routers(question: str) -> None:
+    assert unheld_premise(question) is None
+
+
+def _rate_entry(entry_id: str, status: str, statement: str) -> Entry:
+    return Entry(id=entry_id, version=1, status=status,
+                 signature=Signature({"supply_date": "date"}, {"rate": "percent"}),
+                 statement={"ru": statement, "en": statement}, stored_digest="", computed_digest="",
+                 raw={}, path=f"{entry_id}.yaml")
+
+
+def test_only_premise_entries_hold_a_vat_rate() -> None:
+    entries = {e.id: e for e in (_rate_entry("a", "verified", "taxed at 22 % or 10 %"),
+                                 _rate_entry("b", "rejected", "taxed at 25 %"),
+                                 _rate_entry("c", "proposed", "taxed at 7 %"),
+                                 _rate_entry("d", "derived", "taxed at 0 %"))}
+    assert vat_rates_held(Library(root="x", entries=entries, manifest=None, digest="")) == {22, 10, 0}
+    assert {0, 10, 20, 22} <= held_vat_rates()  # the project's library: 2019's 20 % and today's
+
+
+def test_a_why_question_that_names_a_utility_goes_to_the_course(rule: RuleRouter) -> None:
+    question = "Why does a person's INN have 12 digits while an organisation's has 10?"
+    assert rule.route(question).source is Source.QUOTE  # no INN "10" is checked
+    assert rule.route("Проверь ИНН 7707083893").utility == "id.validate_inn"
+
+
+def test_data_placed_elsewhere_is_missing(rule: RuleRouter) -> None:
+    decision = rule.route("Is the JSON in the ticket above well-formed?")
+    assert decision.refusal is not None and decision.refusal.code == "MISSING_ARGUMENT"
+    assert decision.refusal.numbers["utility"] == "format.json_validate"
+    # without the word that places it, the question asks about well-formed JSON in general
+    assert rule.route("Is the JSON in a ticket well-formed?").source is Source.QUOTE
+
+
+def test_a_percentage_is_written_as_one(rule: RuleRouter) -> None:
+    # two bare amounts are no percentage of each other
+    assert "percent" not in rule._bind("number.percent_of", "The bill went from 3,200 to 4,100")
+    assert rule._bind("number.percent_of", "Сколько будет 15% от 2400?")
+    change = rule.route("Our bill went from 3,200 to 4,100 roubles. By what percent did it grow?")
+    assert (change.utility, change.args) == ("money.percent_change", {"old": 3200, "new": 4100})
+
+
+def test_a_question_about_barcodes_is_a_course_question(rule: RuleRouter) -> None:
+    assert rule.route("Какой префикс штрихкода EAN-13 принадлежит России?").source is Source.QUOTE
+
+
+@pytest.mark.parametrize("question", ["How many days are left until my daughter's birthday?",
+                                      "Сколько дней осталось до моего отпуска?"])
+def test_days_left_until_a_day_of_ones_own_name_the_difference_and_miss_its_date(
+        rule: RuleRouter, question: str) -> None:
+    decision = rule.route(question)
+    assert decision.refusal is not None and decision.refusal.code == "MISSING_ARGUMENT"
+    assert decision.refusal.numbers["utility"] == "date.diff_days"
+
+
+def test_a_key_after_a_literal_that_holds_a_colon_is_the_second_literal(rule: RuleRouter) -> None:
+    question = 'Give me the HMAC-SHA256 of `{"user":42}` signed with the key `webhook-key-7`'
+    spans = rule._bind("hash.hmac_sha256", question)
+    assert {name: question[s.start:s.end] for name, s in spans.items()} == {
+        "text": '{"user":42}', "key": "webhook-key-7"}

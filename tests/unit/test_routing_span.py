@@ -276,6 +276,15 @@ def test_a_question_that_asks_why_is_no_utility_call(router: SpanRouter) -> None
     assert rot.utility == "encoding.rot13"
 
 
+def test_a_why_question_on_a_figure_no_source_holds_is_refused(router: SpanRouter) -> None:
+    strong = _with_priors(router, rule_prior=50.0)
+    why = strong.route("Why does a SNILS have 13 digits?")  # the validator reads 11
+    assert why.refusal is not None and why.refusal.code == "OUT_OF_SCOPE"
+    assert (why.refusal.numbers["stated"], why.refusal.numbers["held"]) == (13, [11])
+    held = strong.route("Why does a SNILS have 11 digits?").refusal
+    assert held is None or "stated" not in held.numbers  # a held figure is left to the classes
+
+
 def test_a_decoder_without_data_in_its_alphabet_gives_way_to_its_encoder(router: SpanRouter) -> None:
     turned = router._decide("encoding.base32_decode", "Закодируй в Base32 слово радуга", 0.9)
     assert turned.utility == "encoding.base32_encode" and dict(turned.args) == {"text": "радуга"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from workbench import registry
-from workbench.relevance import check_binding, circumstance_kind, question_literals
+from workbench.relevance import check_binding, circumstance_kind, first_colon, question_literals
 from workbench.utilities import UtilityCode, call_utility
 
 TEXT = {"text": "data"}
@@ -118,6 +118,13 @@ def test_an_apostrophe_is_no_quote_mark():
     # an apostrophe between two letters inside a quote is a part of it, not its end
     assert question_literals("Is 'Madam, I'm Adam' a palindrome?") == ["Madam, I'm Adam"]
     assert question_literals("the users' list") == []
+
+
+def test_a_colon_inside_a_literal_introduces_no_data():
+    question = 'HMAC-SHA256 of `{"user":42}` signed with the key `webhook-key-7`'
+    assert question_literals(question) == ['{"user":42}', "webhook-key-7"]
+    assert first_colon(question) == -1
+    assert first_colon('JSON: {"a": 1}') == 4  # the colon before the data, not the one inside it
 
 
 def test_registered_as_relevance_rule():

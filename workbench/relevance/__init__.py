@@ -16,6 +16,7 @@ from workbench.relevance._circumstance import (
     circumstance_kind,
     circumstance_rule,
     circumstance_spans,
+    first_colon,
     question_literal_spans,
     question_literals,
 )
@@ -55,6 +56,7 @@ __all__ = [
     "missing_answer_kind",
     "missing_entities",
     "news_embedding",
+    "first_colon",
     "question_literal_spans",
     "question_literals",
     "question_type",

@@ -159,25 +159,41 @@ def circumstance_spans(question: str) -> list[tuple[int, int, str]]:
     return sorted(spans)
 
 
+def _quoted_spans(question: str) -> list[tuple[int, int]]:
+    found = []
+    for m in _LITERALS.finditer(question):
+        group = next(i for i, g in enumerate(m.groups(), start=1) if g is not None)
+        found.append((m.start(group), m.end(group)))
+    return found
+
+
+def first_colon(question: str) -> int:
+    """Where the first colon outside the quoted literals stands, or -1.
+
+    It is the colon that may introduce data: the one in `{"user":42}` is part of that literal.
+    """
+    quoted = _quoted_spans(question)
+    return next((i for i, ch in enumerate(question)
+                 if ch == ":" and not any(s <= i < e for s, e in quoted)), -1)
+
+
 def question_literal_spans(question: str) -> list[tuple[int, int]]:
     """Where the quoted and backticked literals, and the text after the first colon, lie.
 
     Each span is ``(start, end)`` in code points of ``question``, the quote marks left out and
     the text after the colon stripped of surrounding whitespace.
     """
-    found = []
-    for m in _LITERALS.finditer(question):
-        group = next(i for i, g in enumerate(m.groups(), start=1) if g is not None)
-        found.append((m.start(group), m.end(group)))
-    head, colon, tail = question.partition(":")
+    found = _quoted_spans(question)
+    at = first_colon(question)
+    head, tail = question[:max(at, 0)], question[at + 1:]
     # "12:30" or "https://" is not a colon that introduces data
     if (
-        colon
+        at >= 0
         and tail.strip()
         and not (head[-1:].isdigit() and tail[:1].isdigit())
         and not (tail.startswith("//"))
     ):
-        start = len(head) + 1 + (len(tail) - len(tail.lstrip()))
+        start = at + 1 + (len(tail) - len(tail.lstrip()))
         found.append((start, len(question) - (len(tail) - len(tail.rstrip()))))
     return found
 

@@ -404,10 +404,18 @@ def normalise_code(text: str) -> str:
     """An identifier written with digits (an INN, an IBAN, a card number), as written.
 
     A span without a digit is no such identifier: «Продукты у дома» is a shop's name, not its INN.
+    Nor is one that a stop or a comma cuts before more words: "7707083893. Is it valid?" is an
+    identifier and the sentence after it.
     """
     if not any(ch.isdigit() for ch in text):
         raise NormaliseError(f"{text[:40]!r} holds no digit, so it is no identifier")
+    if _SENTENCE_AFTER.search(text):
+        raise NormaliseError(f"{text[:40]!r} goes on past the end of a sentence")
     return text
+
+
+_SENTENCE_AFTER = re.compile(r"[.,;!?]\s+[^\W\d_]")
+"""A stop, comma or mark followed by a word: no identifier holds one."""
 
 
 def normalise_base(text: str) -> int:

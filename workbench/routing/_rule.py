@@ -20,12 +20,15 @@ import functools
 import re
 from typing import Any
 
+from workbench.config import project_root
+from workbench.fts import PREMISE_STATUSES, Library, load_library
 from workbench.refusal import Refusal
 from workbench.registry import router
 from workbench.relevance import (
     CIRCUMSTANCE_PATTERNS,
     GENERIC_WORDS,
     circumstance_spans,
+    first_colon,
     question_literal_spans,
     question_literals,
 )
@@ -40,6 +43,7 @@ from workbench.routing._normalise import (
     date_spans,
     duration_unit_after,
     month_spans,
+    normalise,
     number_spans,
     percent_spans,
     place_spans,
@@ -55,7 +59,7 @@ from workbench.routing._spec_inputs import (
     open_spec_inputs,
     spec_cues,
 )
-from workbench.utilities import Argument, UtilitySchema, load_catalog
+from workbench.utilities import DIGIT_COUNTS, Argument, UtilitySchema, load_catalog
 
 SYNONYMS: dict[str, tuple[str, ...]] = {
     "hash.sha256": ("sha-256", "sha256"), "hash.sha1": ("sha-1", "sha1"),
@@ -103,8 +107,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "format.json_pretty": ("pretty", "отформатируй json", "с отступ"),
     "format.json_minify": ("одну строку", "minify", "минифиц", "сожми json", "compact json"),
     "format.csv_to_markdown": ("markdown",),
-    "format.json_sort_keys": ("ключи", "sort the keys"), "format.json_validate": ("валидный json",
-                                                                                   "valid json"),
+    "format.json_sort_keys": ("ключи", "sort the keys"), "format.json_validate": (
+        "валидный json", "valid json", "well-formed", "well formed"),
     "number.convert_base": ("систем", "binary", "octal", "двоичн", "шестнадцатерич", "восьмеричн",
                             "в десятичн", "из десятичн", "to decimal", "in decimal", "radix",
                             "base 2", "base 8", "base 1", "основани"),
@@ -116,7 +120,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "number.percent_of": ("percent of", "процентов от", "% of", "% от", "процента от", "процент от"),
     "number.gcd": ("нод", "greatest common divisor", "gcd", "общий делитель"),
     "number.is_prime": ("простое", "prime"),
-    "date.diff_days": ("сколько дней между", "how many days from", "days between", "дней прошло с"),
+    "date.diff_days": ("сколько дней между", "how many days from", "days between", "дней прошло с",
+                       "days until", "days left until", "days are left until", "сколько дней до",
+                       "дней осталось до"),
     "date.add_days": ("через", "дней после", "days after"),
     "date.add_months": ("месяца после", "месяцев после", "months after", "add 3 months", "прибавь месяц",
                          "добавь месяц", "months to", "месяца к", "месяцев к"),
@@ -137,11 +143,13 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "id.validate_inn": ("инн", "inn"), "id.validate_snils": ("снилс", "snils"),
     "id.validate_bik": ("бик", "bik"), "id.validate_kpp": ("кпп", "kpp"),
     "id.validate_ogrn": ("огрн", "ogrn"), "id.validate_iban": ("iban",),
-    "id.validate_isbn": ("isbn",), "id.validate_ean13": ("ean",), "id.luhn_check": ("luhn", "луна"),
+    "id.validate_isbn": ("isbn",), "id.validate_ean13": ("ean", "barcode", "штрихкод", "штрих-код"),
+    "id.luhn_check": ("luhn", "луна"),
     "id.uuid5": ("uuid v5", "uuid5", "version 5 uuid", "uuid version 5", "uuid версии 5"),
     "id.uuid3": ("uuid v3", "uuid3", "version 3 uuid", "uuid version 3", "uuid версии 3"),
     "net.cidr_info": ("сети", "subnet", "network"), "net.ip_in_network": ("входит ли", "is the ip"),
-    "net.ip_to_int": ("целое число", "to an integer"), "net.int_to_ip": ("в ip", "to an ip"),
+    "net.ip_to_int": ("целое число", "to an integer", "into an integer"),
+    "net.int_to_ip": ("в ip", "to an ip"),
     "net.mac_normalize": ("mac",), "net.parse_url": ("url на части", "parse the url", "разбери url"),
     "net.ipv6_expand": ("разверни", "expand"), "net.ipv6_compress": ("сожми ipv6", "compress"),
     "net.prefix_to_netmask": ("netmask", "маска для"),
@@ -158,7 +166,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                         "terabyte", "gigabyte", "megabyte", "mib", "kib"),
     "units.area": ("square", "квадрат"),
     "money.vat_add": ("начисли ндс", "add vat"), "money.vat_extract": ("выдели ндс", "extract vat"),
-    "money.percent_change": ("на сколько процентов", "percent change"),
+    "money.percent_change": ("на сколько процентов", "percent change", "by what percent",
+                             "by how many percent", "percentage change", "percent increase",
+                             "percentage increase", "percent decrease", "percentage decrease",
+                             "изменение в процентах"),
     "money.loan_payment": ("платёж по кредиту", "monthly payment", "loan"),
     "money.amount_in_words_ru": ("прописью", "in russian words"),
     "money.compound_interest": ("вклад", "compound", "капитализац"),
@@ -257,7 +268,8 @@ SHAPE_SCORE = 8
 CHARSETS = ("windows-1251", "cp1251", "koi8-r", "cp866", "utf-8", "utf-16", "latin-1", "iso-8859-5")
 COURSE_WORDS = ("unicode", "юникод", "utf", "json", "csv", "xml", "ipv", "iso", "unix", "base32",
                 "base64", "crc", "снилс", "инн", "кпп", "iban", "бик", "огрн", "snils", "inn", "kpp",
-                "bik", "ogrn", "индекс", "postcode", "фиас",
+                "bik", "ogrn", "индекс", "postcode", "фиас", "isbn", "ean", "barcode", "штрихкод",
+                "штрих-код",
                 "fias", "rfc", "високосн", "leap", "bom", "ндс", "vat", "адрес", "счёт", "account",
                 "сортировк", "ёж", "form-encoded", "entities", "праздник", "кодировк", "encoding")
 OUT_WORDS = ("погод", "weather", "курс", "биткоин", "bitcoin", "акци", "stock", "будет в 20",
@@ -376,6 +388,18 @@ OWNER_WORDS = re.compile(
     re.IGNORECASE)
 """Possessives: a request about *my* card or *his* invoice points at data the asker has and the
 question does not give."""
+ELSEWHERE_WORDS = re.compile(
+    r"(?<!\w)(?:above|attached|выше|вложени[еия]|прикрепл[её]нн\w*|приложенн\w*)(?!\w)", re.IGNORECASE)
+"""Words that place the data somewhere the question is not: "the JSON in the ticket above",
+«договор во вложении»."""
+
+
+def points_at_data_elsewhere(question: str) -> bool:
+    """Whether ``question`` points at data it does not hold.
+
+    The data is the asker's own (:data:`OWNER_WORDS`) or placed elsewhere (:data:`ELSEWHERE_WORDS`).
+    """
+    return bool(OWNER_WORDS.search(question) or ELSEWHERE_WORDS.search(question))
 
 
 def _points_at_own_data(question: str, missing: list[Argument]) -> bool:
@@ -385,7 +409,7 @@ def _points_at_own_data(question: str, missing: list[Argument]) -> bool:
     "Is the INN on our invoice valid?" names an INN it does not write, where "How many digits
     does an INN have?" asks about INNs in general.
     """
-    return any(a.role.value == "data" for a in missing) and OWNER_WORDS.search(question) is not None
+    return any(a.role.value == "data" for a in missing) and points_at_data_elsewhere(question)
 
 
 DEIXIS = re.compile(
@@ -407,6 +431,86 @@ def asks_about_topic(question: str, missing: list[Argument]) -> bool:
     return (_COURSE.search(question.lower()) is not None and not question_literals(question)
             and any(c in question for c in "?？") and not _points_at_own_data(question, missing)
             and DEIXIS.search(question) is None)
+
+
+_DIGIT_NOUN = re.compile(r"\s*-?\s*(?:digit|цифр|знак|символ|значн)", re.IGNORECASE)
+_VAT = re.compile(r"(?<!\w)(?:ндс|vat)(?!\w)", re.IGNORECASE)
+_PERCENT_FIGURE = re.compile(r"(\d+(?:[.,]\d+)?)\s*%")
+
+
+def vat_rates_held(library: Library) -> frozenset[float]:
+    """The VAT rates, in percent, that the premise entries of ``library`` state.
+
+    An entry that yields a percentage and may be a premise (verified or derived) states its
+    rates in its statement («22 %»); a rejected or proposed entry holds none.
+    """
+    return frozenset(
+        float(figure.replace(",", "."))
+        for entry in library.entries.values()
+        if entry.status in PREMISE_STATUSES and "percent" in entry.signature.yields.values()
+        for figure in _PERCENT_FIGURE.findall(entry.statement.get("en", "")))
+
+
+@functools.cache
+def held_vat_rates() -> frozenset[float]:
+    """:func:`vat_rates_held` of the project's morphism library."""
+    return vat_rates_held(load_library(project_root() / "corpus" / "morphisms"))
+
+
+def _figure(question: str, span: tuple[int, int]) -> float | None:
+    try:
+        return float(normalise("number", question[span[0]:span[1]]))
+    except NormaliseError:
+        return None
+
+
+def asks_reason_itself(question: str) -> bool:
+    """Whether ``question`` asks why (:func:`asks_reason`) outside its quoted literals.
+
+    'Apply ROT13 to "Why did the chicken cross the road?"' asks for a call, not a reason.
+    """
+    masked = list(question)
+    for start, end in question_literal_spans(question):
+        masked[start:end] = " " * (end - start)
+    return asks_reason("".join(masked))
+
+
+def unheld_premise(question: str) -> dict[str, Any] | None:
+    """The figure a why-question takes as given where no source holds it, and the figures held.
+
+    "Why does a СНИЛС have 13 digits?" asks the reason for a length that the catalog's validator
+    never accepts (:data:`~workbench.utilities.DIGIT_COUNTS`: 11); "Why is the reduced VAT rate
+    5 percent?" for a rate that no premise entry of the morphism library states
+    (:func:`held_vat_rates`). No source gives a reason for a figure it does not hold, and a
+    quote about СНИЛС would answer another question, so both routers refuse it. A why-question
+    whose figure is held («Почему в ОГРН 13 цифр?») or that states none is left to the routers.
+    """
+    if not asks_reason_itself(question):
+        return None
+    low = question.lower()
+    named = sorted((m.start(), uid) for uid in DIGIT_COUNTS for name in SYNONYMS[uid]
+                   for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", low))
+    for start, end in number_spans(question) if named else ():
+        stated = _figure(question, (start, end)) if _DIGIT_NOUN.match(question, end) else None
+        if stated is None:
+            continue
+        before = [uid for at, uid in named if at < start]
+        uid = before[-1] if before else named[0][1]
+        if stated not in DIGIT_COUNTS[uid]:
+            return {"premise": f"digits that {uid} reads", "stated": stated, "held": list(DIGIT_COUNTS[uid])}
+    rates = [r for r in (_figure(question, span) for span in percent_spans(question))
+             if r is not None]
+    if rates and _VAT.search(question) and not set(rates) & held_vat_rates():
+        return {"premise": "VAT rate, percent", "stated": rates[0],
+                "held": sorted(held_vat_rates())}
+    return None
+
+
+def premise_text(premise: dict[str, Any]) -> str:
+    """The refusal's words for :func:`unheld_premise`'s finding."""
+    held = ", ".join(f"{h:g}" for h in premise["held"])
+    return (f"The question asks the reason for a figure no source holds ({premise['premise']}: "
+            f"{premise['stated']:g}; the sources hold {held}), and no source gives a reason for it.")
 
 
 _OPENING_WORD = re.compile(r"^\W*(?:(?:please|kindly|пожалуйста)\W+)?([\w-]+)", re.IGNORECASE)
@@ -452,8 +556,9 @@ class _Offer:
         low = question.lower()
         literals = _blocks_whole(question, _tail_resolved(
             question, [(s, e) for s, e in question_literal_spans(question) if e > s]))
-        head, colon, tail = question.partition(":")
-        if colon and (tail.strip()[:1] in {"{", "["} or "\n" in tail.strip()) and literals:
+        colon = first_colon(question)
+        tail = question[colon + 1:].strip()
+        if colon >= 0 and (tail[:1] in {"{", "["} or "\n" in tail) and literals:
             block = literals.pop()  # the block after the colon comes first
             literals.insert(0, block)
         self.literals = literals
@@ -764,11 +869,11 @@ def _tail_resolved(question: str, literals: list[tuple[int, int]]) -> list[tuple
     question mark (`` md5 of "letmein"?``, «сколько байт займёт «Щука»?»): then it is the question
     itself, asked about the quote; a tail around two or more quotes is a list of them, not one value.
     """
-    head, colon, _ = question.partition(":")
-    if not colon or not literals:
+    colon = first_colon(question)
+    if colon < 0 or not literals:
         return literals
     tail = literals[-1]
-    if tail[0] <= len(head):
+    if tail[0] <= colon:
         return literals  # the colon introduced no tail (a time, a URL)
     inside = [lit for lit in literals[:-1] if tail[0] <= lit[0] and lit[1] <= tail[1]]
     if not inside:
@@ -1030,7 +1135,9 @@ class RuleRouter:
                          or _take(offer.numbers, question, "month"))
             elif name == "digits" and (places := place_spans(question)):  # «до сотых»
                 taken = _take(places, question, "places")
-            elif name in PERCENT_ARGS and offer.percents:
+            elif name in PERCENT_ARGS and (offer.percents or name == "percent"):
+                # "15% of 2,400" gives its percentage a sign; a bare number beside another
+                # ("from 3,200 to 4,100") is no percentage of it
                 taken = _take(offer.percents, question, "number" + offer.number_style)
             elif name in DURATION_ARGS and arg.type in {"integer", "number"}:
                 taken = _take_duration(offer.numbers, question, name, arg.type + offer.number_style)
@@ -1133,10 +1240,11 @@ class RuleRouter:
         return RouterDecision(source=Source.SPEC, category="vat", spec=chosen.spec,
                               args=dict(chosen.settled), raw_output=chosen.spec)
 
-    def _refuse(self, code: str, question: str, **numbers: Any) -> RouterDecision:
+    def _refuse(self, code: str, question: str, text: str | None = None, **numbers: Any
+                ) -> RouterDecision:
         refusal = Refusal(code=code, area=f"rule router ({len(self.schemas)} utilities, "
                           f"{len(spec_cues()) - 1} spec vocabularies)", numbers=numbers,
-                          text=f"The rule router found no source for this question ({code}).")
+                          text=text or f"The rule router found no source for this question ({code}).")
         return RouterDecision(source=Source.REFUSE, refusal=refusal, raw_output=code)
 
     def route(self, question: str) -> RouterDecision:
@@ -1145,10 +1253,17 @@ class RuleRouter:
         out = _OUT.search(low)
         if out:
             return self._refuse("OUT_OF_SCOPE", question, out_of_scope_word=out[0].strip())
+        premise = unheld_premise(question)
+        if premise is not None:
+            return self._refuse("OUT_OF_SCOPE", question, premise_text(premise), **premise)
         chosen = choose_spec(question)
         if chosen is not None:
             return self._spec_decision(chosen, question)
         uid = self._pick_utility(question)
+        if uid is not None and asks_reason_itself(question):
+            # a utility computes and gives no reason; the words that named it name a topic of the
+            # course, which may give one ("Why does an INN have 12 digits?")
+            return RouterDecision(source=Source.QUOTE, raw_output="quote")
         if uid is not None:
             spans = self._bind(uid, question)
             missing = [a for a in self.schemas[uid].arguments if a.required and a.name not in spans]

@@ -45,7 +45,6 @@ from workbench.relevance import (
     check_binding,
     circumstance_spans,
     news_embedding,
-    question_literal_spans,
 )
 from workbench.routing._dataset import (
     DEFAULT_REFUSAL_SHARE,
@@ -59,12 +58,15 @@ from workbench.routing._rule import (
     DATA_SHAPES,
     DECODING_PAIRS,
     DECODING_VERB,
-    OWNER_WORDS,
     RuleRouter,
     asks_about_topic,
+    asks_reason_itself,
     conversion_direction,
     conversion_targets,
     orders_computation,
+    points_at_data_elsewhere,
+    premise_text,
+    unheld_premise,
 )
 from workbench.routing._screen import screen_question
 from workbench.routing._spec_inputs import (
@@ -132,17 +134,6 @@ class Embedder(Protocol):
 
 ENCODER_OF = {decoder: encoder for encoder, decoder in DECODING_PAIRS}
 """Each decoder's encoder (:data:`workbench.routing._rule.DECODING_PAIRS`)."""
-
-
-def _asks_reason_itself(question: str) -> bool:
-    """Whether ``question`` asks why (:func:`asks_reason`) outside its quoted literals.
-
-    'Apply ROT13 to "Why did the chicken cross the road?"' asks for a call, not a reason.
-    """
-    masked = list(question)
-    for start, end in question_literal_spans(question):
-        masked[start:end] = " " * (end - start)
-    return asks_reason("".join(masked))
 
 
 def _is_utility_class(label: str) -> bool:
@@ -515,10 +506,13 @@ class SpanRouter:
         screened = self._screen(question)
         if screened is not None:
             return screened
+        premise = unheld_premise(question)
+        if premise is not None:
+            return self._refuse("OUT_OF_SCOPE", premise_text(premise), **premise)
         p = self.probabilities(question)
         best = int(p.argmax())
         label, confidence = self.config.classes[best], float(p[best])
-        if _is_utility_class(label) and _asks_reason_itself(question):
+        if _is_utility_class(label) and asks_reason_itself(question):
             # a utility computes and gives no reason: a question that asks why goes to the
             # corpus or is refused, whichever of those classes is likelier
             best = max((i for i, c in enumerate(self.config.classes)
@@ -558,7 +552,7 @@ class SpanRouter:
             # ("the prefix of our VPN") is missing that data, as the rule router reads it; a
             # question that asks why ("Why does Norway disappear from my YAML list?") is no request
             named = (self.rule.route(question)
-                     if OWNER_WORDS.search(question) and not asks_reason(question) else None)
+                     if points_at_data_elsewhere(question) and not asks_reason(question) else None)
             if named is not None and named.refusal is not None and (
                     named.refusal.code == "MISSING_ARGUMENT") and "utility" in named.refusal.numbers:
                 uid, name = named.refusal.numbers["utility"], named.refusal.numbers["missing"]

@@ -27,6 +27,7 @@ from workbench.utilities._examples import (
     results_equal,
     run_examples,
 )
+from workbench.utilities._id import DIGIT_COUNTS
 from workbench.utilities._limits import CALL_SECONDS, LimitExceeded
 from workbench.utilities._protocol import handle_line, handle_request, json_text, serve
 from workbench.utilities._schema import Argument, BadArgument, Example, UtilitySchema
@@ -47,6 +48,7 @@ __all__ = [
     "unit_names",
     "CALL_SECONDS",
     "CATEGORIES",
+    "DIGIT_COUNTS",
     "MESSAGES",
     "OFFLINE_TOKENIZERS",
     "TOOL_NAMES",

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from workbench.utilities._schema import BadArgument, circ, data, define, ex
@@ -20,6 +22,15 @@ NAMESPACES = {
     "oid": uuid.NAMESPACE_OID,
     "x500": uuid.NAMESPACE_X500,
 }
+DIGIT_COUNTS: Mapping[str, tuple[int, ...]] = MappingProxyType({
+    "id.validate_inn": (10, 12),
+    "id.validate_snils": (11,),
+    "id.validate_ogrn": (13, 15),
+    "id.validate_ean13": (13,),
+})
+"""How many digits an identifier has, by the validator that reads it: a number of any other
+length fails its validator whatever its digits (an ИНН has 10 digits for an organisation and 12
+for a person, an ОГРН 13 and an ОГРНИП 15)."""
 INN_WEIGHTS = {
     10: [2, 4, 10, 3, 5, 9, 4, 6, 8],
     11: [7, 2, 4, 10, 3, 5, 9, 4, 6, 8],
@@ -51,7 +62,7 @@ def _weighted(digits: str, weights: list[int]) -> int:
 def validate_inn(inn: str) -> dict[str, Any]:
     """Weighted sums mod 11, then mod 10 (the ФНС algorithm)."""
     d = _digits(inn)
-    if not d.isdigit() or len(d) not in (10, 12):
+    if not d.isdigit() or len(d) not in DIGIT_COUNTS["id.validate_inn"]:
         return {"valid": False, "kind": None, "expected_check": None}
     if len(d) == 10:
         check = str(_weighted(d, INN_WEIGHTS[10]) % 11 % 10)
@@ -75,7 +86,7 @@ def validate_inn(inn: str) -> dict[str, Any]:
 def validate_snils(snils: str) -> dict[str, Any]:
     """Digits weighted 9..1; a sum of 100 or 101 gives 00, above that it is taken mod 101."""
     d = _digits(snils)
-    if not d.isdigit() or len(d) != 11:
+    if not d.isdigit() or len(d) not in DIGIT_COUNTS["id.validate_snils"]:
         return {"valid": False, "expected_check": None}
     total = _weighted(d[:9], list(range(9, 0, -1)))
     if total > 101:
@@ -98,7 +109,7 @@ def validate_snils(snils: str) -> dict[str, Any]:
 def validate_ogrn(ogrn: str) -> dict[str, Any]:
     """The number without its last digit, mod 11 (ОГРН) or mod 13 (ОГРНИП), then mod 10."""
     d = _digits(ogrn)
-    if not d.isdigit() or len(d) not in (13, 15):
+    if not d.isdigit() or len(d) not in DIGIT_COUNTS["id.validate_ogrn"]:
         return {"valid": False, "kind": None, "expected_check": None}
     modulus, kind = (11, "ogrn") if len(d) == 13 else (13, "ogrnip")
     check = str(int(d[:-1]) % modulus % 10)
@@ -229,7 +240,7 @@ def validate_isbn(isbn: str) -> dict[str, Any]:
 def validate_ean13(code: str) -> dict[str, Any]:
     """Weights 1 and 3 from the left over the first 12 digits."""
     d = _digits(code)
-    if not d.isdigit() or len(d) != 13:
+    if not d.isdigit() or len(d) not in DIGIT_COUNTS["id.validate_ean13"]:
         return {"valid": False, "expected_check": None}
     total = sum(int(c) * (3 if i % 2 else 1) for i, c in enumerate(d[:12]))
     check = str((10 - total % 10) % 10)
