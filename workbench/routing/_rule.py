@@ -435,7 +435,13 @@ def asks_about_topic(question: str, missing: list[Argument]) -> bool:
 
 _DIGIT_NOUN = re.compile(r"\s*-?\s*(?:digit|цифр|знак|символ|значн)", re.IGNORECASE)
 _VAT = re.compile(r"(?<!\w)(?:ндс|vat)(?!\w)", re.IGNORECASE)
-_PERCENT_FIGURE = re.compile(r"(\d+(?:[.,]\d+)?)\s*%")
+
+
+def _figure(question: str, span: tuple[int, int]) -> float | None:
+    try:
+        return float(normalise("number", question[span[0]:span[1]]))
+    except NormaliseError:
+        return None
 
 
 def vat_rates_held(library: Library) -> frozenset[float]:
@@ -444,24 +450,18 @@ def vat_rates_held(library: Library) -> frozenset[float]:
     An entry that yields a percentage and may be a premise (verified or derived) states its
     rates in its statement («22 %»); a rejected or proposed entry holds none.
     """
-    return frozenset(
-        float(figure.replace(",", "."))
-        for entry in library.entries.values()
-        if entry.status in PREMISE_STATUSES and "percent" in entry.signature.yields.values()
-        for figure in _PERCENT_FIGURE.findall(entry.statement.get("en", "")))
+    held: set[float | None] = set()
+    for entry in library.entries.values():
+        if entry.status in PREMISE_STATUSES and "percent" in entry.signature.yields.values():
+            statement = entry.statement.get("en", "")
+            held.update(_figure(statement, span) for span in percent_spans(statement))
+    return frozenset(rate for rate in held if rate is not None)
 
 
 @functools.cache
 def held_vat_rates() -> frozenset[float]:
     """:func:`vat_rates_held` of the project's morphism library."""
     return vat_rates_held(load_library(project_root() / "corpus" / "morphisms"))
-
-
-def _figure(question: str, span: tuple[int, int]) -> float | None:
-    try:
-        return float(normalise("number", question[span[0]:span[1]]))
-    except NormaliseError:
-        return None
 
 
 def asks_reason_itself(question: str) -> bool:
