@@ -367,17 +367,23 @@ NEWCOMER = QUESTIONS / "router_newcomer.jsonl"
 HELPDESK = QUESTIONS / "router_helpdesk.jsonl"
 EDGES = QUESTIONS / "router_edges.jsonl"
 POINTERS = QUESTIONS / "router_pointers.jsonl"
+WORKCHAT = QUESTIONS / "router_workchat.jsonl"
 
 
-@pytest.mark.parametrize(("path", "least_refusals", "least_calls", "also_seen"), [
-    (NEWCOMER, 30, 30, ()), (HELPDESK, 30, 15, ("router_newcomer",)),
-    (EDGES, 15, 20, ("router_newcomer", "router_helpdesk")),
-    (POINTERS, 20, 12, ("router_newcomer", "router_helpdesk", "router_edges"))])
+BOTH = frozenset({"ru", "en"})
+
+
+@pytest.mark.parametrize(("path", "least_refusals", "least_calls", "also_seen", "langs"), [
+    (NEWCOMER, 30, 30, (), BOTH), (HELPDESK, 30, 15, ("router_newcomer",), BOTH),
+    (EDGES, 15, 20, ("router_newcomer", "router_helpdesk"), BOTH),
+    (POINTERS, 20, 12, ("router_newcomer", "router_helpdesk", "router_edges"), BOTH),
+    (WORKCHAT, 15, 15, ("router_newcomer", "router_helpdesk", "router_edges", "router_pointers"),
+     frozenset({"ru"}))])
 def test_check_set_lines_are_dev_refusals_and_calls_asked_by_no_other_set(
-        tasks, path, least_refusals, least_calls, also_seen) -> None:
+        tasks, path, least_refusals, least_calls, also_seen, langs) -> None:
     # requests typed as a newcomer or a colleague types them, with data whose edges are unclear,
-    # or pointing at data or facts the question does not hold: refusals and calls, in both
-    # languages, dev only
+    # or pointing at data or facts the question does not hold: refusals and calls, in the
+    # languages the set is written in, dev only
     rows = _read(path)
     refusals = [r for r in rows if r["kind"] == "red_team"]
     calls = [r for r in rows if r["kind"] == "utility"]
@@ -396,7 +402,7 @@ def test_check_set_lines_are_dev_refusals_and_calls_asked_by_no_other_set(
     _check_extra_utility_lines(calls, others)
     seen = {r["question"].casefold() for name in others for r in _read(QUESTIONS / f"{name}.jsonl")}
     assert not {r["question"].casefold() for r in refusals} & seen
-    assert {r["lang"] for r in refusals} == {r["lang"] for r in calls} == {"ru", "en"}
+    assert {r["lang"] for r in refusals} == {r["lang"] for r in calls} == langs
     taken = {r["id"] for name in others for r in _read(QUESTIONS / f"{name}.jsonl")}
     assert not {r["id"] for r in rows} & taken and len({r["id"] for r in rows}) == len(rows)
     assert path.name not in TRAINING_SETS  # a check, never trained on

@@ -32,6 +32,7 @@ from workbench.routing._normalise import (
     date_spans,
     number_spans,
     places_vocabulary,
+    range_start_spans,
     vocabulary_for,
 )
 from workbench.utilities import load_catalog
@@ -139,6 +140,37 @@ def test_a_number_glued_to_a_name_is_part_of_the_name() -> None:
 
 
 # --- dates -------------------------------------------------------------------------------------
+
+
+@FAST
+@given(st.dates(min_value=dt.date(1900, 1, 1), max_value=dt.date(2100, 12, 31)),
+       st.integers(min_value=1, max_value=31), st.sampled_from(["ru", "en"]))
+def test_a_range_starts_on_its_day_in_the_month_and_year_of_its_end(
+        end: dt.date, first: int, lang: str) -> None:
+    written = (f"с {first} по {end.day} {RU_MONTHS[end.month - 1]} {end.year} года" if lang == "ru"
+               else f"from {first} to {end.day} {EN_MONTHS[end.month - 1]} {end.year}")
+    question = f"Сколько рабочих дней {written}?" if lang == "ru" else f"How many business days {written}?"
+    spans = range_start_spans(question)
+    assert len(spans) == 1 and question[spans[0][0]:].startswith(str(first))
+    try:
+        expected: str | None = end.replace(day=first).isoformat()
+    except ValueError:
+        expected = None  # no such day in that month
+    if expected is not None and expected > end.isoformat():
+        expected = None  # a range runs forward
+    if expected is None:
+        with pytest.raises(NormaliseError):
+            normalise("date-range-start", question[slice(*spans[0])])
+    else:
+        assert normalise("date-range-start", question[slice(*spans[0])]) == expected
+
+
+def test_a_range_start_needs_a_bare_day_before_a_whole_date() -> None:
+    assert range_start_spans("Сколько рабочих дней между 2026-03-01 и 2026-03-31?") == []
+    assert range_start_spans("В 10:00 - 31 марта 2026 года") == []  # a time is no day
+    decision = RuleRouter().route("Сколько рабочих дней с 1 по 31 марта 2026 года?")
+    assert (decision.utility, decision.args) == (
+        "date.business_days", {"start": "2026-03-01", "end": "2026-03-31"})
 
 
 @FAST

@@ -693,6 +693,9 @@ def test_a_substring_binds_after_the_word_occurrences(rule: RuleRouter, question
     # everyday names: a barcode, an integer
     ("The barcode on this box reads 4607001771234. Is its check digit right?", "id.validate_ean13"),
     ("The server's IP is 10.20.30.40; turn it into an integer.", "net.ip_to_int"),
+    ("Сделай слаг из темы письма «Отчёт за третий квартал»", "text.slugify"),
+    ("Сколько символов в тексте «Мы выходим на связь в девять»?", "text.stats"),
+    ("Убери повторы строк:\nмолоко\nхлеб\nмолоко", "text.dedupe_lines"),
 ])
 def test_the_name_of_a_standard_or_of_what_is_removed_names_the_utility(
         rule: RuleRouter, question: str, uid: str) -> None:

@@ -260,6 +260,39 @@ def normalise_date(text: str) -> str:
     return _normalised_date(" ".join(text.split()))
 
 
+_RANGE_DAY = re.compile(r"(?<![\w.:/-])(\d{1,2})\s*(?:по|до|to|through|[-–—])\s*", re.IGNORECASE)
+
+
+def range_start_spans(question: str) -> list[tuple[int, int]]:
+    """Ranges whose first day leaves its month and year to the date that ends them.
+
+    «с 1 по 31 марта 2026 года», "from 1 to 31 March 2026": each span runs from the first day
+    to the end of that date, and :func:`normalise_range_start` reads the day it starts on.
+    """
+    ends = {start: end for start, end in date_spans(question)}
+    return [(m.start(1), ends[m.end()]) for m in _RANGE_DAY.finditer(question) if m.end() in ends]
+
+
+def normalise_range_start(text: str) -> str:
+    """The first day of a range written «1 по 31 марта 2026» or "1 to 31 March 2026", in ISO 8601.
+
+    Raises:
+        NormaliseError: The text is no such range, its day does not exist in that month, or it
+            comes after the range's end.
+    """
+    match = _RANGE_DAY.match(text)
+    if match is None:
+        raise NormaliseError(f"not a range that starts with a bare day: {text[:40]!r}")
+    end = dt.date.fromisoformat(normalise_date(text[match.end():])[:10])
+    try:
+        start = end.replace(day=int(match[1]))
+    except ValueError:
+        raise NormaliseError(f"no day {match[1]} in {end:%Y-%m}") from None
+    if start > end:
+        raise NormaliseError(f"the range starts on {start} after it ends on {end}")
+    return start.isoformat()
+
+
 @functools.lru_cache(maxsize=4096)
 def _normalised_date(raw: str) -> str:
     """:func:`normalise_date` of a text with its spaces made single, remembered.
@@ -607,6 +640,7 @@ NORMALISERS: dict[str, Callable[[str], Any]] = {
     "number-ru": functools.partial(normalise_number, decimal_comma=True),
     "integer-ru": functools.partial(normalise_integer, decimal_comma=True),
     "date": normalise_date,
+    "date-range-start": normalise_range_start,
     "month": normalise_month,
     "base": normalise_base,
     "code": normalise_code,

@@ -47,6 +47,7 @@ from workbench.routing._normalise import (
     number_spans,
     percent_spans,
     place_spans,
+    range_start_spans,
     synonym_file,
     vocabularies,
     vocabulary_for,
@@ -89,16 +90,16 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "charset.decode": ("раскодируй байты", "decode the bytes"),
     "charset.encode": ("какие байты", "which bytes"), "charset.byte_length": ("сколько байт",
                                                                                "how many bytes"),
-    "text.stats": ("статистик", "statistics"), "text.word_count": ("сколько слов", "how many words",
-                                                                   "word count", "count the words",
-                                                                   "посчитай слова"),
-    "text.slugify": ("slug",), "text.transliterate": ("латиниц", "транслит", "transliterat"),
+    "text.stats": ("статистик", "statistics", "сколько символов"),
+    "text.word_count": ("сколько слов", "how many words", "word count", "count the words",
+                        "посчитай слова"),
+    "text.slugify": ("slug", "слаг"), "text.transliterate": ("латиниц", "транслит", "transliterat"),
     "text.change_case": ("регистр", "snake_case", "camelcase", "заглавной", "uppercase", "lowercase"),
     "text.levenshtein": ("левенштейн", "levenshtein", "edit distance", "правок", "расстояние редактирования"),
     "text.count_substring": ("сколько раз", "how many times", "occurrences", "вхождени"),
     "text.is_palindrome": ("палиндром", "palindrome"),
     "text.reverse": ("задом наперёд", "reverse", "переверн", "в обратном порядке букв", "backwards"),
-    "text.dedupe_lines": ("повторяющиеся строки", "duplicate lines"),
+    "text.dedupe_lines": ("повторяющиеся строки", "duplicate lines", "повторы строк", "дубли строк"),
     "text.sort_lines": ("отсортируй строки", "sort the lines"),
     "text.collapse_whitespace": ("лишние пробелы", "пробелы", "whitespace", "extra spaces", "double spaces"),
     "format.json_to_yaml": ("json в yaml", "json to yaml", "into yaml", "to yaml", "в yaml"),
@@ -565,6 +566,7 @@ class _Offer:
         self.ips = sorted([(m.start(), m.end()) for m in _IP.finditer(question)] + _ipv6_spans(question))
         self.romans = [(m.start(), m.end()) for m in _ROMAN.finditer(question)]
         self.dates = date_spans(question)
+        self.range_starts = range_start_spans(question)
         self.months = month_spans(question)
         self.percents = percent_spans(question)
         wants_percent = any(a.name in PERCENT_ARGS for a in schema.arguments)
@@ -1107,7 +1109,10 @@ class RuleRouter:
             elif vocabulary is not None:
                 taken = _take(offer.vocabulary(vocabulary), question, f"enum:{vocabulary}")
             elif name in DATE_ARGS:
-                taken = _take(offer.dates, question, "date")
+                # «с 1 по 31 марта 2026»: the first day takes its month and year from the end
+                taken = ((_take(offer.range_starts, question, "date-range-start")
+                          if name == "start" else None)
+                         or _take(offer.dates, question, "date"))
             elif name in {"ip", "cidr"}:
                 taken = _take(offer.ips, question, "text")
             elif name == "roman":

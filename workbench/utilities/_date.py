@@ -338,8 +338,9 @@ def day_of_year(date: str) -> int:
 
 @define(
     "date.business_days",
-    en="weekdays (Monday-Friday) between two dates, both included; holidays not counted out",
-    ru="будние дни (пн-пт) между датами включительно; праздники не исключаются",
+    en="business days, the weekdays Monday-Friday, between two dates, both included; holidays "
+       "not counted out",
+    ru="рабочие (будние) дни, пн-пт, между датами включительно; праздники не исключаются",
     args=[START, END],
     result="integer",
     examples=[
