@@ -171,6 +171,9 @@ def test_a_range_start_needs_a_bare_day_before_a_whole_date() -> None:
     decision = RuleRouter().route("Сколько рабочих дней с 1 по 31 марта 2026 года?")
     assert (decision.utility, decision.args) == (
         "date.business_days", {"start": "2026-03-01", "end": "2026-03-31"})
+    # a router that keeps no spans wrote the same start: it is derived from the range
+    span = derive("Сколько рабочих дней с 1 по 31 марта 2026 года?", "2026-03-01", "start")
+    assert span is not None and span.normaliser == "date-range-start"
 
 
 @FAST

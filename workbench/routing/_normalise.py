@@ -15,13 +15,16 @@ itself, so it is always the normalisation of words the user wrote. The normalise
   ``March 5, 2024``) to ISO 8601 through ``dateparser`` with a fixed relative base and only its
   absolute-date parser, so the current date never enters: a relative date («завтра») has no value.
   A span with a time of day gives ``YYYY-MM-DDTHH:MM:SS``.
+- ``date-range-start``: the first day of a range that leaves its month and year to the date
+  ending it («1 по 31 марта 2026», "1 to 31 March 2026") to that day in ISO 8601; a range that
+  would start after its end has no value.
 - ``month``: a month's name in either language («марта», "March") to its number.
 - ``base``: a word that names a number base («двоичной», "hex") or "base 16", for the two base
   arguments of ``number.convert_base`` only.
 - ``places``: a word that names a count of decimal places («до сотых», "to the nearest
   thousandth"), for the ``digits`` argument only.
 - ``code``: an identifier written with digits (an INN, an IBAN, a card number) as written; a span
-  without a digit has no value.
+  without a digit, or one that goes on past the end of its sentence, has no value.
 - ``duration-<unit>`` (``days``, ``months``, ``years``, ``hours``): a number and the unit of time
   written after it, counted in the argument's unit where that count is exact: «на 5 лет» is 60
   months, "2 weeks" 14 days; «2 месяца» has no value in days.
@@ -741,6 +744,9 @@ def candidate_spans(question: str, argument: str | None = None) -> Iterator[ArgS
     """
     for start, end in date_spans(question):
         yield ArgSpan(start, end, "date")
+    if argument in {None, "start"}:
+        for start, end in range_start_spans(question):
+            yield ArgSpan(start, end, "date-range-start")
     for start, end in number_spans(question):
         yield ArgSpan(start, end, "number")
         if "," in question[start:end]:
