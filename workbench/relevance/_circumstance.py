@@ -172,7 +172,10 @@ def first_colon(question: str) -> int:
 
     It is the colon that may introduce data: the one in `{"user":42}` is part of that literal.
     """
-    quoted = _quoted_spans(question)
+    return _colon_outside(question, _quoted_spans(question))
+
+
+def _colon_outside(question: str, quoted: list[tuple[int, int]]) -> int:
     return next((i for i, ch in enumerate(question)
                  if ch == ":" and not any(s <= i < e for s, e in quoted)), -1)
 
@@ -184,7 +187,7 @@ def question_literal_spans(question: str) -> list[tuple[int, int]]:
     the text after the colon stripped of surrounding whitespace.
     """
     found = _quoted_spans(question)
-    at = first_colon(question)
+    at = _colon_outside(question, found)
     head, tail = question[:max(at, 0)], question[at + 1:]
     # "12:30" or "https://" is not a colon that introduces data
     if (

@@ -555,9 +555,9 @@ class _Offer:
                  own_patterns: tuple[tuple[str, re.Pattern[str]], ...] = (),
                  names: frozenset[str] = frozenset()) -> None:
         low = question.lower()
-        literals = _blocks_whole(question, _tail_resolved(
-            question, [(s, e) for s, e in question_literal_spans(question) if e > s]))
         colon = first_colon(question)
+        literals = _blocks_whole(question, _tail_resolved(
+            question, [(s, e) for s, e in question_literal_spans(question) if e > s], colon))
         tail = question[colon + 1:].strip()
         if colon >= 0 and (tail[:1] in {"{", "["} or "\n" in tail) and literals:
             block = literals.pop()  # the block after the colon comes first
@@ -862,7 +862,8 @@ def _after_opening_name(question: str, names: str, targets: list[int]) -> list[t
     return [(start, end)]
 
 
-def _tail_resolved(question: str, literals: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def _tail_resolved(question: str, literals: list[tuple[int, int]], colon: int
+                   ) -> list[tuple[int, int]]:
     """The literals with the text after the colon reconciled with the quotes inside it.
 
     A JSON value or several lines after the colon is one value whatever quotes it holds; a tail
@@ -870,8 +871,8 @@ def _tail_resolved(question: str, literals: list[tuple[int, int]]) -> list[tuple
     text (``5 < 7 && "кавычки"``) is the data, the quote a part of it, unless the tail ends in a
     question mark (`` md5 of "letmein"?``, «сколько байт займёт «Щука»?»): then it is the question
     itself, asked about the quote; a tail around two or more quotes is a list of them, not one value.
+    ``colon`` is :func:`~workbench.relevance.first_colon` of the question.
     """
-    colon = first_colon(question)
     if colon < 0 or not literals:
         return literals
     tail = literals[-1]
