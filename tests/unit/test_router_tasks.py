@@ -368,6 +368,7 @@ HELPDESK = QUESTIONS / "router_helpdesk.jsonl"
 EDGES = QUESTIONS / "router_edges.jsonl"
 POINTERS = QUESTIONS / "router_pointers.jsonl"
 WORKCHAT = QUESTIONS / "router_workchat.jsonl"
+CATALOG = QUESTIONS / "router_catalog.jsonl"
 
 
 BOTH = frozenset({"ru", "en"})
@@ -378,7 +379,9 @@ BOTH = frozenset({"ru", "en"})
     (EDGES, 15, 20, ("router_newcomer", "router_helpdesk"), BOTH),
     (POINTERS, 20, 12, ("router_newcomer", "router_helpdesk", "router_edges"), BOTH),
     (WORKCHAT, 15, 15, ("router_newcomer", "router_helpdesk", "router_edges", "router_pointers"),
-     frozenset({"ru"}))])
+     frozenset({"ru"})),
+    (CATALOG, 35, 35, ("router_newcomer", "router_helpdesk", "router_edges", "router_pointers",
+                       "router_workchat"), BOTH)])
 def test_check_set_lines_are_dev_refusals_and_calls_asked_by_no_other_set(
         tasks, path, least_refusals, least_calls, also_seen, langs) -> None:
     # requests typed as a newcomer or a colleague types them, with data whose edges are unclear,
