@@ -369,6 +369,7 @@ EDGES = QUESTIONS / "router_edges.jsonl"
 POINTERS = QUESTIONS / "router_pointers.jsonl"
 WORKCHAT = QUESTIONS / "router_workchat.jsonl"
 CATALOG = QUESTIONS / "router_catalog.jsonl"
+OFFICE = QUESTIONS / "router_office.jsonl"
 
 
 BOTH = frozenset({"ru", "en"})
@@ -381,7 +382,9 @@ BOTH = frozenset({"ru", "en"})
     (WORKCHAT, 15, 15, ("router_newcomer", "router_helpdesk", "router_edges", "router_pointers"),
      frozenset({"ru"})),
     (CATALOG, 35, 35, ("router_newcomer", "router_helpdesk", "router_edges", "router_pointers",
-                       "router_workchat"), BOTH)])
+                       "router_workchat"), BOTH),
+    (OFFICE, 30, 25, ("router_newcomer", "router_helpdesk", "router_edges", "router_pointers",
+                      "router_workchat", "router_catalog"), BOTH)])
 def test_check_set_lines_are_dev_refusals_and_calls_asked_by_no_other_set(
         tasks, path, least_refusals, least_calls, also_seen, langs) -> None:
     # requests typed as a newcomer or a colleague types them, with data whose edges are unclear,

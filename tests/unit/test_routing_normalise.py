@@ -30,6 +30,7 @@ from workbench.routing import (
 from workbench.routing._normalise import (
     base_spans,
     date_spans,
+    normalise_date,
     number_spans,
     places_vocabulary,
     range_start_spans,
@@ -174,6 +175,41 @@ def test_a_range_start_needs_a_bare_day_before_a_whole_date() -> None:
     # a router that keeps no spans wrote the same start: it is derived from the range
     span = derive("Сколько рабочих дней с 1 по 31 марта 2026 года?", "2026-03-01", "start")
     assert span is not None and span.normaliser == "date-range-start"
+
+
+@pytest.mark.parametrize(("written", "iso"), [("17/11/1986", "1986-11-17"), ("11/17/1986", "1986-11-17"),
+                                              ("04/04/2025", "2025-04-04")])
+def test_a_date_with_slashes_reads_where_its_order_is_not_in_doubt(written: str, iso: str) -> None:
+    question = f"Date of birth: {written}. How old is he?"
+    spans = date_spans(question)
+    assert [question[s:e] for s, e in spans] == [written]
+    assert normalise_date(written) == iso
+
+
+@pytest.mark.parametrize("written", ["05/03/2025", "31/02/2024"])
+def test_a_date_with_slashes_in_doubt_or_impossible_has_no_value(written: str) -> None:
+    with pytest.raises(NormaliseError):
+        normalise_date(written)
+
+
+def _ordinal(day: int) -> str:
+    return f"{day}{'th' if 10 <= day % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(day % 10, 'th')}"
+
+
+@FAST
+@given(st.dates(min_value=dt.date(1900, 1, 1), max_value=dt.date(2100, 12, 31)),
+       st.sampled_from(["us", "uk", "uk-of"]), st.sampled_from(FRAMES))
+def test_an_english_day_written_as_an_ordinal_reads_back(day: dt.date, style: str,
+                                                       frame: tuple[str, str]) -> None:
+    # "July 20th, 1969", "20th July 1969", "the 3rd of March 2025"
+    month = EN_MONTHS[day.month - 1]
+    written = {"us": f"{month} {_ordinal(day.day)}, {day.year}",
+               "uk": f"{_ordinal(day.day)} {month} {day.year}",
+               "uk-of": f"{_ordinal(day.day)} of {month} {day.year}"}[style]
+    question = frame[0].format(written)
+    spans = date_spans(question)
+    assert [question[s:e] for s, e in spans] == [written]
+    assert _spans_reading(question, spans, "date") == [day.isoformat()]
 
 
 @FAST
@@ -326,7 +362,10 @@ def test_unknown_normaliser_and_vocabulary() -> None:
 @FAST
 @given(st.text(min_size=1, max_size=40))
 def test_an_identifier_is_its_span_when_it_holds_a_digit(text: str) -> None:
-    if any(ch.isdigit() for ch in text):
+    if any(ch.isdigit() for ch in text) and re.search(r"[.,;!?]\s+[^\W\d_]", text):
+        with pytest.raises(NormaliseError, match="sentence"):  # «540201001. Проверь форму»
+            normalise("code", text)
+    elif any(ch.isdigit() for ch in text):
         assert normalise("code", text) == text
     else:
         with pytest.raises(NormaliseError, match="no digit"):

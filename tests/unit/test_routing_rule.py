@@ -26,12 +26,15 @@ from workbench.routing import (
 from workbench.routing._normalise import NormaliseError, normalise_code
 from workbench.routing._rule import (
     DATA_ALPHABETS,
+    asks_ownership,
     held_vat_rates,
+    holds_shape,
+    names_charset_of_data,
     orders_computation,
     unheld_premise,
     vat_rates_held,
 )
-from workbench.utilities import load_catalog
+from workbench.utilities import load_catalog, unit_codes
 
 QUESTIONS = Path(__file__).resolve().parents[2] / "corpus" / "questions"
 UTIL_GOLD = {"source": "utility", "utility": "hash.md5", "args": {"text": "abc"}}
@@ -832,3 +835,164 @@ def test_a_key_after_a_literal_that_holds_a_colon_is_the_second_literal(rule: Ru
     spans = rule._bind("hash.hmac_sha256", question)
     assert {name: question[s.start:s.end] for name, s in spans.items()} == {
         "text": '{"user":42}', "key": "webhook-key-7"}
+
+
+def test_a_roman_numeral_inside_a_quoted_title_is_a_word_of_the_title(rule: RuleRouter) -> None:
+    question = 'Generate a URL slug for our blog post, titled "Ten Tips for Faster CI Pipelines"'
+    assert not holds_shape("number.from_roman", question)
+    decision = rule.route(question)
+    assert (decision.utility, decision.args) == ("text.slugify", {"text": "Ten Tips for Faster CI Pipelines"})
+    # a numeral written on its own, or quoted alone, still has the shape
+    assert holds_shape("number.from_roman", "What number is MCMXCIV?")
+    assert holds_shape("number.from_roman", "What number is «MCMXCIV»?")
+
+
+def test_utf8_cyrillic_read_as_latin_1_is_mojibake(rule: RuleRouter) -> None:
+    question = ('After the import the client\'s name shows up as "Ð¡ÐµÑ€Ð³ÐµÐ¹ Ð˜Ð²Ð°Ð½Ð¾Ð²". '
+                "Can you recover it?")
+    assert holds_shape("charset.fix_mojibake", question)
+    assert rule.route(question).args == {"text": "Ð¡ÐµÑ€Ð³ÐµÐ¹ Ð˜Ð²Ð°Ð½Ð¾Ð²"}
+    assert not holds_shape("charset.fix_mojibake", "Ðoes this look odd?")
+
+
+def test_a_value_with_a_shape_of_its_own_is_bound_by_its_shape(rule: RuleRouter) -> None:
+    question = ("Ticket #4471: the printer needs a DHCP reservation. MAC from the sticker is "
+                "A4-5E-60-C2-1F-9B; give it in lowercase colon form")
+    assert question[slice(*_span(rule, "net.mac_normalize", question, "mac"))] == "A4-5E-60-C2-1F-9B"
+    colours = "Design review: grey text #767676 on a #ffffff background. Contrast ratio?"
+    spans = rule._bind("color.contrast_ratio", colours)
+    assert {n: colours[s.start:s.end] for n, s in spans.items()} == {
+        "foreground": "#767676", "background": "#ffffff"}
+
+
+def _span(rule: RuleRouter, uid: str, question: str, name: str) -> tuple[int, int]:
+    span = rule._bind(uid, question)[name]
+    return span.start, span.end
+
+
+def test_a_json_block_after_the_colon_ends_where_it_closes(rule: RuleRouter) -> None:
+    question = ('Someone pasted this blob: {"retry":3,"backoff":{"base":2,"max":30}} — can you '
+                'turn it into YAML?')
+    data = question[slice(*_span(rule, "format.json_to_yaml", question, "data"))]
+    assert data == '{"retry":3,"backoff":{"base":2,"max":30}}'
+    # a bracket inside a JSON string does not close it; an unclosed block stays whole
+    odd = 'Pretty-print: {"a":"}","b":[1]} then send it back'
+    assert odd[slice(*_span(rule, "format.json_pretty", odd, "data"))] == '{"a":"}","b":[1]}'
+    open_block = 'Validate: {"a": [1, 2'
+    assert open_block[slice(*_span(rule, "format.json_validate", open_block, "data"))] == '{"a": [1, 2'
+
+
+def test_two_words_compared_at_the_end_are_the_pair(rule: RuleRouter) -> None:
+    decision = rule.route("whats the edit distance between recieve and receive")
+    assert decision.args == {"a": "recieve", "b": "receive"}
+    ru = rule.route("Расстояние Левенштейна между кот и кит")
+    assert ru.args == {"a": "кот", "b": "кит"}
+    # words that point at data are no pair
+    assert rule.route("Edit distance between this and that").source is Source.REFUSE
+
+
+def test_a_unit_of_another_quantity_is_not_bound(rule: RuleRouter) -> None:
+    assert {"from_unit", "to_unit"} <= set(rule._bind("units.mass", "how many kg is 185 lb"))
+    assert not {"from_unit", "to_unit"} & set(rule._bind("units.data_size", "how many kg is 185 lb"))
+    # the units a conversion accepts are the utility's own tables
+    assert "lb" in unit_codes()["units.mass"] and "lb" not in unit_codes()["units.data_size"]
+
+
+@pytest.mark.parametrize("question", [
+    "How many words are in the essay I attached? The limit is 500 and I'm worried I'm over.",
+    "Какой по счёту день в году — дата, указанная в приказе?",
+    "приведи к нормальному виду мак адрес роутера который я скидывал в чат",
+    "Count the words of the abstract I pasted, it must stay under 250"])
+def test_data_a_sender_placed_elsewhere_is_missing(rule: RuleRouter, question: str) -> None:
+    decision = rule.route(question)
+    assert decision.refusal is not None and decision.refusal.code == "MISSING_ARGUMENT", decision
+
+
+@pytest.mark.parametrize("question", ["Who owns the IP address 93.184.216.34? I need it as an integer",
+                                      "Узнай, кому принадлежит домен yandex.ru",
+                                      "Question: who registered example.org?"])
+def test_who_owns_a_thing_is_out_of_scope(rule: RuleRouter, question: str) -> None:
+    assert asks_ownership(question)
+    decision = rule.route(question)
+    assert decision.refusal is not None and decision.refusal.code == "OUT_OF_SCOPE"
+    assert decision.refusal.numbers["out_of_scope_word"] == asks_ownership(question).lower()
+
+
+def test_ownership_words_inside_a_quoted_literal_are_data(rule: RuleRouter) -> None:
+    assert asks_ownership('SHA-256 of "who owns it"') is None
+    assert rule.route('SHA-256 of "who owns it"').args == {"text": "who owns it"}
+    assert asks_ownership("Какой префикс штрихкода EAN-13 принадлежит России?") is None
+
+
+@pytest.mark.parametrize(("question", "uid"), [
+    ("мд5 от qwerty123 плиз", "hash.md5"),
+    ("Base64-decode dGhhbmtz please", "encoding.base64_decode"),
+    ("Какая маска подсети у префикса /27?", "net.prefix_to_netmask"),
+    ("Using the pattern `#\\w+` list every hashtag in: #sunset at #Malibu", "regex.find_all"),
+    ("Какой по счёту день в году 12 марта 2025?", "date.day_of_year"),
+    ("Приведи мак адрес A4-5E-60-C2-1F-9B к нормальному виду", "net.mac_normalize")])
+def test_names_people_write_pick_their_utility(rule: RuleRouter, question: str, uid: str) -> None:
+    assert rule._pick_utility(question) == uid
+
+
+def test_the_value_of_a_conversion_is_the_number_its_unit_measures(rule: RuleRouter) -> None:
+    question = 'Forwarded: "Pallet 4 of 6 - gross weight 1,850 lb, dims 48x40x52 in." What is that in kg?'
+    spans = rule._bind("units.mass", question)
+    assert {name: span.value(question) for name, span in spans.items()} == {
+        "value": 1850, "from_unit": "lb", "to_unit": "kg"}
+
+
+def test_a_closing_question_after_lines_of_data_is_the_request(rule: RuleRouter) -> None:
+    question = ("Here it is:\nWeekly quizzes help retention.\nStudents scored higher.\n"
+                "How many words is that?")
+    assert rule.route(question).args == {"text": "Weekly quizzes help retention.\nStudents scored higher."}
+    # a last line of data stays: it asks nothing
+    lines = "Sort these lines:\nbanana\napple\ncherry"
+    assert rule._bind("text.sort_lines", lines)["text"].text(lines) == "banana\napple\ncherry"
+
+
+def test_a_quote_that_opens_the_tail_is_the_data_before_the_next_sentence(rule: RuleRouter) -> None:
+    question = ("Пересылаю кусок письма: «Склад в Подольске, 142100, магазин в Туле, 300041». "
+                "Выпишите все почтовые индексы из этого текста.")
+    text = rule._bind("address.extract_postcode", question)["text"].text(question)
+    assert text == "Склад в Подольске, 142100, магазин в Туле, 300041"
+
+
+def test_unquoted_mojibake_is_the_text_to_repair(rule: RuleRouter) -> None:
+    question = "Her name shows up in the helpdesk as Р•Р»РµРЅР° РЎРѕРєРѕР»РѕРІР°. Can you get it back?"
+    assert rule.route(question).args == {"text": "Р•Р»РµРЅР° РЎРѕРєРѕР»РѕРІР°"}
+
+
+@pytest.mark.parametrize("question", [
+    "Какой SHA-256 получается у файла, выгруженного из 1С в кодировке windows-1251?",
+    "Какой Base64 получится у кириллического текста в windows-1251?",
+    "Compute the SHA-1 of the text in windows-1251."])
+def test_a_charset_without_its_text_is_a_circumstance(rule: RuleRouter, question: str) -> None:
+    decision = rule.route(question)
+    assert decision.refusal is not None and decision.refusal.code == "ARGUMENT_IS_CIRCUMSTANCE"
+    # a charset named of no text asks about the charset: the course's question
+    assert rule.route("Какая кодировка у метки порядка байтов EF BB BF в UTF-8?").source is Source.QUOTE
+    # the charset family reads the charset as what it works on
+    assert not names_charset_of_data("How many bytes does Ё take in UTF-16?",
+                                     load_catalog().schemas["charset.byte_length"])
+
+
+@pytest.mark.parametrize(("question", "word"), [
+    ("Кто сейчас генеральный директор компании с ИНН 7707083893?", "кто сейчас генеральный директор"),
+    ("Who runs the company with INN 7707083893?", "who runs")])
+def test_who_runs_a_company_is_out_of_scope(rule: RuleRouter, question: str, word: str) -> None:
+    decision = rule.route(question)
+    assert decision.refusal is not None and decision.refusal.numbers["out_of_scope_word"] == word
+
+
+@pytest.mark.parametrize("question", [
+    "Could you count the words of the essay I put on the shared drive? The limit is 650.",
+    "В реквизитах, которые пришли в PDF, указан БИК банка. Он правильного формата?",
+    "Please add VAT of 20% to the net total in the spreadsheet I mentioned earlier."])
+def test_data_put_or_stated_elsewhere_is_missing(rule: RuleRouter, question: str) -> None:
+    decision = rule.route(question)
+    assert decision.refusal is not None and decision.refusal.code == "MISSING_ARGUMENT", decision
+
+
+def test_the_name_of_sha_3_is_no_data(rule: RuleRouter) -> None:
+    assert "text" not in rule._bind("hash.sha1", "When was SHA-3 standardised?")

@@ -285,6 +285,25 @@ def test_a_why_question_on_a_figure_no_source_holds_is_refused(router: SpanRoute
     assert held is None or "stated" not in held.numbers  # a held figure is left to the classes
 
 
+def test_who_owns_a_thing_is_refused_before_any_class(router: SpanRouter) -> None:
+    strong = _with_priors(router, rule_prior=50.0)  # the keywords name the IP-to-integer utility
+    owner = strong.route("Who owns the IP address 93.184.216.34? I need it as an integer")
+    assert owner.refusal is not None and owner.refusal.code == "OUT_OF_SCOPE"
+    assert owner.refusal.numbers["out_of_scope_word"] == "who owns"
+    assert strong.route("Convert the IP address 93.184.216.34 to an integer").utility == "net.ip_to_int"
+
+
+def test_a_charset_without_its_text_is_a_circumstance_whichever_class_is_chosen(
+        router: SpanRouter) -> None:
+    question = "Какой SHA-512 у текста в кодировке UTF-16?"
+    for decision in (router._decide("quote", question, 0.5),
+                     router._utility("hash.sha512", question, "hash.sha512")):
+        assert decision.refusal is not None and decision.refusal.code == "ARGUMENT_IS_CIRCUMSTANCE"
+        assert decision.refusal.numbers["utility"] == "hash.sha512"
+    # a question that asks why stays with the course
+    assert router._decide("quote", "Почему SHA-512 текста в UTF-16 другой?", 0.5).source is Source.QUOTE
+
+
 def test_a_decoder_without_data_in_its_alphabet_gives_way_to_its_encoder(router: SpanRouter) -> None:
     turned = router._decide("encoding.base32_decode", "Закодируй в Base32 слово радуга", 0.9)
     assert turned.utility == "encoding.base32_encode" and dict(turned.args) == {"text": "радуга"}

@@ -237,11 +237,14 @@ _MONTH_WORD = "(?:" + "|".join(_MONTH_FORMS) + ")"
 _TIME_AFTER = r"(?:(?:\s+(?:года|г\.))?,?\s+(?:(?:в|at)\s+)?\d{1,2}:\d{2}(?::\d{2})?(?!\d))?"
 """The time of day that may follow a date in words or with dots: «15 мая 2026 года в 12:30»,
 "May 15, 2026 at 12:30", «15.05.2026 12:30»."""
+_ORDINAL = r"(?:st|nd|rd|th)?"
+"""The English ordinal ending a day may carry: "July 20th, 1969", "the 3rd of March 2025"."""
 _DATE_SPAN = re.compile(
     r"(?<!\d)\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?(?!\d)"
     r"|(?<![\d.])\d{1,2}\.\d{1,2}\.\d{4}(?!\d)" + _TIME_AFTER
-    + rf"|(?<!\w)\d{{1,2}}\s+{_MONTH_WORD}\s+\d{{4}}(?!\d)" + _TIME_AFTER
-    + rf"|(?<!\w){_MONTH_WORD}\s+\d{{1,2}},?\s+\d{{4}}(?!\d)" + _TIME_AFTER,
+    + r"|(?<![\d/])\d{1,2}/\d{1,2}/\d{4}(?!\d)"
+    + rf"|(?<!\w)\d{{1,2}}{_ORDINAL}\s+(?:of\s+)?{_MONTH_WORD}\s+\d{{4}}(?!\d)" + _TIME_AFTER
+    + rf"|(?<!\w){_MONTH_WORD}\s+\d{{1,2}}{_ORDINAL},?\s+\d{{4}}(?!\d)" + _TIME_AFTER,
     re.IGNORECASE)
 _TIME = re.compile(r"\d{1,2}:\d{2}")
 
@@ -305,6 +308,10 @@ def _normalised_date(raw: str) -> str:
     """
     if not _DATE_SPAN.fullmatch(raw):
         raise NormaliseError(f"not a date with day, month and year: {raw!r}")
+    slashed = re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", raw)
+    if slashed:
+        first, second, year = (int(g) for g in slashed.groups())
+        return _slashed_date(first, second, year, raw)
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", raw):  # ISO already; dateparser would read it too
         try:
             return dt.date.fromisoformat(raw).isoformat()
@@ -316,6 +323,22 @@ def _normalised_date(raw: str) -> str:
     if _TIME.search(raw):
         return str(parsed.replace(tzinfo=None).isoformat(timespec="seconds"))
     return str(parsed.date().isoformat())
+
+
+def _slashed_date(first: int, second: int, year: int, raw: str) -> str:
+    """A date written with slashes, read only where its order is not in doubt.
+
+    17/11/1986 is day first and 11/17/1986 month first; 05/03/2025 is the 5th of March in Russia
+    and the 3rd of May in the United States, so it is no date here (the same day twice, 04/04,
+    reads either way).
+    """
+    if first <= 12 and second <= 12 and first != second:
+        raise NormaliseError(f"day and month may be read either way: {raw!r}")
+    day, month = (second, first) if second > 12 else (first, second)
+    try:
+        return dt.date(year, month, day).isoformat()
+    except ValueError:
+        raise NormaliseError(f"no such day: {raw!r}") from None
 
 
 _MONTH_NAME = re.compile(

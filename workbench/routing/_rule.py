@@ -60,17 +60,17 @@ from workbench.routing._spec_inputs import (
     open_spec_inputs,
     spec_cues,
 )
-from workbench.utilities import DIGIT_COUNTS, Argument, UtilitySchema, load_catalog
+from workbench.utilities import DIGIT_COUNTS, Argument, UtilitySchema, load_catalog, unit_codes
 
 SYNONYMS: dict[str, tuple[str, ...]] = {
     "hash.sha256": ("sha-256", "sha256"), "hash.sha1": ("sha-1", "sha1"),
     "hash.sha512": ("sha-512", "sha512"), "hash.sha384": ("sha-384", "sha384"),
-    "hash.sha224": ("sha-224", "sha224"), "hash.sha3_256": ("sha3-256", "sha3"),
-    "hash.md5": ("md5",), "hash.crc32": ("crc32", "crc-32"), "hash.adler32": ("adler-32", "adler32"),
+    "hash.sha224": ("sha-224", "sha224"), "hash.sha3_256": ("sha3-256", "sha3", "sha-3"),
+    "hash.md5": ("md5", "мд5"), "hash.crc32": ("crc32", "crc-32"), "hash.adler32": ("adler-32", "adler32"),
     "hash.blake2b": ("blake2b", "blake2"), "hash.hmac_sha256": ("hmac",),
     "encoding.base64_encode": ("base64", "в base64", "base64-encode"),
     "encoding.base64_decode": ("из base64", "раскодируй base64", "decode base64", "написано в base64",
-                                "decode this base64", "base64 decode", "декодируй base64"),
+                                "decode this base64", "base64 decode", "декодируй base64", "base64-decode"),
     "encoding.base64url_encode": ("url-safe base64", "base64url"),
     "encoding.base32_encode": ("base32",), "encoding.base32_decode": ("из base32",),
     "encoding.hex_encode": ("в hex", "to hex", "hex-encode"), "encoding.hex_decode": ("из hex",),
@@ -134,7 +134,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "date.is_leap_year": ("високосн", "leap year"), "date.business_days": ("будних", "business days",
                                                                             "рабочих дней"),
     "date.age": ("полных лет", "how old"),
-    "date.day_of_year": ("day of the year", "день года", "номер дня в году", "дня в году", "day number"),
+    "date.day_of_year": ("day of the year", "день года", "номер дня в году", "дня в году", "день в году",
+                         "day number"),
     "date.days_in_month": ("дней в месяце", "days in"),
     "address.parse_ru": ("разбери адрес", "разложи на части"), "address.normalize_ru": (
         "адрес к стандартному", "normalize the address"),
@@ -151,9 +152,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "net.cidr_info": ("сети", "subnet", "network"), "net.ip_in_network": ("входит ли", "is the ip"),
     "net.ip_to_int": ("целое число", "to an integer", "into an integer"),
     "net.int_to_ip": ("в ip", "to an ip"),
-    "net.mac_normalize": ("mac",), "net.parse_url": ("url на части", "parse the url", "разбери url"),
+    "net.mac_normalize": ("mac", "мак-адрес", "мак адрес"),
+    "net.parse_url": ("url на части", "parse the url", "разбери url"),
     "net.ipv6_expand": ("разверни", "expand"), "net.ipv6_compress": ("сожми ipv6", "compress"),
-    "net.prefix_to_netmask": ("netmask", "маска для"),
+    "net.prefix_to_netmask": ("netmask", "маска для", "маска подсети", "какая маска", "subnet mask"),
     "color.hex_to_rgb": ("rgb values", "rgb у цвета", "to rgb", "в rgb"),
     "color.rgb_to_hex": ("hex", "rgb в hex", "rgb to hex"),
     "color.rgb_to_hsl": ("hsl",), "color.hsl_to_rgb": ("hsl to rgb", "hsl в rgb", "from hsl", "из hsl"),
@@ -175,7 +177,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "money.amount_in_words_ru": ("прописью", "in russian words"),
     "money.compound_interest": ("вклад", "compound", "капитализац"),
     "money.discount": ("скидк", "discount"),
-    "regex.find_all": ("find all", "find every", "все вхождения", "найди все", "all matches"),
+    "regex.find_all": ("find all", "find every", "все вхождения", "найди все", "all matches", "list every",
+                       "list all", "extract all", "extract every", "выпиши все", "вытащи все"),
     "regex.match": ("совпадёт", "match"),
     "regex.replace": ("replace", "замени"), "regex.escape": ("escape", "экранируй"),
     "regex.split": ("раздели по", "split"),
@@ -258,13 +261,55 @@ DATA_SHAPES: dict[str, re.Pattern[str]] = {
     "number.percent_of": re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)?\s?%\s+(?:of|от)\s+(?:the\s+)?\d"),
     # UTF-8 Cyrillic read as windows-1251: every other letter a capital Р or С («РЎРїР°СЃ»)
     # (the second letter of a pair is what windows-1251 gives bytes 80-BF: Cyrillic or a sign)
+    # and read as latin-1 or windows-1252: every other letter Ð or Ñ («Ð¡ÐµÑ€Ð³ÐµÐ¹»)
     "charset.fix_mojibake": re.compile(
         r"(?:[РС][\u0400-\u045F\u0490\u0491\u00A0-\u00BF\u2013-\u2022\u2026\u2030\u2039"
-        r"\u203A\u20AC\u2116\u2122]){3,}"),
+        r"\u203A\u20AC\u2116\u2122]){3,}"
+        r"|(?:[ÐÑ][\u0080-\u00BF\u0152\u0153\u0160\u0161\u0178\u017D\u017E\u0192\u02C6\u02DC"
+        r"\u2013-\u2022\u2026\u2030\u2039\u203A\u20AC\u2122]){3,}"),
 }
 """Data whose shape only one utility takes: a question holding it scores for that utility as a
 trigger of :data:`SHAPE_SCORE` letters would, wherever its words are."""
 SHAPE_SCORE = 8
+
+_OPENING_QUOTES = "«\"'`“„"
+"""The marks a quoted literal opens with (:func:`~workbench.relevance.question_literal_spans` also
+gives the text after a colon, which opens with none)."""
+_HEX_COLOUR = re.compile(r"(?<![\w#])#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})(?![\w])")
+ARGUMENT_SHAPES: dict[str, re.Pattern[str]] = {
+    "mac": DATA_SHAPES["net.mac_normalize"],
+    "hex": _HEX_COLOUR, "foreground": _HEX_COLOUR, "background": _HEX_COLOUR,
+}
+"""Arguments whose value has a shape of its own: where the question holds that shape, the
+matches are the argument's only candidates, in order. In "Ticket #4471: … MAC from the sticker
+is A4-5E-60-C2-1F-9B; please …" the text after the colon is no MAC, and in "grey text #767676 on
+a #ffffff background" the two colours are the foreground and the background."""
+
+
+def holds_shape(uid: str, question: str) -> bool:
+    """Whether ``question`` holds data of the shape only ``uid`` takes (:data:`DATA_SHAPES`).
+
+    Not where every match is one word of a quoted text that has plain words besides: the "CI" of
+    "a slug for «Ten Tips for Faster CI Pipelines»" is a word of the title, which is the data, not
+    a Roman numeral. A quoted text all of whose words touch a match (a mojibake name, a
+    percent-encoded run) still holds the shape.
+    """
+    shape = DATA_SHAPES.get(uid)
+    if shape is None:
+        return False
+    matches = [m.span() for m in shape.finditer(question)]
+    if not matches:
+        return False
+    literals = [(s, e) for s, e in question_literal_spans(question) if question[s - 1:s] in _OPENING_QUOTES]
+    for start, end in matches:
+        inside = [(s, e) for s, e in literals if s <= start and end <= e and (s, e) != (start, end)]
+        if not inside:
+            return True
+        s, e = inside[0]
+        words = [(s + w.start(), s + w.end()) for w in re.finditer(r"\S+", question[s:e])]
+        if all(_overlaps(word, matches) for word in words if re.search(r"[^\W\d_]", question[slice(*word)])):
+            return True
+    return False
 
 CHARSETS = ("windows-1251", "cp1251", "koi8-r", "cp866", "utf-8", "utf-16", "latin-1", "iso-8859-5")
 COURSE_WORDS = ("unicode", "юникод", "utf", "json", "csv", "xml", "ipv", "iso", "unix", "base32",
@@ -298,6 +343,11 @@ TAIL_ARGS = frozenset({"text", "data"})
 # a token with a digit in it; the "=" that pads Base64 ("aGk=") ends it where it ends a word
 _TOKEN = re.compile(r"(?<![\w#])#?[\w][\w\-:./]*\d[\w\-:./]*(?:={1,6}(?![\w=]))?"
                     r"|#[0-9a-fA-F]{3,8}\b")
+_BETWEEN = re.compile(r"(?<!\w)(?:between|между)\s+([^\s«»\"'`,;]+)\s+(?:and|и)\s+([^\s«»\"'`,;]+?)"
+                      r"[.?!]*\s*$", re.IGNORECASE)
+"""Two unquoted words compared at the end of a question: "the edit distance between recieve and
+receive", «расстояние Левенштейна между кот и кит»."""
+PAIR_ARGS = ("a", "b")
 _DOMAIN = re.compile(r"(?<![\w.@/-])[\w-]+(?:\.[\w-]+)*\.[^\W\d_]{2,}(?![\w.-])")
 """A domain name: words joined by dots, the last of two letters or more («пример.рф», "bücher.de")."""
 _NUMERO = re.compile(r"(?:№|(?<!\w)No\.|(?<!\w)nr\.)\s*$", re.IGNORECASE)
@@ -390,9 +440,12 @@ OWNER_WORDS = re.compile(
 """Possessives: a request about *my* card or *his* invoice points at data the asker has and the
 question does not give."""
 ELSEWHERE_WORDS = re.compile(
-    r"(?<!\w)(?:above|attached|выше|вложени[еия]|прикрепл[её]нн\w*|приложенн\w*)(?!\w)", re.IGNORECASE)
+    r"(?<!\w)(?:above|attached|выше|вложени[еия]|прикрепл[её]нн\w*|приложенн\w*|указан\w*"
+    r"|(?:I|you|we|they|he|she)\s+(?:sent|pasted|shared|forwarded|uploaded|showed|put|saved|mentioned)"
+    r"|скинул\w*|скидывал\w*|прислал\w*|присылал\w*|переслал\w*|пересланн\w*)(?!\w)", re.IGNORECASE)
 """Words that place the data somewhere the question is not: "the JSON in the ticket above",
-«договор во вложении»."""
+«договор во вложении», «дата, указанная в приказе», "the log I pasted", "the file I put on the
+shared drive", «адрес, который я скидывал в чат»."""
 
 
 def points_at_data_elsewhere(question: str) -> bool:
@@ -418,6 +471,26 @@ DEIXIS = re.compile(
     r"|i|me|i'm|it|this|these|those|now|today)(?!\w)", re.IGNORECASE)
 """Words that point at the asker, at a thing in front of them or at the present moment: "Which ISO
 week is it in?" asks about a date it does not give."""
+
+
+def names_charset_of_data(question: str, schema: UtilitySchema) -> bool:
+    """Whether ``question`` names the charset of a text (:data:`_SAVED_DATA`), and ``schema`` is no
+    utility of the charset family.
+
+    «Какой SHA-256 у файла, выгруженного в кодировке windows-1251?»: without its text, the charset
+    a text was saved in describes the data a hash or an encoder needs, and gives none of it (a
+    hash reads the charset only to encode a text it is given). The charset family works on the
+    charset itself: "How many bytes does a letter take in UTF-16?" names what it measures.
+    """
+    return (schema.category != "charset" and _SAVED_DATA.search(question) is not None
+            and any(kind == "charset" for _, _, kind in circumstance_spans(question)))
+
+
+_SAVED_DATA = re.compile(r"(?<!\w)(?:текст\w*|строк\w*|файл\w*|сообщени\w*|фраз\w*|имя|имени|слов[аоуе]?"
+                         r"|texts?|strings?|files?|messages?|lines?|names?|words?|phrases?)(?!\w)",
+                         re.IGNORECASE)
+"""Nouns for data saved in a charset: the charset of "the text" describes it, where "the byte order
+mark EF BB BF in UTF-8" asks about the charset itself."""
 
 
 def asks_about_topic(question: str, missing: list[Argument]) -> bool:
@@ -474,6 +547,30 @@ def asks_reason_itself(question: str) -> bool:
     for start, end in question_literal_spans(question):
         masked[start:end] = " " * (end - start)
     return asks_reason("".join(masked))
+
+
+_OWNERSHIP = re.compile(
+    r"(?<!\w)(?:who\s+(?:owns|registered|is\s+the\s+owner)|whom\s+does\s+\S+\s+belong|whois"
+    r"|who\s+(?:runs|heads|is\s+the\s+(?:ceo|director|head))"
+    r"|owner\s+of|registered\s+to|кому\s+принадлеж\w*|кто\s+(?:владеет|владелец|зарегистрировал)"
+    r"|кто\s+(?:сейчас\s+)?(?:генеральн\w+\s+)?(?:директор|руководит|возглавляет)"
+    r"|на\s+кого\s+(?:зарегистрирован\w*|оформлен\w*))(?!\w)", re.IGNORECASE)
+
+
+def asks_ownership(question: str) -> str | None:
+    """The words, outside the quoted literals, that ask who owns, registered or runs a thing, or None.
+
+    "Who owns the IP address 93.184.216.34?", «Кому принадлежит домен yandex.ru?»: the owner of
+    an address, a domain or a number is a fact of the world that no utility computes from the
+    question and the course does not hold, so both routers refuse it as out of scope before any
+    class is chosen.
+    """
+    text = question
+    for start, end in question_literal_spans(question):
+        if question[start - 1:start] in _OPENING_QUOTES:  # a quoted literal, not the text after a colon
+            text = text[:start] + " " * (end - start) + text[end:]
+    found = _OWNERSHIP.search(text)
+    return found[0] if found else None
 
 
 def unheld_premise(question: str) -> dict[str, Any] | None:
@@ -594,6 +691,7 @@ class _Offer:
             if not _overlaps(span, tokens):
                 tokens.append(span)
         own_words = {word for name in own for word in name.split()}
+        whole_numbers = number_spans(question, words=False)
         for m in _TOKEN.finditer(question):
             text = m[0].rstrip(".?")
             # glued into a longer run on both sides («state=42&next=/home»), it is a piece of a
@@ -606,9 +704,14 @@ class _Offer:
                     w in text.lower() for w in own):
                 continue
             end = m.start() + len(text)
-            # a part of a date («12» of "12 May 1990"), a count of the data's parts («из 12
-            # символов») and a file's name are no data of their own
-            if (any(s <= m.start() and end <= e and (s, e) != (m.start(), end) for s, e in self.dates)
+            # a part of a date («12» of "12 May 1990") or of a number (the «200» of "3,200"), a
+            # count of the data's parts («из 12 символов») and a file's name are no data of their own
+            whole = next(((s, e) for s, e in whole_numbers
+                          if s <= m.start() and end <= e and (s, e) != (m.start(), end)), None)
+            if whole is not None and not _overlaps(whole, tokens + self.bases):
+                tokens.append(whole)  # "SHA-256 of 3,200": the whole number is the token
+            if (whole is not None
+                    or any(s <= m.start() and end <= e and (s, e) != (m.start(), end) for s, e in self.dates)
                     or _counts_parts(question, m.start(), text)
                     or _FILE_NAME.fullmatch(text)):
                 continue
@@ -621,7 +724,18 @@ class _Offer:
         # a comma is the decimal mark in Russian («3,141»), a thousands separator in English
         self.number_style = "-ru" if _CYRILLIC.search(question) else ""
         self.vocab: dict[str, list[tuple[int, int]]] = {}
+        self.shaped: dict[re.Pattern[str], list[tuple[int, int]]] = {}
+        between = _BETWEEN.search(question)
+        # the pair compared, when no quoted literal gives it and both words may be data
+        self.pair = ([between.span(1), between.span(2)] if between and not literals and all(
+            _plain_data(question, *between.span(g)) for g in (1, 2)) else [])
         self.question = question
+
+    def of_shape(self, shape: re.Pattern[str]) -> list[tuple[int, int]]:
+        """The spans of ``shape`` (:data:`ARGUMENT_SHAPES`), in order; binding takes them one by one."""
+        if shape not in self.shaped:
+            self.shaped[shape] = [m.span() for m in shape.finditer(self.question)]
+        return self.shaped[shape]
 
     def vocabulary(self, name: str) -> list[tuple[int, int]]:
         """The spans that name a value of vocabulary ``name``, in order, without overlaps."""
@@ -880,15 +994,66 @@ def _tail_resolved(question: str, literals: list[tuple[int, int]], colon: int
         return literals  # the colon introduced no tail (a time, a URL)
     inside = [lit for lit in literals[:-1] if tail[0] <= lit[0] and lit[1] <= tail[1]]
     if not inside:
-        return literals
+        return literals[:-1] + [_without_closing_question(question, tail)]
     outside = [lit for lit in literals[:-1] if lit not in inside]
     block = question[tail[0]:tail[1]]
-    if block[:1] in {"{", "["} or "\n" in block:
-        return outside + [tail]  # JSON or lines: the quotes are inside one value
+    if block[:1] in {"{", "["}:  # JSON: the quotes are inside one value, which ends where it closes
+        end = _closing(block)
+        if end is not None and re.search(r"[^\W\d_]", block[end:]):
+            tail = (tail[0], tail[0] + end)  # "{…} — can you turn it into YAML?"
+        return outside + [tail]
+    if "\n" in block:
+        return outside + [_without_closing_question(question, tail)]  # lines: one value
     if (len(inside) > 1 or block.strip(_QUOTE_MARKS) == question[slice(*inside[0])]
-            or block.rstrip().endswith("?")):
+            or block.rstrip().endswith("?") or _quote_then_sentence(question, tail, inside[0])):
         return outside + inside
     return outside + [tail]
+
+
+def _quote_then_sentence(question: str, tail: tuple[int, int], quote: tuple[int, int]) -> bool:
+    """Whether the tail opens with the quote and a new sentence follows it.
+
+    «…: «Отгрузку разделите на два адреса…». Выпишите все индексы из этого текста»: the quote
+    is the data and the sentence after it the request.
+    """
+    return (question[tail[0]:quote[0]].strip(_QUOTE_MARKS) == ""
+            and _NEXT_SENTENCE.match(question, quote[1]) is not None)
+
+
+_NEXT_SENTENCE = re.compile(r"[»\"'`”]?\s*[.!;]\s+[A-ZА-ЯЁ]")
+
+
+def _without_closing_question(question: str, tail: tuple[int, int]) -> tuple[int, int]:
+    r"""The lines of a tail without a last line that asks about them.
+
+    "Here it is:\n<the abstract>\nHow many words is that?": the last line, a question of three
+    words or more, is the request, not a part of the data.
+    """
+    block = question[tail[0]:tail[1]]
+    head, _, last = block.rstrip().rpartition("\n")
+    if head.strip() and last.strip().endswith("?") and len(last.split()) >= 3:
+        return tail[0], tail[0] + len(head.rstrip())
+    return tail
+
+
+def _closing(block: str) -> int | None:
+    """Where the JSON object or array that opens ``block`` closes (the index after it), or None.
+
+    Brackets inside JSON strings do not count; a block that never closes gives None.
+    """
+    depth, in_string, escaped = 0, False, False
+    for i, ch in enumerate(block):
+        if in_string:
+            escaped, in_string = (not escaped and ch == "\\"), in_string and (escaped or ch != '"')
+        elif ch == '"':
+            in_string = True
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return None
 
 
 def _blocks_whole(question: str, literals: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -937,6 +1102,35 @@ def _in_alphabet(spans: list[tuple[int, int]], question: str, alphabet: re.Patte
 def _shaped_first(spans: list[tuple[int, int]], question: str, shape: re.Pattern[str]) -> None:
     """Move the spans that hold data of the utility's shape (:data:`DATA_SHAPES`) to the front."""
     spans.sort(key=lambda span: shape.search(question, span[0], span[1]) is None)
+
+
+def _shape_runs(question: str, shape: re.Pattern[str]) -> list[tuple[int, int]]:
+    """The unquoted runs of ``shape``, neighbours one space apart joined into one value.
+
+    "her name shows up as Р•Р»РµРЅР° РЎРѕРєРѕР»РѕРІР°. Can you …": the two words of mojibake are
+    the one text to repair, though no quote or digit marks them as data.
+    """
+    found: list[tuple[int, int]] = []
+    for m in shape.finditer(question):
+        end = m.end()
+        while end < len(question) and not question[end].isspace() and question[end] not in ".,;:!?":
+            end += 1  # the rest of the word the run ends in
+        if found and re.fullmatch(r"[ \t]", question[found[-1][1]:m.start()]):
+            found[-1] = (found[-1][0], end)
+        else:
+            found.append((m.start(), end))
+    return found
+
+
+def _measured_first(numbers: list[tuple[int, int]], question: str, uid: str) -> None:
+    """Move the numbers written right before a unit that conversion ``uid`` accepts to the front.
+
+    In "Pallet 4 of 6 - gross weight 1,850 lb" the value is the number the unit measures.
+    """
+    accepted = unit_codes()[uid]
+    units = [start for start, end in vocabularies()["unit"].spans(question)
+             if ArgSpan(start, end, "enum:unit").value(question) in accepted]
+    numbers.sort(key=lambda n: not any(ADJACENT_GAP.match(question[n[1]:u]) for u in units if u >= n[1]))
 
 
 def _orient(uid: str, question: str, bound: dict[str, ArgSpan], first: str, second: str) -> None:
@@ -1069,7 +1263,7 @@ class RuleRouter:
         for uid, patterns in self._patterns.items():
             # the substring test is the cheap filter; the pattern then checks where the word begins
             score = sum(len(w) for w, pattern in patterns if w in low and pattern.search(low))
-            if uid in DATA_SHAPES and DATA_SHAPES[uid].search(question):
+            if holds_shape(uid, question):
                 score += SHAPE_SCORE
             if score:
                 scores[uid] = score
@@ -1108,7 +1302,15 @@ class RuleRouter:
                 span = _base_for(name, offer.bases, question)
                 taken = None if span is None else (span, span.value(question))
             elif vocabulary is not None:
-                taken = _take(offer.vocabulary(vocabulary), question, f"enum:{vocabulary}")
+                spans = offer.vocabulary(vocabulary)
+                accepted = unit_codes().get(uid) if vocabulary == "unit" else None
+                if accepted is None:
+                    taken = _take(spans, question, f"enum:{vocabulary}")
+                else:  # a unit of another quantity is no unit of this conversion ("kg" of a data size)
+                    own = [s for s in spans if ArgSpan(*s, "enum:unit").value(question) in accepted]
+                    taken = _take(own, question, "enum:unit")
+                    if taken is not None:
+                        spans.remove((taken[0].start, taken[0].end))
             elif name in DATE_ARGS:
                 # «с 1 по 31 марта 2026»: the first day takes its month and year from the end
                 taken = ((_take(offer.range_starts, question, "date-range-start")
@@ -1148,7 +1350,11 @@ class RuleRouter:
             elif name in DURATION_ARGS and arg.type in {"integer", "number"}:
                 taken = _take_duration(offer.numbers, question, name, arg.type + offer.number_style)
             elif arg.type in {"integer", "number"} and (arg.role.value == "data" or arg.required):
+                if uid in unit_codes() and name == "value":
+                    _measured_first(offer.numbers, question, uid)
                 taken = _take(offer.numbers, question, arg.type + offer.number_style)
+            elif name in ARGUMENT_SHAPES and offer.of_shape(ARGUMENT_SHAPES[name]):
+                taken = _take(offer.of_shape(ARGUMENT_SHAPES[name]), question, "text")
             elif arg.role.value == "data" and arg.type == "string":
                 if name == "text":
                     _cued_first(offer.literals, question)
@@ -1161,6 +1367,10 @@ class RuleRouter:
                 if uid in DATA_ALPHABETS:
                     offer.literals = _in_alphabet(offer.literals, question, DATA_ALPHABETS[uid])
                     offer.tokens = _in_alphabet(offer.tokens, question, DATA_ALPHABETS[uid])
+                if name in TAIL_ARGS and ELSEWHERE_WORDS.search(question):
+                    # "the essay I attached? The limit is 500": with the text kept elsewhere, a bare
+                    # number the question holds is a figure about it, not the text
+                    offer.tokens = [t for t in offer.tokens if not question[t[0]:t[1]].isdigit()]
                 if name in TAIL_ARGS and _cue_named(question):
                     # a word its noun names as the data comes before a bare number («у слова
                     # электрификация, если поле принимает 32?»: the 32 is a limit, not the text)
@@ -1173,8 +1383,11 @@ class RuleRouter:
                 if named and any(ls <= named[0][0] and named[0][1] <= le for ls, le in offer.literals[:1]):
                     offer.literals.pop(0)
                 taken = (_take(offer.literals, question, kind)
+                         or (_take(offer.pair, question, kind) if name in PAIR_ARGS else None)
                          or _take(named, question, kind)
                          or _take(offer.tokens, question, kind)
+                         or (_take(_shape_runs(question, DATA_SHAPES[uid]), question, kind)
+                             if uid in DATA_SHAPES and name in TAIL_ARGS else None)
                          or _take(_digits_before_base(question, offer.bases), question, kind)
                          or (_take(_marked_runs(question, self.triggers[uid]), question, kind)
                              if uid in ESCAPED_DATA else None)
@@ -1259,6 +1472,9 @@ class RuleRouter:
         out = _OUT.search(low)
         if out:
             return self._refuse("OUT_OF_SCOPE", question, out_of_scope_word=out[0].strip())
+        owner = asks_ownership(question)
+        if owner is not None:
+            return self._refuse("OUT_OF_SCOPE", question, out_of_scope_word=owner.lower())
         premise = unheld_premise(question)
         if premise is not None:
             return self._refuse("OUT_OF_SCOPE", question, premise_text(premise), **premise)
@@ -1275,6 +1491,9 @@ class RuleRouter:
             missing = [a for a in self.schemas[uid].arguments if a.required and a.name not in spans]
             if not missing:
                 return self._decision(uid, question, spans)
+            if missing[0].role.value == "data" and names_charset_of_data(question, self.schemas[uid]):
+                return self._refuse("ARGUMENT_IS_CIRCUMSTANCE", question, utility=uid,
+                                    argument=missing[0].name)
             if not _COURSE.search(low) or (not question_literals(question)
                                            and not asks_about_topic(question, missing)):
                 return self._refuse("MISSING_ARGUMENT", question, utility=uid,

@@ -60,9 +60,12 @@ from workbench.routing._rule import (
     DECODING_VERB,
     RuleRouter,
     asks_about_topic,
+    asks_ownership,
     asks_reason_itself,
     conversion_direction,
     conversion_targets,
+    holds_shape,
+    names_charset_of_data,
     orders_computation,
     points_at_data_elsewhere,
     premise_text,
@@ -480,8 +483,8 @@ class SpanRouter:
             if label in self._column:
                 added[self._column[label]] += self.config.rule_vote
         if self.config.shape_prior:
-            for uid, shape in DATA_SHAPES.items():
-                if uid in self._column and shape.search(question) and self.binds(uid, question):
+            for uid in DATA_SHAPES:
+                if uid in self._column and holds_shape(uid, question) and self.binds(uid, question):
                     added[self._column[uid]] += self.config.shape_prior
         if self.config.spec_prior:
             chosen = choose_spec(question)  # the project's specs, as self.spec_types
@@ -506,6 +509,11 @@ class SpanRouter:
         screened = self._screen(question)
         if screened is not None:
             return screened
+        owner = asks_ownership(question)
+        if owner is not None:
+            return self._refuse("OUT_OF_SCOPE", f"The question asks who owns or registered a thing "
+                                f"({owner!r}): a fact of the world that no source holds.",
+                                out_of_scope_word=owner.lower())
         premise = unheld_premise(question)
         if premise is not None:
             return self._refuse("OUT_OF_SCOPE", premise_text(premise), **premise)
@@ -549,13 +557,21 @@ class SpanRouter:
         raw = f"{label} ({confidence:.3f})"
         if label == "quote":
             # a request that names a utility by its words and points at the asker's own data
-            # ("the prefix of our VPN") is missing that data, as the rule router reads it; a
-            # question that asks why ("Why does Norway disappear from my YAML list?") is no request
-            named = (self.rule.route(question)
-                     if points_at_data_elsewhere(question) and not asks_reason(question) else None)
-            if named is not None and named.refusal is not None and (
-                    named.refusal.code == "MISSING_ARGUMENT") and "utility" in named.refusal.numbers:
-                uid, name = named.refusal.numbers["utility"], named.refusal.numbers["missing"]
+            # ("the prefix of our VPN") is missing that data, as the rule router reads it, and one
+            # that names only the charset of its data (the SHA-256 of a file "in windows-1251")
+            # names a circumstance; a question that asks why ("Why does Norway disappear from my
+            # YAML list?") is no request
+            named = None if asks_reason(question) else self.rule.route(question)
+            refusal = named.refusal if named is not None else None
+            if refusal is not None and "utility" in refusal.numbers and (
+                    refusal.code == "ARGUMENT_IS_CIRCUMSTANCE"):
+                return self._refuse("ARGUMENT_IS_CIRCUMSTANCE", f"The question names only the "
+                                    f"circumstances of {refusal.numbers['argument']}, the data "
+                                    f"{refusal.numbers['utility']} needs.",
+                                    **refusal.numbers, probability=round(confidence, 4))
+            if refusal is not None and refusal.code == "MISSING_ARGUMENT" and (
+                    "utility" in refusal.numbers and points_at_data_elsewhere(question)):
+                uid, name = refusal.numbers["utility"], refusal.numbers["missing"]
                 return self._refuse("MISSING_ARGUMENT", f"The question names {uid} and points at "
                                     f"data of its own that it does not give ({name}).",
                                     utility=uid, missing=name, probability=round(confidence, 4))
@@ -599,6 +615,11 @@ class SpanRouter:
                                 f"The span bound to {verdict.argument} names a circumstance "
                                 f"({verdict.kind or verdict.reason}), not data, so {uid} was not called.",
                                 utility=uid, argument=verdict.argument)
+        if missing and missing[0].role.value == "data" and names_charset_of_data(
+                question, self.rule.schemas[uid]):
+            return self._refuse("ARGUMENT_IS_CIRCUMSTANCE", f"The question names only the charset "
+                                f"of {missing[0].name}, the data {uid} needs.",
+                                utility=uid, argument=missing[0].name)
         if missing and asks_about_topic(question, missing):  # as the rule router decides it
             return RouterDecision(source=Source.QUOTE, raw_output=f"quote ({raw}: asks about the topic)")
         if missing:

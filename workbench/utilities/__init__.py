@@ -40,11 +40,12 @@ from workbench.utilities._tools import (
     list_categories,
     tool_definitions,
 )
-from workbench.utilities._units import unit_names
+from workbench.utilities._units import unit_codes, unit_names
 
 load_catalog()  # registers every utility, so registry.lookup("utility", id) finds it at once
 
 __all__ = [
+    "unit_codes",
     "unit_names",
     "CALL_SECONDS",
     "CATEGORIES",

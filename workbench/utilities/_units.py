@@ -63,6 +63,13 @@ FROM_KELVIN: dict[str, Callable[[float], float]] = {
 }
 
 
+def unit_codes() -> dict[str, frozenset[str]]:
+    """The unit codes each conversion accepts, by utility id: "lb" is a mass, never a data size."""
+    return {"units.length": frozenset(LENGTH), "units.mass": frozenset(MASS),
+            "units.data_size": frozenset(DATA), "units.area": frozenset(AREA),
+            "units.temperature": frozenset(TO_KELVIN)}
+
+
 def unit_names() -> dict[str, str]:
     """Every name a unit argument accepts besides its code, case-folded, to the code it stands for."""
     names: dict[str, str] = {}
