@@ -26,7 +26,7 @@ from workbench.routing import (
 from workbench.routing._normalise import NormaliseError, normalise_code
 from workbench.routing._rule import (
     DATA_ALPHABETS,
-    asks_ownership,
+    asks_world_fact,
     held_vat_rates,
     holds_shape,
     names_charset_of_data,
@@ -912,16 +912,16 @@ def test_data_a_sender_placed_elsewhere_is_missing(rule: RuleRouter, question: s
                                       "Узнай, кому принадлежит домен yandex.ru",
                                       "Question: who registered example.org?"])
 def test_who_owns_a_thing_is_out_of_scope(rule: RuleRouter, question: str) -> None:
-    assert asks_ownership(question)
+    assert asks_world_fact(question)
     decision = rule.route(question)
     assert decision.refusal is not None and decision.refusal.code == "OUT_OF_SCOPE"
-    assert decision.refusal.numbers["out_of_scope_word"] == asks_ownership(question).lower()
+    assert decision.refusal.numbers["out_of_scope_word"] == asks_world_fact(question).lower()
 
 
 def test_ownership_words_inside_a_quoted_literal_are_data(rule: RuleRouter) -> None:
-    assert asks_ownership('SHA-256 of "who owns it"') is None
+    assert asks_world_fact('SHA-256 of "who owns it"') is None
     assert rule.route('SHA-256 of "who owns it"').args == {"text": "who owns it"}
-    assert asks_ownership("Какой префикс штрихкода EAN-13 принадлежит России?") is None
+    assert asks_world_fact("Какой префикс штрихкода EAN-13 принадлежит России?") is None
 
 
 @pytest.mark.parametrize(("question", "uid"), [
@@ -996,3 +996,70 @@ def test_data_put_or_stated_elsewhere_is_missing(rule: RuleRouter, question: str
 
 def test_the_name_of_sha_3_is_no_data(rule: RuleRouter) -> None:
     assert "text" not in rule._bind("hash.sha1", "When was SHA-3 standardised?")
+
+
+@pytest.mark.parametrize(("question", "word"), [
+    ("Which country is 185.199.108.153 hosted in?", "Which country"),
+    ("What IP address does api.github.com resolve to these days?", "resolve to"),
+    ("Which bank issued the card 5312 6604 1187 2290?", "Which bank issued"),
+    ("Can you reverse this MD5 back to the original password? 9f582312ce4e5f29", "reverse this MD5"),
+    ("Deploy build 4.12.3 to staging and tell me when it's up", "Deploy"),
+    ("Email the converted CSV to the analytics list", "Email"),
+    ("Отправь платёжку на 15 000 рублей поставщику", "Отправь")])
+def test_a_fact_of_the_world_or_an_action_is_out_of_scope(rule: RuleRouter, question: str,
+                                                          word: str) -> None:
+    assert asks_world_fact(question) == word
+    decision = rule.route(question)
+    assert decision.refusal is not None and decision.refusal.code == "OUT_OF_SCOPE"
+
+
+@pytest.mark.parametrize("question", ["Send me the MD5 of abc", "Reverse the string abc",
+                                      'SHA-256 of "deploy now"'])
+def test_an_order_to_compute_is_no_action_in_the_world(question: str) -> None:
+    assert asks_world_fact(question) is None
+
+
+def test_the_width_of_a_representation_is_no_value(rule: RuleRouter) -> None:
+    assert "n" not in rule._bind("net.int_to_ip", "What's our staging IP as a 32-bit integer?")
+    assert "n" not in rule._bind("net.int_to_ip", "Turn a 32-bit integer into an IP")
+    assert rule._bind("net.int_to_ip", "Turn 3232235777 into an IP")["n"].value(
+        "Turn 3232235777 into an IP") == 3232235777
+
+
+def test_someone_elses_data_named_by_a_possessive_is_missing(rule: RuleRouter) -> None:
+    decision = rule.route("Is the supplier's IBAN on the new invoice valid?")
+    assert decision.refusal is not None and decision.refusal.code == "MISSING_ARGUMENT"
+    given = rule.route("What's the IBAN DE89 3704 0044 0532 0130 00 like, valid?")
+    assert given.utility == "id.validate_iban"
+
+
+def test_a_bare_number_is_no_text_to_count_words_in(rule: RuleRouter) -> None:
+    question = "How many words is the release announcement draft? Marketing capped it at 250."
+    assert "text" not in rule._bind("text.word_count", question)
+    assert rule._bind("text.word_count", "Count the words in «раз два три»")["text"].text(
+        "Count the words in «раз два три»") == "раз два три"
+
+
+def test_an_address_with_an_at_sign_is_one_token(rule: RuleRouter) -> None:
+    assert rule.route("sha1 of deploy-bot@ci-runner-07 pls").args == {"text": "deploy-bot@ci-runner-07"}
+
+
+def test_a_question_after_a_colon_is_no_data(rule: RuleRouter) -> None:
+    question = "chmod question: what does octal 755 look like in binary?"
+    spans = rule._bind("number.convert_base", question)
+    assert spans["value"].text(question) == "755"
+
+
+def test_every_match_of_an_unquoted_pattern(rule: RuleRouter) -> None:
+    question = "Give me every match of [A-Z]+-\\d+ in this commit message: fixed PAY-1182 and OPS-77"
+    decision = rule.route(question)
+    assert (decision.utility, decision.args) == ("regex.find_all", {
+        "pattern": "[A-Z]+-\\d+", "text": "fixed PAY-1182 and OPS-77"})
+    # replacing every match is still a replacement
+    assert rule._pick_utility("Using `colou?r`, replace every match with `shade` in: the colour") == (
+        "regex.replace")
+
+
+def test_a_pair_named_before_its_measure(rule: RuleRouter) -> None:
+    decision = rule.route("How far apart are recieve_payment and receive_payment in Levenshtein distance?")
+    assert decision.args == {"a": "recieve_payment", "b": "receive_payment"}

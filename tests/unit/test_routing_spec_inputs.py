@@ -170,3 +170,10 @@ def test_the_rule_router_refuses_a_spec_with_an_input_left_open() -> None:
     domestic = RuleRouter().route("Какая ставка НДС для периодических изданий, продаваемых в России?")
     assert domestic.source is Source.SPEC and domestic.args == {
         "supply_kind": "domestic", "goods_category": "periodicals"}
+
+
+def test_a_percentage_settles_only_a_percent_input() -> None:
+    # "VAT at 20%" is no count of days after the supply
+    assert bind_spec_inputs("vat.invoice_deadline", "How much of the invoice total is VAT at 20%?") == {}
+    assert bind_spec_inputs("vat.invoice_deadline", "The invoice went out 7 days after the supply, "
+                            "with VAT at 20%") == {"days_after_supply": "7"}

@@ -129,8 +129,10 @@ SCALE_WORDS: dict[str, int] = {
 _DIGITS = re.compile(
     r"(?<![\w.#/-])-?\d{1,3}(?:[ \u00a0]\d{3})+(?:[.,]\d+)?(?![\w.,]?\d)"  # 1 000 000,5
     r"|(?<![\w.#/-])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w,]?\d)"  # 1,000,000.5
-    # 42, 3,14, 2.5, -4, /20; not the 256 of SHA-256 or the 8 of UTF-8 (part of a name)
-    r"|(?<![\w.#])(?<![^\W\d_]-)-?\d+(?:[.,]\d+)?(?![\w]|[.,]\d)"
+    # 42, 3,14, 2.5, -4, /20; not the 256 of SHA-256 or the 8 of UTF-8 (part of a name), nor the
+    # 32 of "a 32-bit integer" or «12-значный» (the width of a representation, not a value)
+    r"|(?<![\w.#])(?<![^\W\d_]-)-?\d+(?:[.,]\d+)?(?![\w]|[.,]\d"
+    r"|-(?:bit|byte|digit|char|битн|байтн|значн|символьн|разрядн))"
 )
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 _STANDALONE_ONE = frozenset({"one", "один", "одна", "одно", "одного", "одну", "одной"})

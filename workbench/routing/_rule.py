@@ -177,8 +177,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "money.amount_in_words_ru": ("прописью", "in russian words"),
     "money.compound_interest": ("вклад", "compound", "капитализац"),
     "money.discount": ("скидк", "discount"),
-    "regex.find_all": ("find all", "find every", "все вхождения", "найди все", "all matches", "list every",
-                       "list all", "extract all", "extract every", "выпиши все", "вытащи все"),
+    "regex.find_all": ("find all", "find every", "все вхождения", "найди все", "all matches",
+                       "every match of", "list every", "list all", "extract all", "extract every",
+                       "выпиши все", "вытащи все"),
     "regex.match": ("совпадёт", "match"),
     "regex.replace": ("replace", "замени"), "regex.escape": ("escape", "экранируй"),
     "regex.split": ("раздели по", "split"),
@@ -341,12 +342,13 @@ TAIL_ARGS = frozenset({"text", "data"})
 """String data arguments that may take the one word after a cue such as «строки» or "word"."""
 
 # a token with a digit in it; the "=" that pads Base64 ("aGk=") ends it where it ends a word
-_TOKEN = re.compile(r"(?<![\w#])#?[\w][\w\-:./]*\d[\w\-:./]*(?:={1,6}(?![\w=]))?"
+_TOKEN = re.compile(r"(?<![\w#@])#?[\w][\w\-:./@]*\d[\w\-:./@]*(?:={1,6}(?![\w=]))?"
                     r"|#[0-9a-fA-F]{3,8}\b")
-_BETWEEN = re.compile(r"(?<!\w)(?:between|между)\s+([^\s«»\"'`,;]+)\s+(?:and|и)\s+([^\s«»\"'`,;]+?)"
-                      r"[.?!]*\s*$", re.IGNORECASE)
-"""Two unquoted words compared at the end of a question: "the edit distance between recieve and
-receive", «расстояние Левенштейна между кот и кит»."""
+_BETWEEN = re.compile(r"(?<!\w)(?:between|между|are)\s+([^\s«»\"'`,;]+)\s+(?:and|и)\s+([^\s«»\"'`,;]+?)"
+                      r"(?:[.?!]*\s*$|(?=\s+(?:in|by|по)\s))", re.IGNORECASE)
+"""Two unquoted words compared at the end of a question or before the measure: "the edit distance
+between recieve and receive", "How far apart are recieve_payment and receive_payment in
+Levenshtein distance?", «расстояние Левенштейна между кот и кит»."""
 PAIR_ARGS = ("a", "b")
 _DOMAIN = re.compile(r"(?<![\w.@/-])[\w-]+(?:\.[\w-]+)*\.[^\W\d_]{2,}(?![\w.-])")
 """A domain name: words joined by dots, the last of two letters or more («пример.рф», "bücher.de")."""
@@ -435,10 +437,10 @@ POINTING_WORDS = frozenset({"выше", "ниже", "этой", "этого", "�
 """Words that point at data instead of being data: never bound as a value."""
 OWNER_WORDS = re.compile(
     r"(?<!\w)(?:(?:мо|тво)(?:[йяеёию]|его|ей|ему|им|их|ём|ем)|(?:наш|ваш)(?:[аеиу]|его|ей|ему|им|их|ем)?"
-    r"|my|our|your|his|her|their)(?!\w)",
+    r"|my|our|your|his|her|their|the\s+[^\W\d_]+(?:'s|’s|s'))(?!\w)",
     re.IGNORECASE)
-"""Possessives: a request about *my* card or *his* invoice points at data the asker has and the
-question does not give."""
+"""Possessives: a request about *my* card, *his* invoice or *the supplier's* IBAN points at data
+someone has and the question does not give."""
 ELSEWHERE_WORDS = re.compile(
     r"(?<!\w)(?:above|attached|выше|вложени[еия]|прикрепл[её]нн\w*|приложенн\w*|указан\w*"
     r"|(?:I|you|we|they|he|she)\s+(?:sent|pasted|shared|forwarded|uploaded|showed|put|saved|mentioned)"
@@ -474,16 +476,22 @@ week is it in?" asks about a date it does not give."""
 
 
 def names_charset_of_data(question: str, schema: UtilitySchema) -> bool:
-    """Whether ``question`` names the charset of a text (:data:`_SAVED_DATA`), and ``schema`` is no
-    utility of the charset family.
+    """Whether ``question`` names the charset of a text while ``schema`` is no charset utility.
+
+    The text is named by a noun (:data:`_SAVED_DATA`).
 
     «Какой SHA-256 у файла, выгруженного в кодировке windows-1251?»: without its text, the charset
     a text was saved in describes the data a hash or an encoder needs, and gives none of it (a
     hash reads the charset only to encode a text it is given). The charset family works on the
     charset itself: "How many bytes does a letter take in UTF-16?" names what it measures.
     """
-    return (schema.category != "charset" and _SAVED_DATA.search(question) is not None
-            and any(kind == "charset" for _, _, kind in circumstance_spans(question)))
+    return schema.category != "charset" and _SAVED_DATA.search(question) is not None and names_charset(
+        question)
+
+
+def names_charset(question: str) -> bool:
+    """Whether ``question`` names a charset (a circumstance of the kind ``charset``)."""
+    return any(kind == "charset" for _, _, kind in circumstance_spans(question))
 
 
 _SAVED_DATA = re.compile(r"(?<!\w)(?:текст\w*|строк\w*|файл\w*|сообщени\w*|фраз\w*|имя|имени|слов[аоуе]?"
@@ -549,28 +557,43 @@ def asks_reason_itself(question: str) -> bool:
     return asks_reason("".join(masked))
 
 
-_OWNERSHIP = re.compile(
-    r"(?<!\w)(?:who\s+(?:owns|registered|is\s+the\s+owner)|whom\s+does\s+\S+\s+belong|whois"
-    r"|who\s+(?:runs|heads|is\s+the\s+(?:ceo|director|head))"
-    r"|owner\s+of|registered\s+to|кому\s+принадлеж\w*|кто\s+(?:владеет|владелец|зарегистрировал)"
-    r"|кто\s+(?:сейчас\s+)?(?:генеральн\w+\s+)?(?:директор|руководит|возглавляет)"
-    r"|на\s+кого\s+(?:зарегистрирован\w*|оформлен\w*))(?!\w)", re.IGNORECASE)
+_WORLD_FACT = re.compile(
+    # who owns, registered, issued or runs a thing
+    r"(?<!\w)(?:who\s+(?:owns|registered|issued|is\s+the\s+owner)|whom\s+does\s+\S+\s+belong|whois"
+    r"|which\s+(?:bank|company|issuer)\s+issued|who\s+(?:runs|heads|is\s+the\s+(?:ceo|director|head))"
+    r"|owner\s+of|registered\s+to|кому\s+принадлеж\w*|кто\s+(?:владеет|владелец|зарегистрировал|выпустил)"
+    r"|какой\s+банк\s+выпустил|кто\s+(?:сейчас\s+)?(?:генеральн\w+\s+)?(?:директор|руководит|возглавляет)"
+    r"|на\s+кого\s+(?:зарегистрирован\w*|оформлен\w*)"
+    # where a thing is on the network or on the map
+    r"|(?:which|what)\s+country|hosted\s+in|resolves?\s+to|в\s+какой\s+стране"
+    # a digest taken back to its text: a hash is one-way
+    r"|(?:reverse|decrypt|crack|un-?hash)\s+(?:this\s+|the\s+|that\s+|an?\s+)?(?:md5|sha[-\w]*|hash\w*)"
+    r"|(?:расшифр\w*|взлома\w*|обратить)\s+(?:этот\s+)?(?:md5|sha[-\w]*|хеш\w*|хэш\w*))(?!\w)",
+    re.IGNORECASE)
+_ACTION = re.compile(
+    r"^\W*(?:please\s+|пожалуйста,?\s+)?(?:deploy|e-?mail|ping|book|schedule|restart|reboot|install"
+    r"|publish|order|buy|pay|call|forward|send|задеплой|выкати|отправь|перешли|позвони|закажи|оплати"
+    r"|забронируй|опубликуй|установи|перезагрузи)(?!\w)(?!\s+(?:me|us|мне|нам)(?!\w))", re.IGNORECASE)
+"""An order for an action in the world, opening the request: "Deploy build 4.12.3 to staging",
+«Отправь платёжку поставщику». A utility computes; it sends, books and deploys nothing."""
 
 
-def asks_ownership(question: str) -> str | None:
-    """The words, outside the quoted literals, that ask who owns, registered or runs a thing, or None.
+def asks_world_fact(question: str) -> str | None:
+    """The words, outside the quoted literals, that ask for a fact of the world or an action, or None.
 
-    "Who owns the IP address 93.184.216.34?", «Кому принадлежит домен yandex.ru?»: the owner of
-    an address, a domain or a number is a fact of the world that no utility computes from the
-    question and the course does not hold, so both routers refuse it as out of scope before any
-    class is chosen.
+    "Who owns the IP address 93.184.216.34?", «Кому принадлежит домен yandex.ru?», "Which country
+    is 185.199.108.153 hosted in?", "Which bank issued the card …?", "Can you reverse this MD5?",
+    "Deploy build 4.12.3 to staging": the owner, issuer or place of an address, a domain or a
+    number is a fact of the world that no utility computes from the question and the course does
+    not hold, a hash is not taken back to its text, and no utility acts in the world; both
+    routers refuse these as out of scope before any class is chosen.
     """
     text = question
     for start, end in question_literal_spans(question):
         if question[start - 1:start] in _OPENING_QUOTES:  # a quoted literal, not the text after a colon
             text = text[:start] + " " * (end - start) + text[end:]
-    found = _OWNERSHIP.search(text)
-    return found[0] if found else None
+    found = _WORLD_FACT.search(text) or _ACTION.search(text)
+    return found[0].strip(" \t.,!?:;-") if found else None
 
 
 def unheld_premise(question: str) -> dict[str, Any] | None:
@@ -815,7 +838,8 @@ def _only_genitive(word: str) -> bool:
     return all("gent" in parse.tag for parse in morphology().parse(word.lower()))
 
 
-_PATTERN_CUE = re.compile(r"(?<!\w)(?:регулярк\w*|регулярн\w+\s+выражени\w*|regexp?|pattern|шаблон\w*)"
+_PATTERN_CUE = re.compile(r"(?<!\w)(?:регулярк\w*|регулярн\w+\s+выражени\w*|regexp?|pattern|шаблон\w*"
+                          r"|match(?:es)?\s+of)"
                           r":?\s+(\S+)", re.IGNORECASE)
 _REPLACEMENT_CUE = re.compile(r"(?<!\w)(?:replacement|замен[аоуы]|подстановк[аоуи])\s*:?\s+(\S+)",
                               re.IGNORECASE)
@@ -828,6 +852,9 @@ _REPLACED_BY = re.compile(r"(?:(?<!\w)(?:with|by|на)|->|→|=>)\s*[«\"'`“�
 _REGEX_MARK = re.compile(r"[\\\[\](){}*+?^$|]")
 
 
+WORD_COUNTS = frozenset({"text.word_count"})
+"""Utilities that count the words of a text: a bare number is never that text ("the draft? It is
+capped at 250 words" names a limit)."""
 ESCAPED_DATA = frozenset({"regex.escape"})
 """Utilities whose data is text to be escaped: an unquoted run that holds a mark of a regular
 expression is their data, where no literal or token gives it (:func:`_marked_runs`)."""
@@ -994,6 +1021,8 @@ def _tail_resolved(question: str, literals: list[tuple[int, int]], colon: int
         return literals  # the colon introduced no tail (a time, a URL)
     inside = [lit for lit in literals[:-1] if tail[0] <= lit[0] and lit[1] <= tail[1]]
     if not inside:
+        if _QUESTION_OPENING.match(question, tail[0]) and question[:tail[1]].rstrip().endswith("?"):
+            return literals[:-1]  # "chmod question: what does octal 755 look like?" asks; it is no data
         return literals[:-1] + [_without_closing_question(question, tail)]
     outside = [lit for lit in literals[:-1] if lit not in inside]
     block = question[tail[0]:tail[1]]
@@ -1008,6 +1037,13 @@ def _tail_resolved(question: str, literals: list[tuple[int, int]], colon: int
             or block.rstrip().endswith("?") or _quote_then_sentence(question, tail, inside[0])):
         return outside + inside
     return outside + [tail]
+
+
+_QUESTION_OPENING = re.compile(
+    r"(?:what|how|which|why|when|where|who|is|are|does|do|can|could|какой|какая|какое|какие|сколько"
+    r"|как|что|почему|зачем|где|когда|кто)(?!\w)", re.IGNORECASE)
+"""The words a question opens with: the text after a colon that opens with one and ends with «?»
+is the question itself."""
 
 
 def _quote_then_sentence(question: str, tail: tuple[int, int], quote: tuple[int, int]) -> bool:
@@ -1367,7 +1403,7 @@ class RuleRouter:
                 if uid in DATA_ALPHABETS:
                     offer.literals = _in_alphabet(offer.literals, question, DATA_ALPHABETS[uid])
                     offer.tokens = _in_alphabet(offer.tokens, question, DATA_ALPHABETS[uid])
-                if name in TAIL_ARGS and ELSEWHERE_WORDS.search(question):
+                if (name in TAIL_ARGS and ELSEWHERE_WORDS.search(question)) or uid in WORD_COUNTS:
                     # "the essay I attached? The limit is 500": with the text kept elsewhere, a bare
                     # number the question holds is a figure about it, not the text
                     offer.tokens = [t for t in offer.tokens if not question[t[0]:t[1]].isdigit()]
@@ -1472,7 +1508,7 @@ class RuleRouter:
         out = _OUT.search(low)
         if out:
             return self._refuse("OUT_OF_SCOPE", question, out_of_scope_word=out[0].strip())
-        owner = asks_ownership(question)
+        owner = asks_world_fact(question)
         if owner is not None:
             return self._refuse("OUT_OF_SCOPE", question, out_of_scope_word=owner.lower())
         premise = unheld_premise(question)

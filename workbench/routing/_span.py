@@ -60,11 +60,12 @@ from workbench.routing._rule import (
     DECODING_VERB,
     RuleRouter,
     asks_about_topic,
-    asks_ownership,
     asks_reason_itself,
+    asks_world_fact,
     conversion_direction,
     conversion_targets,
     holds_shape,
+    names_charset,
     names_charset_of_data,
     orders_computation,
     points_at_data_elsewhere,
@@ -509,7 +510,7 @@ class SpanRouter:
         screened = self._screen(question)
         if screened is not None:
             return screened
-        owner = asks_ownership(question)
+        owner = asks_world_fact(question)
         if owner is not None:
             return self._refuse("OUT_OF_SCOPE", f"The question asks who owns or registered a thing "
                                 f"({owner!r}): a fact of the world that no source holds.",
@@ -561,7 +562,8 @@ class SpanRouter:
             # that names only the charset of its data (the SHA-256 of a file "in windows-1251")
             # names a circumstance; a question that asks why ("Why does Norway disappear from my
             # YAML list?") is no request
-            named = None if asks_reason(question) else self.rule.route(question)
+            named = (self.rule.route(question) if not asks_reason(question) and (
+                points_at_data_elsewhere(question) or names_charset(question)) else None)
             refusal = named.refusal if named is not None else None
             if refusal is not None and "utility" in refusal.numbers and (
                     refusal.code == "ARGUMENT_IS_CIRCUMSTANCE"):

@@ -248,14 +248,15 @@ def bind_spec_inputs(spec: str, question: str, types: dict[str, dict[str, tuple[
             dates.append(normalise_date(question[start:end]))
         except NormaliseError:
             continue
-    numbers: list[tuple[int | float, bool]] = []
+    numbers: list[tuple[int | float, bool, bool]] = []  # the value, with a currency, a percentage
+    percents = {start for start, _ in percent_spans(question)}
     for start, end in number_spans(question):
         try:
             value = normalise_number(question[start:end], decimal_comma=bool(_CYRILLIC.search(question)))
         except NormaliseError:
             continue
         if value >= 0:
-            numbers.append((value, bool(_CURRENCY.match(question, end))))
+            numbers.append((value, bool(_CURRENCY.match(question, end)), start in percents))
     args: dict[str, str] = {}
     for name, members in inputs.items():
         kind = members[0] if len(members) == 1 else "enum"
@@ -263,10 +264,12 @@ def bind_spec_inputs(spec: str, question: str, types: dict[str, dict[str, tuple[
             if dates:
                 args[name] = dates.pop(0)
         elif kind in NUMBER_KINDS:
-            if numbers:
-                # an amount of money is the first number written with a currency, if any is
-                at = next((i for i, (_, cash) in enumerate(numbers) if cash), 0) if kind == "money" else 0
-                value = numbers.pop(at)[0]
+            # a percentage is only a percent input's ("VAT at 20%" gives no count of days), and an
+            # amount of money is the first number written with a currency, if any is
+            fits = [i for i, (_, _, pct) in enumerate(numbers) if pct == (kind == "percent")]
+            if fits:
+                cash = [i for i in fits if numbers[i][1]] if kind == "money" else []
+                value = numbers.pop((cash or fits)[0])[0]
                 digits = str(int(value)) if float(value).is_integer() else repr(value)
                 args[name] = f"{digits} rub" if kind == "money" else digits
         else:
