@@ -371,6 +371,7 @@ WORKCHAT = QUESTIONS / "router_workchat.jsonl"
 CATALOG = QUESTIONS / "router_catalog.jsonl"
 OFFICE = QUESTIONS / "router_office.jsonl"
 DEVTEAM = QUESTIONS / "router_devteam.jsonl"
+LEARNERS = QUESTIONS / "router_learners.jsonl"
 
 
 BOTH = frozenset({"ru", "en"})
@@ -387,7 +388,9 @@ BOTH = frozenset({"ru", "en"})
     (OFFICE, 30, 25, ("router_newcomer", "router_helpdesk", "router_edges", "router_pointers",
                       "router_workchat", "router_catalog"), BOTH),
     (DEVTEAM, 30, 20, ("router_newcomer", "router_helpdesk", "router_edges", "router_pointers",
-                       "router_workchat", "router_catalog", "router_office"), frozenset({"en"}))])
+                       "router_workchat", "router_catalog", "router_office"), frozenset({"en"})),
+    (LEARNERS, 16, 20, ("router_newcomer", "router_helpdesk", "router_edges", "router_pointers",
+                        "router_workchat", "router_catalog", "router_office", "router_devteam"), BOTH)])
 def test_check_set_lines_are_dev_refusals_and_calls_asked_by_no_other_set(
         tasks, path, least_refusals, least_calls, also_seen, langs) -> None:
     # requests typed as a newcomer or a colleague types them, with data whose edges are unclear,

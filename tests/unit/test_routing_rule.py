@@ -902,7 +902,10 @@ def test_a_unit_of_another_quantity_is_not_bound(rule: RuleRouter) -> None:
     "How many words are in the essay I attached? The limit is 500 and I'm worried I'm over.",
     "Какой по счёту день в году — дата, указанная в приказе?",
     "приведи к нормальному виду мак адрес роутера который я скидывал в чат",
-    "Count the words of the abstract I pasted, it must stay under 250"])
+    "Count the words of the abstract I pasted, it must stay under 250",
+    "Could you count the words of the essay I put on the shared drive? The limit is 650.",
+    "В реквизитах, которые пришли в PDF, указан БИК банка. Он правильного формата?",
+    "Please add VAT of 20% to the net total in the spreadsheet I mentioned earlier."])
 def test_data_a_sender_placed_elsewhere_is_missing(rule: RuleRouter, question: str) -> None:
     decision = rule.route(question)
     assert decision.refusal is not None and decision.refusal.code == "MISSING_ARGUMENT", decision
@@ -985,21 +988,12 @@ def test_who_runs_a_company_is_out_of_scope(rule: RuleRouter, question: str, wor
     assert decision.refusal is not None and decision.refusal.numbers["out_of_scope_word"] == word
 
 
-@pytest.mark.parametrize("question", [
-    "Could you count the words of the essay I put on the shared drive? The limit is 650.",
-    "В реквизитах, которые пришли в PDF, указан БИК банка. Он правильного формата?",
-    "Please add VAT of 20% to the net total in the spreadsheet I mentioned earlier."])
-def test_data_put_or_stated_elsewhere_is_missing(rule: RuleRouter, question: str) -> None:
-    decision = rule.route(question)
-    assert decision.refusal is not None and decision.refusal.code == "MISSING_ARGUMENT", decision
-
-
 def test_the_name_of_sha_3_is_no_data(rule: RuleRouter) -> None:
     assert "text" not in rule._bind("hash.sha1", "When was SHA-3 standardised?")
 
 
 @pytest.mark.parametrize(("question", "word"), [
-    ("Which country is 185.199.108.153 hosted in?", "Which country"),
+    ("Which country is 185.199.108.153 hosted in?", "Which country is"),
     ("What IP address does api.github.com resolve to these days?", "resolve to"),
     ("Which bank issued the card 5312 6604 1187 2290?", "Which bank issued"),
     ("Can you reverse this MD5 back to the original password? 9f582312ce4e5f29", "reverse this MD5"),
@@ -1063,3 +1057,27 @@ def test_every_match_of_an_unquoted_pattern(rule: RuleRouter) -> None:
 def test_a_pair_named_before_its_measure(rule: RuleRouter) -> None:
     decision = rule.route("How far apart are recieve_payment and receive_payment in Levenshtein distance?")
     assert decision.args == {"a": "recieve_payment", "b": "receive_payment"}
+
+
+def test_form_encoded_pairs_are_one_value(rule: RuleRouter) -> None:
+    question = "I need the HMAC-SHA256 of the payload amount=4500&order=A-1187 signed with the key k3y"
+    spans = rule._bind("hash.hmac_sha256", question)
+    assert {name: span.text(question) for name, span in spans.items()} == {
+        "text": "amount=4500&order=A-1187", "key": "k3y"}
+
+
+def test_the_questions_own_mark_set_apart_is_no_part_of_the_data(rule: RuleRouter) -> None:
+    question = "Что зашифровано в параметре ссылки: %D0%B1%D0%B8%20%D0%9A ?"
+    assert rule.route(question).args == {"data": "%D0%B1%D0%B8%20%D0%9A"}
+
+
+def test_with_the_data_kept_elsewhere_unquoted_words_describe_it(rule: RuleRouter) -> None:
+    question = "Коллега прислал письмо, а там вместо текста одни кракозябры. Можешь восстановить?"
+    assert "text" not in rule._bind("charset.fix_mojibake", question)
+
+
+def test_a_file_name_is_data_only_where_a_noun_names_it_a_string(rule: RuleRouter) -> None:
+    assert rule.route("Посчитай CRC-32 для строки отчёт_март_2025.xlsx").args == {
+        "text": "отчёт_март_2025.xlsx"}
+    content = rule.route("MD5 файла report2024.pdf")  # the file's content is not in the question
+    assert content.refusal is not None and content.refusal.code == "MISSING_ARGUMENT"

@@ -374,6 +374,9 @@ _FILE_NAME = re.compile(r"[\w-]+\.(?:pdf|docx?|xlsx?|pptx?|odt|ods|rtf|txt|zip|r
 in the question."""
 _DAY_GAP = re.compile(r"\s+(?:of\s+)?", re.IGNORECASE)
 """What stands between the day of a date and its month's name: «1 мая», "12 of May"."""
+_FORM_RUN = re.compile(r"(?<![^\s«»\"'<>`(])[^\s«»\"'<>`=&]+=[^\s«»\"'<>`&]*"
+                       r"(?:&[^\s«»\"'<>`=&]+=[^\s«»\"'<>`&]*)+")
+"""A run of form-encoded pairs without spaces (``amount=4500&order=A-1187``): one value."""
 _GLUE = frozenset("=&/?+")
 """Characters that join a token to its neighbours in a longer run (a query string, a path)."""
 # whole values that contain a space: a run of hex bytes «cf f0 e8», a SNILS «112-233-445 95», a
@@ -478,12 +481,11 @@ week is it in?" asks about a date it does not give."""
 def names_charset_of_data(question: str, schema: UtilitySchema) -> bool:
     """Whether ``question`` names the charset of a text while ``schema`` is no charset utility.
 
-    The text is named by a noun (:data:`_SAVED_DATA`).
-
-    «Какой SHA-256 у файла, выгруженного в кодировке windows-1251?»: without its text, the charset
-    a text was saved in describes the data a hash or an encoder needs, and gives none of it (a
-    hash reads the charset only to encode a text it is given). The charset family works on the
-    charset itself: "How many bytes does a letter take in UTF-16?" names what it measures.
+    «Какой SHA-256 у файла, выгруженного в кодировке windows-1251?»: a noun names the text
+    (:data:`_SAVED_DATA`), and without the text the charset it was saved in describes the data a
+    hash or an encoder needs and gives none of it (a hash reads the charset only to encode a text
+    it is given). The charset family works on the charset itself: "How many bytes does a letter
+    take in UTF-16?" names what it measures.
     """
     return schema.category != "charset" and _SAVED_DATA.search(question) is not None and names_charset(
         question)
@@ -565,7 +567,8 @@ _WORLD_FACT = re.compile(
     r"|какой\s+банк\s+выпустил|кто\s+(?:сейчас\s+)?(?:генеральн\w+\s+)?(?:директор|руководит|возглавляет)"
     r"|на\s+кого\s+(?:зарегистрирован\w*|оформлен\w*)"
     # where a thing is on the network or on the map
-    r"|(?:which|what)\s+country|hosted\s+in|resolves?\s+to|в\s+какой\s+стране"
+    r"|(?:which|what)\s+country\s+(?:is|are|was|does|do)|hosted\s+in|resolves?\s+to"
+    r"|в\s+какой\s+стране\s+(?:находится|расположен\w*|размещ\w*)"
     # a digest taken back to its text: a hash is one-way
     r"|(?:reverse|decrypt|crack|un-?hash)\s+(?:this\s+|the\s+|that\s+|an?\s+)?(?:md5|sha[-\w]*|hash\w*)"
     r"|(?:расшифр\w*|взлома\w*|обратить)\s+(?:этот\s+)?(?:md5|sha[-\w]*|хеш\w*|хэш\w*))(?!\w)",
@@ -709,7 +712,7 @@ class _Offer:
         tokens = [(m.start(), m.end()) for m in _SPACED_TOKEN.finditer(question)]
         for m in _URL.finditer(question):  # a whole URL, its query string too
             tokens.append((m.start(), m.start() + len(m[0].rstrip(".,;:!?)"))))
-        for m in _PERCENT_RUN.finditer(question):
+        for m in [*_PERCENT_RUN.finditer(question), *_FORM_RUN.finditer(question)]:
             span = (m.start(), m.start() + len(m[0].rstrip(".,;:!?)")))
             if not _overlaps(span, tokens):
                 tokens.append(span)
@@ -822,7 +825,7 @@ def _cue_named(question: str) -> list[tuple[int, int]]:
     holds («…, если поле принимает 32?»: the 32 is a limit).
     """
     match = _TAIL.search(question)
-    if match and _plain_data(question, *match.span(1)) and not _only_genitive(match[1]):
+    if match and _plain_data(question, *match.span(1), file_name=True) and not _only_genitive(match[1]):
         return [match.span(1)]
     return []
 
@@ -922,18 +925,21 @@ def _named_word(question: str) -> list[tuple[int, int]]:
     return found
 
 
-def _plain_data(question: str, start: int, end: int) -> bool:
+def _plain_data(question: str, start: int, end: int, *, file_name: bool = False) -> bool:
     """Whether the unquoted words ``question[start:end]`` may be data.
 
     They neither point at data («выше», "this") nor begin with a word that names none («из»,
     "the") nor hold a quoted literal ("matches of `[0-9]+`": the literal is the pattern, and the
     text is missing) nor a circumstance (an encoding, a time zone), nor are they a possessive
-    («нашего») or a file's name (:data:`_FILE_NAME`).
+    («нашего») or hold a file's name (:data:`_FILE_NAME`; «MD5 файла report.pdf» asks about its
+    content), unless ``file_name`` allows one: after a noun that names a string («для строки
+    отчёт_март_2025.xlsx») the name is the data.
     """
     text = question[start:end]
     words = {w.lower() for w in re.findall(r"\w+", text)}
     if (not words or words & POINTING_WORDS or DEIXIS.search(text) or OWNER_WORDS.search(text)
-            or _FILE_NAME.fullmatch(text.strip(" ,.;:!?"))):
+            or (not file_name and any(_FILE_NAME.fullmatch(word.strip(" ,.;:!?"))
+                                      for word in text.split()))):
         return False
     if any(mark in text for mark in "«»\"`“”„"):  # a quoted literal in it is the data, if any is
         return False
@@ -1019,6 +1025,10 @@ def _tail_resolved(question: str, literals: list[tuple[int, int]], colon: int
     tail = literals[-1]
     if tail[0] <= colon:
         return literals  # the colon introduced no tail (a time, a URL)
+    mark = _DETACHED_MARK.search(question, tail[0], tail[1])
+    if mark is not None:  # "…%D1%8C ?": the question's own mark, set apart, is no part of the data
+        tail = (tail[0], mark.start())
+        literals = literals[:-1] + [tail]
     inside = [lit for lit in literals[:-1] if tail[0] <= lit[0] and lit[1] <= tail[1]]
     if not inside:
         if _QUESTION_OPENING.match(question, tail[0]) and question[:tail[1]].rstrip().endswith("?"):
@@ -1039,6 +1049,7 @@ def _tail_resolved(question: str, literals: list[tuple[int, int]], colon: int
     return outside + [tail]
 
 
+_DETACHED_MARK = re.compile(r"(?<=\S)\s+[?!]+$")
 _QUESTION_OPENING = re.compile(
     r"(?:what|how|which|why|when|where|who|is|are|does|do|can|could|какой|какая|какое|какие|сколько"
     r"|как|что|почему|зачем|где|когда|кто)(?!\w)", re.IGNORECASE)
@@ -1431,7 +1442,8 @@ class RuleRouter:
                              if name == "substring" else None)
                          or (_take(_in_alphabet(offer.tail(), question, DATA_ALPHABETS[uid])
                                    if uid in DATA_ALPHABETS else offer.tail(), question, kind)
-                             if name in TAIL_ARGS else None))
+                             # with the data kept elsewhere, unquoted words describe it
+                             if name in TAIL_ARGS and not ELSEWHERE_WORDS.search(question) else None))
             if taken is not None:
                 bound[name] = taken[0]
         for first, second in DIRECTED_PAIRS:
@@ -1508,9 +1520,9 @@ class RuleRouter:
         out = _OUT.search(low)
         if out:
             return self._refuse("OUT_OF_SCOPE", question, out_of_scope_word=out[0].strip())
-        owner = asks_world_fact(question)
-        if owner is not None:
-            return self._refuse("OUT_OF_SCOPE", question, out_of_scope_word=owner.lower())
+        fact = asks_world_fact(question)
+        if fact is not None:
+            return self._refuse("OUT_OF_SCOPE", question, out_of_scope_word=fact.lower())
         premise = unheld_premise(question)
         if premise is not None:
             return self._refuse("OUT_OF_SCOPE", question, premise_text(premise), **premise)

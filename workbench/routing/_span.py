@@ -510,11 +510,11 @@ class SpanRouter:
         screened = self._screen(question)
         if screened is not None:
             return screened
-        owner = asks_world_fact(question)
-        if owner is not None:
-            return self._refuse("OUT_OF_SCOPE", f"The question asks who owns or registered a thing "
-                                f"({owner!r}): a fact of the world that no source holds.",
-                                out_of_scope_word=owner.lower())
+        fact = asks_world_fact(question)
+        if fact is not None:
+            return self._refuse("OUT_OF_SCOPE", f"The question asks for a fact of the world or an "
+                                f"action ({fact!r}), which no source holds or performs.",
+                                out_of_scope_word=fact.lower())
         premise = unheld_premise(question)
         if premise is not None:
             return self._refuse("OUT_OF_SCOPE", premise_text(premise), **premise)
