@@ -372,6 +372,7 @@ CATALOG = QUESTIONS / "router_catalog.jsonl"
 OFFICE = QUESTIONS / "router_office.jsonl"
 DEVTEAM = QUESTIONS / "router_devteam.jsonl"
 LEARNERS = QUESTIONS / "router_learners.jsonl"
+PUBLIC = QUESTIONS / "router_public.jsonl"
 
 
 BOTH = frozenset({"ru", "en"})
@@ -390,7 +391,10 @@ BOTH = frozenset({"ru", "en"})
     (DEVTEAM, 30, 20, ("router_newcomer", "router_helpdesk", "router_edges", "router_pointers",
                        "router_workchat", "router_catalog", "router_office"), frozenset({"en"})),
     (LEARNERS, 16, 20, ("router_newcomer", "router_helpdesk", "router_edges", "router_pointers",
-                        "router_workchat", "router_catalog", "router_office", "router_devteam"), BOTH)])
+                        "router_workchat", "router_catalog", "router_office", "router_devteam"), BOTH),
+    (PUBLIC, 30, 14, ("router_newcomer", "router_helpdesk", "router_edges", "router_pointers",
+                      "router_workchat", "router_catalog", "router_office", "router_devteam",
+                      "router_learners"), frozenset({"en"}))])
 def test_check_set_lines_are_dev_refusals_and_calls_asked_by_no_other_set(
         tasks, path, least_refusals, least_calls, also_seen, langs) -> None:
     # requests typed as a newcomer or a colleague types them, with data whose edges are unclear,

@@ -1081,3 +1081,25 @@ def test_a_file_name_is_data_only_where_a_noun_names_it_a_string(rule: RuleRoute
         "text": "отчёт_март_2025.xlsx"}
     content = rule.route("MD5 файла report2024.pdf")  # the file's content is not in the question
     assert content.refusal is not None and content.refusal.code == "MISSING_ARGUMENT"
+
+
+def test_the_unit_asked_into_is_the_target(rule: RuleRouter) -> None:
+    question = "The scales said 83.4 kg but I only understand stones and pounds. What is that in pounds?"
+    spans = rule._bind("units.mass", question)
+    assert {name: span.value(question) for name, span in spans.items()} == {
+        "value": 83.4, "from_unit": "kg", "to_unit": "lb"}
+
+
+def test_a_mac_is_six_bytes_of_hex(rule: RuleRouter) -> None:
+    assert "mac" not in rule._bind("net.mac_normalize", "Write the IPv6 address of my router in full")
+    assert rule._bind("net.mac_normalize", "Normalise MAC a4b5c6d7e8f9")["mac"].text(
+        "Normalise MAC a4b5c6d7e8f9") == "a4b5c6d7e8f9"
+
+
+@pytest.mark.parametrize(("question", "word"), [
+    ("Whose mobile is 07700 900461? They've rung me four times.", "Whose mobile"),
+    ("Can you look up where my parcel is? The tracking number is JX482915306GB.", "look up where"),
+    ("Check the VAT rate of Germany online for me", "Check the VAT rate of Germany online"),
+    ("Найди в интернете индекс улицы Баумана", "Найди в интернете")])
+def test_whose_number_and_lookups_online_are_out_of_scope(question: str, word: str) -> None:
+    assert asks_world_fact(question) == word

@@ -431,3 +431,10 @@ def test_an_order_the_classifier_sends_to_the_course_goes_to_the_likeliest_utili
     assert order.source is Source.REFUSE and order.refusal is not None
     assert order.refusal.numbers["utility"] == "encoding.url_decode"  # its data is not there
     assert router.route("Что такое процентное кодирование в адресе?").source is Source.QUOTE
+
+
+def test_a_conversion_without_its_data_gives_way_to_its_converse_with_it(router: SpanRouter) -> None:
+    # the channels are what is asked for; the hex colour is the converse conversion's data
+    decision = router._utility("color.rgb_to_hex", "The shade is #3b7a57. What are its R, G and B?",
+                               "color.rgb_to_hex")
+    assert (decision.utility, decision.args) == ("color.hex_to_rgb", {"hex": "#3b7a57"})

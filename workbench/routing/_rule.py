@@ -236,6 +236,9 @@ DATA_ALPHABETS: dict[str, re.Pattern[str]] = {
     "encoding.punycode_encode": re.compile(r"[^\s.]+(?:\.[^\s.]+)+"),
     # an IBAN opens with its country's two letters and two check digits, in groups of four or not
     "id.validate_iban": re.compile(r"[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]{1,4})+"),
+    # six bytes of hex, with or without separators: not "IPv6", which a MAC request may name
+    "net.mac_normalize": re.compile(r"(?:[0-9A-Fa-f]{2}[-:.]?){5}[0-9A-Fa-f]{2}"
+                                    r"|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}"),
 }
 """The letters a utility's data is written in: a span outside them is not its data («радуга» is no
 Base32, «Продукты у дома» no domain), so a decoder chosen for a word to encode binds nothing."""
@@ -566,7 +569,11 @@ _WORLD_FACT = re.compile(
     r"|owner\s+of|registered\s+to|кому\s+принадлеж\w*|кто\s+(?:владеет|владелец|зарегистрировал|выпустил)"
     r"|какой\s+банк\s+выпустил|кто\s+(?:сейчас\s+)?(?:генеральн\w+\s+)?(?:директор|руководит|возглавляет)"
     r"|на\s+кого\s+(?:зарегистрирован\w*|оформлен\w*)"
-    # where a thing is on the network or on the map
+    r"|whose\s+(?:mobile|phone|number|ip|domain|site|website|e-?mail|account|card)"
+    r"|чей\s+(?:это\s+)?(?:номер|телефон|сайт|домен)"
+    # where a thing is on the network or on the map, or what a search online would find
+    r"|(?:look\s+up|check|find|search)\s+(?:\S+\s+){0,5}?online|look\s+up\s+where"
+    r"|(?:найди|поищи|посмотри|проверь)\s+(?:\S+\s+){0,5}?в\s+интернете"
     r"|(?:which|what)\s+country\s+(?:is|are|was|does|do)|hosted\s+in|resolves?\s+to"
     r"|в\s+какой\s+стране\s+(?:находится|расположен\w*|размещ\w*)"
     # a digest taken back to its text: a hash is one-way
@@ -1169,6 +1176,9 @@ def _shape_runs(question: str, shape: re.Pattern[str]) -> list[tuple[int, int]]:
     return found
 
 
+_INTO_UNIT = re.compile(r"(?<!\w)(?:in|into|to|в|во)\s+$", re.IGNORECASE)
+
+
 def _measured_first(numbers: list[tuple[int, int]], question: str, uid: str) -> None:
     """Move the numbers written right before a unit that conversion ``uid`` accepts to the front.
 
@@ -1355,6 +1365,8 @@ class RuleRouter:
                     taken = _take(spans, question, f"enum:{vocabulary}")
                 else:  # a unit of another quantity is no unit of this conversion ("kg" of a data size)
                     own = [s for s in spans if ArgSpan(*s, "enum:unit").value(question) in accepted]
+                    if name == "to_unit":  # the unit asked into: "What is that in pounds?"
+                        own.sort(key=lambda s: _INTO_UNIT.search(question[max(0, s[0] - 8):s[0]]) is None)
                     taken = _take(own, question, "enum:unit")
                     if taken is not None:
                         spans.remove((taken[0].start, taken[0].end))
