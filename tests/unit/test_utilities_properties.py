@@ -82,3 +82,24 @@ def test_any_json_arguments(uid):
        args=JSON_VALUES, question=st.one_of(st.none(), ODD_TEXT))
 def test_any_id_any_args_any_question(uid, args, question):
     check(uid, args, question)
+
+
+RUSSIAN = st.text(alphabet="абвгдеёжзийклмнопрстуфхцчшщъыьэюяАБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ ,.",
+                  min_size=1, max_size=40).filter(lambda t: any(c.isalpha() for c in t))
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=RUSSIAN, misread_as=st.sampled_from(["cp1251", "latin-1", "cp1252"]))
+def test_mojibake_of_any_russian_text_is_repaired_and_a_correct_one_is_kept(
+        text: str, misread_as: str) -> None:
+    # «Смирнова» read as windows-1251 is «РЎРјРёСЂРЅРѕРІР°», all Cyrillic letters itself
+    try:
+        garbled = text.encode("utf-8").decode(misread_as)
+    except UnicodeDecodeError:
+        return  # latin-1 reads every byte; cp1252 leaves five undefined
+    assert call_utility("charset.fix_mojibake", {"text": garbled}).result == text
+    assert call_utility("charset.fix_mojibake", {"text": text}).result == text
+
+
+def test_misread_latin_text_is_repaired() -> None:
+    assert call_utility("charset.fix_mojibake", {"text": "cafÃ©"}).result == "café"

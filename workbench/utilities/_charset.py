@@ -100,10 +100,14 @@ def fix_mojibake(text: str) -> str:
     """Undo one wrong decoding: re-encode in a guessed charset and decode as UTF-8.
 
     Every candidate of ``_MISREAD_AS`` that round-trips is scored by the share of Cyrillic
-    letters it yields; the best wins, ties go to the earlier candidate. A text none of them
-    repairs is returned unchanged (it may simply be correct).
+    letters it yields, then by how few characters it needs; the best wins, ties go to the earlier
+    candidate. The length counts because a misread text can be all Cyrillic letters itself
+    («РЎРјРёСЂРЅРѕРІР°» for «Смирнова»): each two-byte letter read as two single-byte ones is
+    undone into one, where a correct Russian text does not round-trip at all. A misread Latin
+    text is repaired too ("cafÃ©" → "café"). A text none of them repairs is returned unchanged
+    (it may simply be correct).
     """
-    best, best_score = text, _cyrillic_share(text)
+    best, best_score = text, (_cyrillic_share(text), -len(text))
     for codec in _MISREAD_AS:
         try:
             repaired = text.encode(codec).decode("utf-8")
@@ -111,7 +115,7 @@ def fix_mojibake(text: str) -> str:
             continue
         if repaired == text:
             continue
-        score = _cyrillic_share(repaired)
+        score = (_cyrillic_share(repaired), -len(repaired))
         if score > best_score:
             best, best_score = repaired, score
     return best
