@@ -938,11 +938,17 @@ def test_names_people_write_pick_their_utility(rule: RuleRouter, question: str, 
     assert rule._pick_utility(question) == uid
 
 
-def test_the_value_of_a_conversion_is_the_number_its_unit_measures(rule: RuleRouter) -> None:
-    question = 'Forwarded: "Pallet 4 of 6 - gross weight 1,850 lb, dims 48x40x52 in." What is that in kg?'
+@pytest.mark.parametrize(("question", "bound"), [
+    # the value is the number its unit measures
+    ('Forwarded: "Pallet 4 of 6 - gross weight 1,850 lb, dims 48x40x52 in." What is that in kg?',
+     {"value": 1850, "from_unit": "lb", "to_unit": "kg"}),
+    # the target is the unit asked into
+    ("The scales said 83.4 kg but I only understand stones and pounds. What is that in pounds?",
+     {"value": 83.4, "from_unit": "kg", "to_unit": "lb"})])
+def test_a_conversion_reads_its_value_and_units_where_they_are_written(
+        rule: RuleRouter, question: str, bound: dict[str, object]) -> None:
     spans = rule._bind("units.mass", question)
-    assert {name: span.value(question) for name, span in spans.items()} == {
-        "value": 1850, "from_unit": "lb", "to_unit": "kg"}
+    assert {name: span.value(question) for name, span in spans.items()} == bound
 
 
 def test_a_closing_question_after_lines_of_data_is_the_request(rule: RuleRouter) -> None:
@@ -1083,11 +1089,10 @@ def test_a_file_name_is_data_only_where_a_noun_names_it_a_string(rule: RuleRoute
     assert content.refusal is not None and content.refusal.code == "MISSING_ARGUMENT"
 
 
-def test_the_unit_asked_into_is_the_target(rule: RuleRouter) -> None:
-    question = "The scales said 83.4 kg but I only understand stones and pounds. What is that in pounds?"
-    spans = rule._bind("units.mass", question)
-    assert {name: span.value(question) for name, span in spans.items()} == {
-        "value": 83.4, "from_unit": "kg", "to_unit": "lb"}
+def test_a_bare_number_is_no_hex_colour(rule: RuleRouter) -> None:
+    question = "Convert hue 45, saturation 100%, lightness 50% to RGB"
+    assert "hex" not in rule._bind("color.hex_to_rgb", question)
+    assert rule._bind("color.hex_to_rgb", "What is 0f0 in RGB?")["hex"].text("What is 0f0 in RGB?") == "0f0"
 
 
 def test_a_mac_is_six_bytes_of_hex(rule: RuleRouter) -> None:

@@ -227,6 +227,9 @@ stays)."""
 ROMAN_NUMERAL = r"M{0,4}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
 """A Roman numeral from I to MMMMCMXCIX in capitals (and the empty string: callers require a letter)."""
 
+_HEX_COLOUR = re.compile(r"#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})"
+                         r"|(?=\d*[A-Fa-f])(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})")
+"""A hex colour: with its «#», or without it where a letter shows it is hex ("0f0"; not "100")."""
 DATA_ALPHABETS: dict[str, re.Pattern[str]] = {
     "encoding.base32_decode": re.compile(r"[A-Za-z2-7]+=*"),
     "encoding.base64_decode": re.compile(r"[A-Za-z0-9+/]+={0,2}"),
@@ -236,9 +239,13 @@ DATA_ALPHABETS: dict[str, re.Pattern[str]] = {
     "encoding.punycode_encode": re.compile(r"[^\s.]+(?:\.[^\s.]+)+"),
     # an IBAN opens with its country's two letters and two check digits, in groups of four or not
     "id.validate_iban": re.compile(r"[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]{1,4})+"),
-    # six bytes of hex, with or without separators: not "IPv6", which a MAC request may name
+    # six bytes of hex, with or without separators: not "IPv6", which a MAC request may name, nor
+    # the text after a ticket's own colon ("Ticket #4471: … MAC from the sticker is A4-5E-…")
     "net.mac_normalize": re.compile(r"(?:[0-9A-Fa-f]{2}[-:.]?){5}[0-9A-Fa-f]{2}"
                                     r"|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}"),
+    # a hex colour: in "grey text #767676 on a #ffffff background" the two colours are the data
+    "color.hex_to_rgb": _HEX_COLOUR,
+    "color.contrast_ratio": _HEX_COLOUR,
 }
 """The letters a utility's data is written in: a span outside them is not its data («радуга» is no
 Base32, «Продукты у дома» no domain), so a decoder chosen for a word to encode binds nothing."""
@@ -279,15 +286,6 @@ SHAPE_SCORE = 8
 _OPENING_QUOTES = "«\"'`“„"
 """The marks a quoted literal opens with (:func:`~workbench.relevance.question_literal_spans` also
 gives the text after a colon, which opens with none)."""
-_HEX_COLOUR = re.compile(r"(?<![\w#])#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})(?![\w])")
-ARGUMENT_SHAPES: dict[str, re.Pattern[str]] = {
-    "mac": DATA_SHAPES["net.mac_normalize"],
-    "hex": _HEX_COLOUR, "foreground": _HEX_COLOUR, "background": _HEX_COLOUR,
-}
-"""Arguments whose value has a shape of its own: where the question holds that shape, the
-matches are the argument's only candidates, in order. In "Ticket #4471: … MAC from the sticker
-is A4-5E-60-C2-1F-9B; please …" the text after the colon is no MAC, and in "grey text #767676 on
-a #ffffff background" the two colours are the foreground and the background."""
 
 
 def holds_shape(uid: str, question: str) -> bool:
@@ -556,10 +554,20 @@ def asks_reason_itself(question: str) -> bool:
 
     'Apply ROT13 to "Why did the chicken cross the road?"' asks for a call, not a reason.
     """
+    return asks_reason(_blank_literals(question))
+
+
+def _blank_literals(question: str, *, colon_tail: bool = True) -> str:
+    """``question`` with its literals blanked out, so that words inside them are not read as asked.
+
+    ``colon_tail=False`` keeps the text after the first colon, which a question may ask in
+    ("Question: who owns 8.8.8.8?"), and blanks only the quoted literals.
+    """
     masked = list(question)
     for start, end in question_literal_spans(question):
-        masked[start:end] = " " * (end - start)
-    return asks_reason("".join(masked))
+        if colon_tail or question[start - 1:start] in _OPENING_QUOTES:
+            masked[start:end] = " " * (end - start)
+    return "".join(masked)
 
 
 _WORLD_FACT = re.compile(
@@ -598,10 +606,7 @@ def asks_world_fact(question: str) -> str | None:
     not hold, a hash is not taken back to its text, and no utility acts in the world; both
     routers refuse these as out of scope before any class is chosen.
     """
-    text = question
-    for start, end in question_literal_spans(question):
-        if question[start - 1:start] in _OPENING_QUOTES:  # a quoted literal, not the text after a colon
-            text = text[:start] + " " * (end - start) + text[end:]
+    text = _blank_literals(question, colon_tail=False)
     found = _WORLD_FACT.search(text) or _ACTION.search(text)
     return found[0].strip(" \t.,!?:;-") if found else None
 
@@ -757,18 +762,11 @@ class _Offer:
         # a comma is the decimal mark in Russian («3,141»), a thousands separator in English
         self.number_style = "-ru" if _CYRILLIC.search(question) else ""
         self.vocab: dict[str, list[tuple[int, int]]] = {}
-        self.shaped: dict[re.Pattern[str], list[tuple[int, int]]] = {}
         between = _BETWEEN.search(question)
         # the pair compared, when no quoted literal gives it and both words may be data
         self.pair = ([between.span(1), between.span(2)] if between and not literals and all(
             _plain_data(question, *between.span(g)) for g in (1, 2)) else [])
         self.question = question
-
-    def of_shape(self, shape: re.Pattern[str]) -> list[tuple[int, int]]:
-        """The spans of ``shape`` (:data:`ARGUMENT_SHAPES`), in order; binding takes them one by one."""
-        if shape not in self.shaped:
-            self.shaped[shape] = [m.span() for m in shape.finditer(self.question)]
-        return self.shaped[shape]
 
     def vocabulary(self, name: str) -> list[tuple[int, int]]:
         """The spans that name a value of vocabulary ``name``, in order, without overlaps."""
@@ -1412,8 +1410,6 @@ class RuleRouter:
                 if uid in unit_codes() and name == "value":
                     _measured_first(offer.numbers, question, uid)
                 taken = _take(offer.numbers, question, arg.type + offer.number_style)
-            elif name in ARGUMENT_SHAPES and offer.of_shape(ARGUMENT_SHAPES[name]):
-                taken = _take(offer.of_shape(ARGUMENT_SHAPES[name]), question, "text")
             elif arg.role.value == "data" and arg.type == "string":
                 if name == "text":
                     _cued_first(offer.literals, question)

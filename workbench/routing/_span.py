@@ -605,20 +605,17 @@ class SpanRouter:
                 uid, spans, verdict, missing = encoder, spans_e, verdict_e, missing_e
                 raw = f"{raw}: {encoder}, no data in the decoder's alphabet"
         converse = _converse(uid)
-        if missing and converse in self._column:
-            # "#3b7a57 — what are the red, green and blue numbers?": the channels are the answer;
-            # the data is the converse conversion's, if it is there
-            spans_c, verdict_c, missing_c = self._bound(converse, question)
-            if verdict_c.passed and not missing_c:
-                uid, spans, verdict, missing = converse, spans_c, verdict_c, missing_c
-                raw = f"{raw}: {converse}, its data is there"
-        if converse in self._column and conversion_direction(uid, conversion_targets(question)) < 0:
-            # "Convert rgb(255, 99, 71) to HSL" asks into the format hsl_to_rgb starts from: the
-            # request is the converse conversion's, if its data is there
-            spans_c, verdict_c, missing_c = self._bound(converse, question)
-            if verdict_c.passed and not missing_c:
-                uid, spans, verdict, missing = converse, spans_c, verdict_c, missing_c
-                raw = f"{raw}: {converse}, the question asks into its target"
+        if converse in self._column:
+            # "Convert rgb(255, 99, 71) to HSL" asks into the format hsl_to_rgb starts from, and
+            # "#3b7a57 — what are the red, green and blue numbers?" gives no channels but the
+            # converse conversion's data: either request is the converse's, if its data is there
+            into_source = conversion_direction(uid, conversion_targets(question)) < 0
+            if missing or into_source:
+                spans_c, verdict_c, missing_c = self._bound(converse, question)
+                if verdict_c.passed and not missing_c:
+                    why = "the question asks into its target" if into_source else "its data is there"
+                    uid, spans, verdict, missing = converse, spans_c, verdict_c, missing_c
+                    raw = f"{raw}: {converse}, {why}"
         if not verdict.passed:
             return self._refuse("ARGUMENT_IS_CIRCUMSTANCE",
                                 f"The span bound to {verdict.argument} names a circumstance "
