@@ -361,6 +361,9 @@ def test_a_url_is_bound_whole(question: str, url: str) -> None:
      "net.mac_normalize", {"mac": "00-1A-2B-3C-4D-5E"}),
     ("The switch lists 001a.2b3c.4d5e; put it in the usual form.", "net.mac_normalize",
      {"mac": "001a.2b3c.4d5e"}),
+    # two colours, whatever the words around them: a foreground on a background
+    ("Does #333 sit well on #fafafa in the footer?", "color.contrast_ratio",
+     {"foreground": "#333", "background": "#fafafa"}),
 ])
 def test_data_of_one_shape_names_its_utility(question: str, utility: str, args: dict) -> None:
     decision = RuleRouter().route(question)
@@ -373,6 +376,7 @@ def test_data_of_one_shape_names_its_utility(question: str, utility: str, args: 
     "РОССИЯ и СССР — это страны",  # Russian capitals, not mojibake
     "A 5% discount and a 10% tax",  # percent signs, not percent-encoding
     "Expand fe80::1:2:3:4:5 in full",  # IPv6 groups, not a MAC address
+    "Issue #123 and issue #456 both mention it",  # issue numbers, not colours
 ])
 def test_ordinary_text_has_no_data_shape(question: str) -> None:
     from workbench.routing._rule import DATA_SHAPES
@@ -1108,3 +1112,26 @@ def test_a_mac_is_six_bytes_of_hex(rule: RuleRouter) -> None:
     ("Найди в интернете индекс улицы Баумана", "Найди в интернете")])
 def test_whose_number_and_lookups_online_are_out_of_scope(question: str, word: str) -> None:
     assert asks_world_fact(question) == word
+
+
+@pytest.mark.parametrize(("question", "utility", "args"), [
+    # the count asked about the two dates just given
+    ("We signed on 3 March 2025 and closed on 19 May 2025. How many days is that?",
+     "date.diff_days", {"start": "2025-03-03", "end": "2025-05-19"}),
+    ("Заехали 1 июня 2024, выехали 15 августа 2024 — сколько это дней?",
+     "date.diff_days", {"start": "2024-06-01", "end": "2024-08-15"}),
+    # the three channels named one by one
+    ("The brand sheet says #1f6feb; give me red, green and blue separately", "color.hex_to_rgb",
+     {"hex": "#1f6feb"}),
+    ("Для цвета #c0ffee нужны R, G и B по отдельности", "color.hex_to_rgb", {"hex": "#c0ffee"}),
+    # a weekday asked for in Russian words is named in Russian
+    ("Какой день недели будет 7 ноября 2026 года?", "date.weekday",
+     {"date": "2026-11-07", "lang": "ru"}),
+    ("What day of the week is 7 November 2026?", "date.weekday", {"date": "2026-11-07"}),
+    # an English verb of size after the word its noun names
+    ("How many bytes does the word déjà take in UTF-8?", "charset.byte_length",
+     {"text": "déjà", "charset": "utf-8"}),
+])
+def test_request_words_of_a_later_writer(question: str, utility: str, args: dict) -> None:
+    decision = RuleRouter().route(question)
+    assert (decision.source, decision.utility, decision.args) == (Source.UTILITY, utility, args)

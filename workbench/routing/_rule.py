@@ -123,7 +123,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "number.is_prime": ("простое", "prime"),
     "date.diff_days": ("сколько дней между", "how many days from", "days between", "дней прошло с",
                        "days until", "days left until", "days are left until", "сколько дней до",
-                       "дней осталось до"),
+                       "дней осталось до", "how many days is that", "how many days is it",
+                       "сколько это дней", "сколько дней это"),
     "date.add_days": ("через", "дней после", "days after"),
     "date.add_months": ("месяца после", "месяцев после", "months after", "add 3 months", "прибавь месяц",
                          "добавь месяц", "months to", "месяца к", "месяцев к"),
@@ -156,7 +157,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "net.parse_url": ("url на части", "parse the url", "разбери url"),
     "net.ipv6_expand": ("разверни", "expand"), "net.ipv6_compress": ("сожми ipv6", "compress"),
     "net.prefix_to_netmask": ("netmask", "маска для", "маска подсети", "какая маска", "subnet mask"),
-    "color.hex_to_rgb": ("rgb values", "rgb у цвета", "to rgb", "в rgb"),
+    "color.hex_to_rgb": ("rgb values", "rgb у цвета", "to rgb", "в rgb", "red, green and blue",
+                         "red, green, and blue", "r, g and b", "r, g и b"),
     "color.rgb_to_hex": ("hex", "rgb в hex", "rgb to hex"),
     "color.rgb_to_hsl": ("hsl",), "color.hsl_to_rgb": ("hsl to rgb", "hsl в rgb", "from hsl", "из hsl"),
     "color.rgb_to_cmyk": ("cmyk",), "color.contrast_ratio": (
@@ -250,6 +252,8 @@ DATA_ALPHABETS: dict[str, re.Pattern[str]] = {
 """The letters a utility's data is written in: a span outside them is not its data («радуга» is no
 Base32, «Продукты у дома» no domain), so a decoder chosen for a word to encode binds nothing."""
 
+_ANY_COLOUR = r"(?<![\w&])#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})(?!\w)"
+_SURE_COLOUR = r"(?<![\w&])#(?:[0-9A-Fa-f]{6}|(?=\d*[A-Fa-f])[0-9A-Fa-f]{3})(?!\w)"
 DATA_SHAPES: dict[str, re.Pattern[str]] = {
     # a Roman numeral of two letters or more, written in capitals: MCMLXXXIV, XIV
     "number.from_roman": re.compile(rf"(?<![\w])(?=[MDCLXVI]{{2,}}(?![\w])){ROMAN_NUMERAL}(?![\w])"),
@@ -268,6 +272,10 @@ DATA_SHAPES: dict[str, re.Pattern[str]] = {
                                     r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}/\d{1,2}(?!\d)"),
     # two percent-encoded bytes or more in a row: %D0%BA
     "encoding.url_decode": re.compile(r"(?:%[0-9A-Fa-f]{2}){2,}"),
+    # two hex colours, each with its «#» («#222222 on #eeeeee»): only the contrast of a foreground
+    # with a background takes two colours; one of them has six digits or a hex letter, so that
+    # "issue #123 and #456" are no colours
+    "color.contrast_ratio": re.compile(rf"{_SURE_COLOUR}[^\n]*?{_ANY_COLOUR}|{_ANY_COLOUR}[^\n]*?{_SURE_COLOUR}"),
     # a percent of a number: «15% от 3 400», "12.5% of 640" (VAT is added "to" an amount)
     "number.percent_of": re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)?\s?%\s+(?:of|от)\s+(?:the\s+)?\d"),
     # UTF-8 Cyrillic read as windows-1251: every other letter a capital Р or С («РЎРїР°СЃ»)
@@ -414,8 +422,9 @@ _CUE_NOUN = (r"строк[аиуе]?|слов[аоуе]?|текст[аеу]?|ф�
 """The nouns that name the data written right after them: «слова кот», "the string hello"."""
 # "of the string hello", «от строки привет», "the word banana, please": one word after a cue
 # "the surname Щербаков by GOST": one circumstance named after the word («по ГОСТ», "in UTF-8") ends
-# it too
+# it too, and so does the English verb of a size ("does the string naïve take in UTF-8?")
 _TAIL = re.compile(rf"(?<!\w)(?:{_CUE_NOUN})\s+([^\s«»\"'`,]+?)"
+                   r"(?:\s+(?:take|takes|use|uses|need|needs|occupy|occupies)(?:\s+up)?)?"
                    r"(?:\s+(?:по|в|во|in|by|using|with)\s+(?:" + "|".join(CIRCUMSTANCE_PATTERNS.values())
                    + r"))?" + _TAIL_END, re.IGNORECASE)
 # "for the name example.org in the DNS namespace", «для имени пример.рф»: the one word after
