@@ -1135,3 +1135,34 @@ def test_whose_number_and_lookups_online_are_out_of_scope(question: str, word: s
 def test_request_words_of_a_later_writer(question: str, utility: str, args: dict) -> None:
     decision = RuleRouter().route(question)
     assert (decision.source, decision.utility, decision.args) == (Source.UTILITY, utility, args)
+
+
+@pytest.mark.parametrize(("question", "args"), [
+    ('Pretty-print with a 4-space indent: {"a":[1,2]}', {"data": '{"a":[1,2]}', "indent": 4}),
+    ('Отформатируй JSON с отступом 3: {"a":1}', {"data": '{"a":1}', "indent": 3}),
+    ('Pretty-print {"indent": 8}', {"data": '{"indent": 8}'}),  # a key of the data is no indent
+])
+def test_an_indent_is_bound_from_its_width(question: str, args: dict) -> None:
+    decision = RuleRouter().route(question)
+    assert (decision.utility, decision.args) == ("format.json_pretty", args)
+
+
+@pytest.mark.parametrize(("question", "periods"), [
+    ("Сколько будет на вкладе 50 000 под 9% годовых через 3 года с ежеквартальной капитализацией?", 4),
+    ("How much is 2000 at 5% over 4 years, compounded monthly?", 12),
+])
+def test_the_compounding_is_bound_from_its_words(question: str, periods: int) -> None:
+    decision = RuleRouter().route(question)
+    assert decision.utility == "money.compound_interest"
+    assert decision.args.get("periods_per_year") == periods
+
+
+def test_a_yearly_rate_names_no_compounding() -> None:
+    from workbench.routing._normalise import ArgSpan, derive, normalise_periods, period_spans
+
+    assert period_spans("под 9% ежегодно, 8% annual rate") == []
+    question = "100 000 под 9% годовых с ежедневной капитализацией"
+    (start, end), = period_spans(question)
+    assert normalise_periods(question[start:end]) == 365
+    # a bound count of periods is the normalisation of a span of the question
+    assert derive(question, 365, "periods_per_year") == ArgSpan(start, end, "periods")

@@ -23,6 +23,8 @@ itself, so it is always the normalisation of words the user wrote. The normalise
   arguments of ``number.convert_base`` only.
 - ``places``: a word that names a count of decimal places («до сотых», "to the nearest
   thousandth"), for the ``digits`` argument only.
+- ``periods``: words that name how often interest is compounded («с ежемесячной
+  капитализацией», "compounded quarterly") to periods a year, for ``periods_per_year`` only.
 - ``code``: an identifier written with digits (an INN, an IBAN, a card number) as written; a span
   without a digit, or one that goes on past the end of its sentence, has no value.
 - ``duration-<unit>`` (``days``, ``months``, ``years``, ``hours``): a number and the unit of time
@@ -400,6 +402,26 @@ def place_spans(question: str) -> list[tuple[int, int]]:
     return places_vocabulary().separate_spans(question)
 
 
+@functools.cache
+def periods_vocabulary() -> Vocabulary:
+    """The words that name how often interest is compounded (the ``periods`` section of ``synonyms.yaml``)."""
+    return build_vocabulary("periods", synonym_file()["periods"], own_names=False)
+
+
+def normalise_periods(text: str) -> int:
+    """Compounding periods a year named by words: «с ежемесячной капитализацией» is 12.
+
+    Raises:
+        NormaliseError: The text names no compounding.
+    """
+    return int(periods_vocabulary().lookup(text))
+
+
+def period_spans(question: str) -> list[tuple[int, int]]:
+    """The words of ``question`` that name how often interest is compounded, in order."""
+    return periods_vocabulary().separate_spans(question)
+
+
 DURATION_ARGS = frozenset({"days", "months", "years", "hours"})
 """The arguments that count a span of time in the unit they are named after."""
 _DURATION_UNITS: dict[str, str] = {
@@ -673,6 +695,7 @@ NORMALISERS: dict[str, Callable[[str], Any]] = {
     "base": normalise_base,
     "code": normalise_code,
     "places": normalise_places,
+    "periods": normalise_periods,
     **{f"duration-{unit}": functools.partial(normalise_duration, unit=unit)
        for unit in sorted(DURATION_ARGS)},
 }
@@ -784,6 +807,9 @@ def candidate_spans(question: str, argument: str | None = None) -> Iterator[ArgS
     if argument == "digits":
         for start, end in place_spans(question):
             yield ArgSpan(start, end, "places")
+    if argument == "periods_per_year":
+        for start, end in period_spans(question):
+            yield ArgSpan(start, end, "periods")
     if argument in DURATION_ARGS:
         for start, end in duration_spans(question):
             yield ArgSpan(start, end, f"duration-{argument}")

@@ -46,6 +46,7 @@ from workbench.routing._normalise import (
     normalise,
     number_spans,
     percent_spans,
+    period_spans,
     place_spans,
     range_start_spans,
     synonym_file,
@@ -275,7 +276,8 @@ DATA_SHAPES: dict[str, re.Pattern[str]] = {
     # two hex colours, each with its «#» («#222222 on #eeeeee»): only the contrast of a foreground
     # with a background takes two colours; one of them has six digits or a hex letter, so that
     # "issue #123 and #456" are no colours
-    "color.contrast_ratio": re.compile(rf"{_SURE_COLOUR}[^\n]*?{_ANY_COLOUR}|{_ANY_COLOUR}[^\n]*?{_SURE_COLOUR}"),
+    "color.contrast_ratio": re.compile(rf"{_SURE_COLOUR}[^\n]*?{_ANY_COLOUR}"
+                                       rf"|{_ANY_COLOUR}[^\n]*?{_SURE_COLOUR}"),
     # a percent of a number: «15% от 3 400», "12.5% of 640" (VAT is added "to" an amount)
     "number.percent_of": re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)?\s?%\s+(?:of|от)\s+(?:the\s+)?\d"),
     # UTF-8 Cyrillic read as windows-1251: every other letter a capital Р or С («РЎРїР°СЃ»)
@@ -437,6 +439,11 @@ _PHRASE_TAIL = re.compile(r"(?<!\w)(?:фраз[аыуе]|предложени[е
 # "the blake2b digest of hello?", «MD5 от admin»: one word after the utility's own name
 _DIGEST_NOUN = r"(?:[\s-]+(?:digest|hash|checksum|sum|code|хеш|хэш|дайджест|сумм[аы]))?"
 _OF = r"\s+(?:of|for|от|для)\s+"
+# the width of an indent: a count of spaces ("4-space indent", «в 2 пробела»), or a number written
+# right after the word ("indent of 4", «отступ 3»)
+_INDENT = re.compile(r"(?<![\w.,])(\d{1,2})[\s-]*(?:spaces?|пробел\w*)(?!\w)"
+                     r"|(?<!\w)(?:indent\w*|отступ\w*)\s*(?:of\s+|в\s+|=\s*|:\s*)?(\d{1,2})(?![\w.,])",
+                     re.IGNORECASE)
 # "Turn Hello into Base32", "Convert My Project Name to kebab case": the words between an order
 # that opens the question and "into"/"to"/«в», where the utility's name or an enum word follows
 _ORDER = re.compile(r"^\s*(?:please\s+)?(?:turn|convert|change|make|encode|transform|rewrite|"
@@ -1409,6 +1416,11 @@ class RuleRouter:
                          or _take(offer.numbers, question, "month"))
             elif name == "digits" and (places := place_spans(question)):  # «до сотых»
                 taken = _take(places, question, "places")
+            elif name == "periods_per_year" and (periods := period_spans(question)):
+                taken = _take(periods, question, "periods")  # «с ежемесячной капитализацией»
+            elif name == "indent":  # "4-space indent", «с отступом в 2 пробела»
+                taken = _take([m.span(g) for m in _INDENT.finditer(question) for g in (1, 2) if m[g]],
+                              question, "integer")
             elif name in PERCENT_ARGS and (offer.percents or name == "percent"):
                 # "15% of 2,400" gives its percentage a sign; a bare number beside another
                 # ("from 3,200 to 4,100") is no percentage of it
