@@ -1009,7 +1009,9 @@ def test_the_name_of_sha_3_is_no_data(rule: RuleRouter) -> None:
     ("Can you reverse this MD5 back to the original password? 9f582312ce4e5f29", "reverse this MD5"),
     ("Deploy build 4.12.3 to staging and tell me when it's up", "Deploy"),
     ("Email the converted CSV to the analytics list", "Email"),
-    ("Отправь платёжку на 15 000 рублей поставщику", "Отправь")])
+    ("Отправь платёжку на 15 000 рублей поставщику", "Отправь"),
+    ("Какой БИК у Тинькофф банка?", "Какой БИК у Тинькофф"),
+    ("What is the zip code for Springfield, Oregon?", "What is the zip code for Springfield")])
 def test_a_fact_of_the_world_or_an_action_is_out_of_scope(rule: RuleRouter, question: str,
                                                           word: str) -> None:
     assert asks_world_fact(question) == word
@@ -1018,7 +1020,10 @@ def test_a_fact_of_the_world_or_an_action_is_out_of_scope(rule: RuleRouter, ques
 
 
 @pytest.mark.parametrize("question", ["Send me the MD5 of abc", "Reverse the string abc",
-                                      'SHA-256 of "deploy now"'])
+                                      'SHA-256 of "deploy now"',
+                                      # the address is given: its postcode is read from it
+                                      "Какой индекс у адреса «125009, Москва, Тверская, 7»?",
+                                      "What is the IP address of the server?"])
 def test_an_order_to_compute_is_no_action_in_the_world(question: str) -> None:
     assert asks_world_fact(question) is None
 

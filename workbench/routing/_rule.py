@@ -604,6 +604,15 @@ _WORLD_FACT = re.compile(
     r"|(?:reverse|decrypt|crack|un-?hash)\s+(?:this\s+|the\s+|that\s+|an?\s+)?(?:md5|sha[-\w]*|hash\w*)"
     r"|(?:расшифр\w*|взлома\w*|обратить)\s+(?:этот\s+)?(?:md5|sha[-\w]*|хеш\w*|хэш\w*))(?!\w)",
     re.IGNORECASE)
+_NAMED_LOOKUP = re.compile(
+    r"(?<!\w)(?:(?:какой|какие|каков\w*|скажи|подскажи)\s+(?:\w+\s+)?(?:инн|огрн|кпп|снилс|бик|ip-адрес"
+    r"|ip|индекс|телефон|iban)\w*\s+(?:\w+\s+)?у\s+\w+"
+    r"|what(?:'s|\s+is|\s+are)\s+(?:the\s+)?(?:post\s?code|zip\s?code|inn|ip(?:\s+address)?|iban"
+    r"|phone\s+number|tax\s+number|ogrn)\s+(?:of|for)\s+(?:the\s+)?(?-i:[A-ZА-ЯЁ])\w*)",
+    re.IGNORECASE)
+"""The identifier or the address of a named body, place or site, asked where the question holds no
+digit: «Какой ИНН у Сбербанка?», "What's the postcode for Harbour Street in Whitstable?". No utility
+looks a name up; with a digit there («Какой индекс у адреса «125009, Москва»?») the data is given."""
 _ACTION = re.compile(
     r"^\W*(?:please\s+|пожалуйста,?\s+)?(?:deploy|e-?mail|ping|book|schedule|restart|reboot|install"
     r"|publish|order|buy|pay|call|forward|send|задеплой|выкати|отправь|перешли|позвони|закажи|оплати"
@@ -617,13 +626,15 @@ def asks_world_fact(question: str) -> str | None:
 
     "Who owns the IP address 93.184.216.34?", «Кому принадлежит домен yandex.ru?», "Which country
     is 185.199.108.153 hosted in?", "Which bank issued the card …?", "Can you reverse this MD5?",
-    "Deploy build 4.12.3 to staging": the owner, issuer or place of an address, a domain or a
+    "Deploy build 4.12.3 to staging", «Какой ИНН у Сбербанка?» (:data:`_NAMED_LOOKUP`): the owner,
+    issuer or place of an address, a domain or a
     number is a fact of the world that no utility computes from the question and the course does
     not hold, a hash is not taken back to its text, and no utility acts in the world; both
     routers refuse these as out of scope before any class is chosen.
     """
     text = _blank_literals(question, colon_tail=False)
-    found = _WORLD_FACT.search(text) or _ACTION.search(text)
+    found = (_WORLD_FACT.search(text) or _ACTION.search(text)
+             or (None if re.search(r"\d", question) else _NAMED_LOOKUP.search(text)))
     return found[0].strip(" \t.,!?:;-") if found else None
 
 
