@@ -602,6 +602,8 @@ def test_the_direction_a_question_reads_a_conversion(uid: str, question: str, di
     ("Пожалуйста, посчитай MD5 от слова кот", True),
     ("Decrypt this AES ciphertext without the key", True),
     ("Please convert 5 km to miles", True),
+    ("Пропарси этот лог", True),  # a verb of the trade no dictionary holds
+    ("Сриншот экрана прилагаю", False),  # a word no dictionary holds, not ending as an order
     # verbs of telling ask what the course says; a question is no order
     ("Объясни, почему в UTF-8 у кириллицы два байта", False),
     ("Назови стандарт транслитерации для загранпаспорта", False),

@@ -691,7 +691,8 @@ def orders_computation(question: str) -> bool:
     """Whether ``question`` opens with an order to compute, convert or check something.
 
     A Russian question opens with an imperative (pymorphy3's most probable parse) that is no verb
-    of telling («Раскодируй ссылку…», not «Объясни, почему…»); an English one with a verb of
+    of telling («Раскодируй ссылку…», not «Объясни, почему…»), or with a word the dictionary lacks
+    that ends as an imperative does («Распарси»); an English one with a verb of
     ``order_verbs_en`` ("Decrypt this ciphertext", not "Explain why"); a polite word before it is
     passed over. One that asks for a reason (:func:`asks_reason`) is no order. A quote says what
     the course says and carries out no order of the kind.
@@ -702,7 +703,11 @@ def orders_computation(question: str) -> bool:
     word = match[1].lower()
     telling, verbs = _order_words()
     if re.search(r"[а-яё]", word):
-        return "impr" in morphology().parse(word)[0].tag and lemma(word) not in telling
+        if "impr" in morphology().parse(word)[0].tag:
+            return lemma(word) not in telling
+        # a verb of the trade the dictionary lacks («Распарси этот JSON», «Пропарси лог») has the
+        # ending of an imperative
+        return not morphology().word_is_known(word) and bool(re.search(r"(?:[иь]|[аеоуя]й)(?:те)?$", word))
     return word in verbs
 
 
