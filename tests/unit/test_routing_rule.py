@@ -1044,6 +1044,14 @@ def test_someone_elses_data_named_by_a_possessive_is_missing(rule: RuleRouter) -
     assert given.utility == "id.validate_iban"
 
 
+
+def test_a_pointer_to_data_elsewhere_is_missing_data_whatever_follows_the_colon(rule: RuleRouter) -> None:
+    # two words before the possessive, and a question after a colon that is no data
+    decision = rule.route("The INN from the new client's contract: is it right?")
+    assert decision.refusal is not None and decision.refusal.code == "MISSING_ARGUMENT"
+    assert decision.refusal.numbers["utility"] == "id.validate_inn"
+
+
 def test_a_bare_number_is_no_text_to_count_words_in(rule: RuleRouter) -> None:
     question = "How many words is the release announcement draft? Marketing capped it at 250."
     assert "text" not in rule._bind("text.word_count", question)

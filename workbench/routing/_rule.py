@@ -457,10 +457,10 @@ POINTING_WORDS = frozenset({"выше", "ниже", "этой", "этого", "�
 """Words that point at data instead of being data: never bound as a value."""
 OWNER_WORDS = re.compile(
     r"(?<!\w)(?:(?:мо|тво)(?:[йяеёию]|его|ей|ему|им|их|ём|ем)|(?:наш|ваш)(?:[аеиу]|его|ей|ему|им|их|ем)?"
-    r"|my|our|your|his|her|their|the\s+[^\W\d_]+(?:'s|’s|s'))(?!\w)",
+    r"|my|our|your|his|her|their|the\s+(?:[^\W\d_]+\s+)?[^\W\d_]+(?:'s|’s|s'))(?!\w)",
     re.IGNORECASE)
-"""Possessives: a request about *my* card, *his* invoice or *the supplier's* IBAN points at data
-someone has and the question does not give."""
+"""Possessives: a request about *my* card, *his* invoice, *the supplier's* IBAN or *the new hire's*
+form points at data someone has and the question does not give."""
 ELSEWHERE_WORDS = re.compile(
     r"(?<!\w)(?:above|attached|выше|вложени[еия]|прикрепл[её]нн\w*|приложенн\w*|указан\w*"
     r"|(?:I|you|we|they|he|she)\s+(?:sent|pasted|shared|forwarded|uploaded|showed|put|saved|mentioned)"
@@ -1587,8 +1587,10 @@ class RuleRouter:
             if missing[0].role.value == "data" and names_charset_of_data(question, self.schemas[uid]):
                 return self._refuse("ARGUMENT_IS_CIRCUMSTANCE", question, utility=uid,
                                     argument=missing[0].name)
-            if not _COURSE.search(low) or (not question_literals(question)
-                                           and not asks_about_topic(question, missing)):
+            # a request that points at data it does not give lacks that data, whatever literal
+            # it quotes ("The SNILS from the new hire's form: does it check out?")
+            if not _COURSE.search(low) or _points_at_own_data(question, missing) or (
+                    not question_literals(question) and not asks_about_topic(question, missing)):
                 return self._refuse("MISSING_ARGUMENT", question, utility=uid,
                                     missing=missing[0].name)
         if _COURSE.search(low) and not orders_computation(question):
