@@ -361,6 +361,9 @@ def test_a_url_is_bound_whole(question: str, url: str) -> None:
      "net.mac_normalize", {"mac": "00-1A-2B-3C-4D-5E"}),
     ("The switch lists 001a.2b3c.4d5e; put it in the usual form.", "net.mac_normalize",
      {"mac": "001a.2b3c.4d5e"}),
+    # padded Base64 of both cases, with no word about Base64 around it
+    ("aGVsbG8gd29ybGQ= — what does this say?", "encoding.base64_decode",
+     {"data": "aGVsbG8gd29ybGQ="}),
     # two colours, whatever the words around them: a foreground on a background
     ("Does #333 sit well on #fafafa in the footer?", "color.contrast_ratio",
      {"foreground": "#333", "background": "#fafafa"}),
@@ -377,6 +380,8 @@ def test_data_of_one_shape_names_its_utility(question: str, utility: str, args: 
     "A 5% discount and a 10% tax",  # percent signs, not percent-encoding
     "Expand fe80::1:2:3:4:5 in full",  # IPv6 groups, not a MAC address
     "Issue #123 and issue #456 both mention it",  # issue numbers, not colours
+    "Set ENABLE_CACHE=1 and LOG_LEVEL==debug",  # a setting, not Base64
+    "The Base32 string NBSWY3DPEB3W64TMMQ== is padded too",  # capitals only: Base32
 ])
 def test_ordinary_text_has_no_data_shape(question: str) -> None:
     from workbench.routing._rule import DATA_SHAPES
@@ -1143,6 +1148,11 @@ def test_whose_number_and_lookups_online_are_out_of_scope(question: str, word: s
     ("Какой день недели будет 7 ноября 2026 года?", "date.weekday",
      {"date": "2026-11-07", "lang": "ru"}),
     ("What day of the week is 7 November 2026?", "date.weekday", {"date": "2026-11-07"}),
+    # the words of a few more requests
+    ("Pull every word out of 'a1 b2 c3' with the pattern `[a-z]\\d`", "regex.find_all",
+     {"pattern": "[a-z]\\d", "text": "a1 b2 c3"}),
+    ("Напиши наоборот: кот ушёл", "text.reverse", {"text": "кот ушёл"}),
+    ("Какими байтами записывается «ёж» в koi8-r?", "charset.encode", {"text": "ёж", "charset": "koi8-r"}),
     # an English verb of size after the word its noun names
     ("How many bytes does the word déjà take in UTF-8?", "charset.byte_length",
      {"text": "déjà", "charset": "utf-8"}),

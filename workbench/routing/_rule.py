@@ -89,7 +89,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                                                                                    "unicode name"),
     "charset.normalize": ("нормализ", "nfc", "nfd"), "charset.transcode": ("перекодируй", "transcode"),
     "charset.decode": ("раскодируй байты", "decode the bytes"),
-    "charset.encode": ("какие байты", "which bytes"), "charset.byte_length": ("сколько байт",
+    "charset.encode": ("какие байты", "which bytes", "какими байтами", "what bytes"),
+    "charset.byte_length": ("сколько байт",
                                                                                "how many bytes"),
     "text.stats": ("статистик", "statistics", "сколько символов"),
     "text.word_count": ("сколько слов", "how many words", "word count", "count the words",
@@ -99,7 +100,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "text.levenshtein": ("левенштейн", "levenshtein", "edit distance", "правок", "расстояние редактирования"),
     "text.count_substring": ("сколько раз", "how many times", "occurrences", "вхождени"),
     "text.is_palindrome": ("палиндром", "palindrome"),
-    "text.reverse": ("задом наперёд", "reverse", "переверн", "в обратном порядке букв", "backwards"),
+    "text.reverse": ("задом наперёд", "reverse", "переверн", "в обратном порядке букв", "backwards",
+                     "выведи наоборот", "напиши наоборот", "запиши наоборот"),
     "text.dedupe_lines": ("повторяющиеся строки", "duplicate lines", "повторы строк", "дубли строк"),
     "text.sort_lines": ("отсортируй строки", "sort the lines"),
     "text.collapse_whitespace": ("лишние пробелы", "пробелы", "whitespace", "extra spaces", "double spaces"),
@@ -182,7 +184,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "money.discount": ("скидк", "discount"),
     "regex.find_all": ("find all", "find every", "все вхождения", "найди все", "all matches",
                        "every match of", "list every", "list all", "extract all", "extract every",
-                       "выпиши все", "вытащи все"),
+                       "выпиши все", "вытащи все", "pull every", "pull out every"),
     "regex.match": ("совпадёт", "match"),
     "regex.replace": ("replace", "замени"), "regex.escape": ("escape", "экранируй"),
     "regex.split": ("раздели по", "split"),
@@ -278,6 +280,10 @@ DATA_SHAPES: dict[str, re.Pattern[str]] = {
     # "issue #123 and #456" are no colours
     "color.contrast_ratio": re.compile(rf"{_SURE_COLOUR}[^\n]*?{_ANY_COLOUR}"
                                        rf"|{_ANY_COLOUR}[^\n]*?{_SURE_COLOUR}"),
+    # Base64 with its padding: eight letters or more of both cases, closed by «=» or «==»
+    # ("dGhhbmtzIGZvciB0aGUgaGVscCE="); Base32 writes capitals only
+    "encoding.base64_decode": re.compile(r"(?<![\w+/=])(?=[A-Za-z0-9+/]*[a-z])(?=[A-Za-z0-9+/]*[A-Z])"
+                                         r"[A-Za-z0-9+/]{8,}={1,2}(?![\w+/=])"),
     # a percent of a number: «15% от 3 400», "12.5% of 640" (VAT is added "to" an amount)
     "number.percent_of": re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)?\s?%\s+(?:of|от)\s+(?:the\s+)?\d"),
     # UTF-8 Cyrillic read as windows-1251: every other letter a capital Р or С («РЎРїР°СЃ»)
