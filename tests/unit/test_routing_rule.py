@@ -1191,3 +1191,35 @@ def test_a_yearly_rate_names_no_compounding() -> None:
     assert normalise_periods(question[start:end]) == 365
     # a bound count of periods is the normalisation of a span of the question
     assert derive(question, 365, "periods_per_year") == ArgSpan(start, end, "periods")
+
+
+@pytest.mark.parametrize("question", [
+    "What's the SHA-256 of my draft? It's roughly 120 words.",
+    "Convert my CSV to JSON, it has 300 rows and a header",
+    "Сколько байт займёт моё имя в UTF-8? Там около 12 символов",
+    "How many bytes will my title take in UTF-16? About 40 Cyrillic characters.",
+    "What's the MD5 of my essay? It is approximately 1500.",  # approximate, and nothing counted
+    "My title has 40 Cyrillic characters; how many bytes in UTF-16?",  # counted, not approximate
+])
+def test_a_figure_about_the_data_is_not_the_data(rule: RuleRouter, question: str) -> None:
+    decision = rule.route(question)
+    assert decision.source is Source.REFUSE, decision
+
+
+@pytest.mark.parametrize(("question", "args"), [
+    ("Посчитай SHA-256 от 300", {"text": "300"}),  # a number with nothing about it is the text
+    ("SHA-256 of 40, please", {"text": "40"}),
+    ("Give me the SHA-256 of R2D2 characters", {"text": "R2D2"}),  # no bare number: a name
+])
+def test_a_bare_number_with_nothing_about_it_is_still_the_text(rule: RuleRouter, question: str,
+                                                                args: dict) -> None:
+    assert rule.route(question).args == args
+
+
+def test_an_address_is_no_network_and_a_network_no_address(rule: RuleRouter) -> None:
+    decision = rule.route("Is 172.16.40.9 inside our office subnet?")
+    assert decision.refusal is not None and decision.refusal.code == "MISSING_ARGUMENT"
+    given = rule.route("Is 172.16.40.9 inside 172.16.0.0/16?")
+    assert given.args == {"ip": "172.16.40.9", "cidr": "172.16.0.0/16"}
+    info = rule.route("Tell me about the network 10.1.0.0/22")
+    assert info.utility == "net.cidr_info" and info.args == {"cidr": "10.1.0.0/22"}

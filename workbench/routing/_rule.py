@@ -248,6 +248,8 @@ DATA_ALPHABETS: dict[str, re.Pattern[str]] = {
     # the text after a ticket's own colon ("Ticket #4471: … MAC from the sticker is A4-5E-…")
     "net.mac_normalize": re.compile(r"(?:[0-9A-Fa-f]{2}[-:.]?){5}[0-9A-Fa-f]{2}"
                                     r"|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}"),
+    # a Russian postcode is six digits, and an ISBN is digits (an ISBN-10 may end in X) with
+    # hyphens or spaces: "#1a73e8" and "2025-06-12" are neither
     # a hex colour: in "grey text #767676 on a #ffffff background" the two colours are the data
     "color.hex_to_rgb": _HEX_COLOUR,
     "color.contrast_ratio": _HEX_COLOUR,
@@ -860,6 +862,29 @@ def _tail_spans(question: str, names: str) -> list[tuple[int, int]]:
     return found
 
 
+_APPROXIMATELY = re.compile(r"(?:about|around|roughly|approximately|almost|nearly|under|over|~|около"
+                            r"|примерно|приблизительно|порядка|почти|больше|меньше)\s*$", re.IGNORECASE)
+_COUNT_NOUN = re.compile(r"\s*(?:rows?|lines?|characters?|chars?|words?|bytes?|kb|mb|gb|pages?|digits?"
+                         r"|symbols?|letters?|entries|items?|records?|columns?|строк\w*|символ\w*|слов\w*"
+                         r"|байт\w*|кб|мб|страниц\w*|запис\w*|знак\w*|цифр\w*|букв\w*|столб\w*)(?!\w)",
+                         re.IGNORECASE)
+_COUNTED_KIND = re.compile(r"\s+\w+\s+(?:characters?|chars?|letters?|символ\w*|букв\w*)(?!\w)",
+                           re.IGNORECASE)  # "40 Cyrillic characters", «12 латинских букв»
+
+
+def _figure_about_data(question: str, span: tuple[int, int]) -> bool:
+    """Whether the bare number at ``span`` is a figure about the data, not the data.
+
+    It is approximate ("about 40 Cyrillic characters", «около 300») or counts a part of the data
+    ("300 rows with Windows line endings", «12 строк»): a text is never written so.
+    """
+    start, end = span
+    if not question[start:end].isdigit():
+        return False
+    return bool(_APPROXIMATELY.search(question[max(0, start - 16):start])
+                or _COUNT_NOUN.match(question, end) or _COUNTED_KIND.match(question, end))
+
+
 def _cue_named(question: str) -> list[tuple[int, int]]:
     """The one word a cue noun names as the data (:data:`_TAIL`): «слова электрификация», "the word banana".
 
@@ -1412,7 +1437,10 @@ class RuleRouter:
                           if name == "start" else None)
                          or _take(offer.dates, question, "date"))
             elif name in {"ip", "cidr"}:
-                taken = _take(offer.ips, question, "text")
+                # a network is written with its prefix length, an address without one: in "is
+                # 172.16.40.9 inside our office subnet?" the address is no network
+                taken = _take([s for s in offer.ips if ("/" in question[s[0]:s[1]]) == (name == "cidr")],
+                              question, "text")
             elif name == "roman":
                 taken = _take([r for r in offer.romans if r[1] - r[0] >= 2], question, "text")
             elif name == "pattern":
@@ -1469,6 +1497,9 @@ class RuleRouter:
                     # "the essay I attached? The limit is 500": with the text kept elsewhere, a bare
                     # number the question holds is a figure about it, not the text
                     offer.tokens = [t for t in offer.tokens if not question[t[0]:t[1]].isdigit()]
+                if name in TAIL_ARGS:
+                    # "about 40 Cyrillic characters", "300 rows": a figure about the data
+                    offer.tokens = [t for t in offer.tokens if not _figure_about_data(question, t)]
                 if name in TAIL_ARGS and _cue_named(question):
                     # a word its noun names as the data comes before a bare number («у слова
                     # электрификация, если поле принимает 32?»: the 32 is a limit, not the text)
