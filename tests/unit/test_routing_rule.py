@@ -364,6 +364,9 @@ def test_a_url_is_bound_whole(question: str, url: str) -> None:
     # padded Base64 of both cases, with no word about Base64 around it
     ("aGVsbG8gd29ybGQ= — what does this say?", "encoding.base64_decode",
      {"data": "aGVsbG8gd29ybGQ="}),
+    # two time zones by their IANA names: a conversion from one to the other
+    ("The call is at 2026-02-03T16:00 Europe/Paris. And in Asia/Tokyo?", "date.convert_timezone",
+     {"datetime": "2026-02-03T16:00:00", "from_tz": "Europe/Paris", "to_tz": "Asia/Tokyo"}),
     # two colours, whatever the words around them: a foreground on a background
     ("Does #333 sit well on #fafafa in the footer?", "color.contrast_ratio",
      {"foreground": "#333", "background": "#fafafa"}),
@@ -382,6 +385,7 @@ def test_data_of_one_shape_names_its_utility(question: str, utility: str, args: 
     "Issue #123 and issue #456 both mention it",  # issue numbers, not colours
     "Set ENABLE_CACHE=1 and LOG_LEVEL==debug",  # a setting, not Base64
     "The Base32 string NBSWY3DPEB3W64TMMQ== is padded too",  # capitals only: Base32
+    "Convert 2026-02-03T16:00 from Europe/Paris",  # one zone
 ])
 def test_ordinary_text_has_no_data_shape(question: str) -> None:
     from workbench.routing._rule import DATA_SHAPES

@@ -259,6 +259,8 @@ Base32, «Продукты у дома» no domain), so a decoder chosen for a w
 
 _ANY_COLOUR = r"(?<![\w&])#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})(?!\w)"
 _SURE_COLOUR = r"(?<![\w&])#(?:[0-9A-Fa-f]{6}|(?=\d*[A-Fa-f])[0-9A-Fa-f]{3})(?!\w)"
+_IANA_ZONE = (r"(?<![\w/])(?:Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific)"
+              r"/[A-Za-z_]+(?:/[A-Za-z_]+)?(?![\w/])")
 DATA_SHAPES: dict[str, re.Pattern[str]] = {
     # a Roman numeral of two letters or more, written in capitals: MCMLXXXIV, XIV
     "number.from_roman": re.compile(rf"(?<![\w])(?=[MDCLXVI]{{2,}}(?![\w])){ROMAN_NUMERAL}(?![\w])"),
@@ -286,6 +288,8 @@ DATA_SHAPES: dict[str, re.Pattern[str]] = {
     # ("dGhhbmtzIGZvciB0aGUgaGVscCE="); Base32 writes capitals only
     "encoding.base64_decode": re.compile(r"(?<![\w+/=])(?=[A-Za-z0-9+/]*[a-z])(?=[A-Za-z0-9+/]*[A-Z])"
                                          r"[A-Za-z0-9+/]{8,}={1,2}(?![\w+/=])"),
+    # two time zones by their IANA names: only a conversion from one zone to another takes two
+    "date.convert_timezone": re.compile(rf"{_IANA_ZONE}[^\n]*?{_IANA_ZONE}"),
     # a percent of a number: «15% от 3 400», "12.5% of 640" (VAT is added "to" an amount)
     "number.percent_of": re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)?\s?%\s+(?:of|от)\s+(?:the\s+)?\d"),
     # UTF-8 Cyrillic read as windows-1251: every other letter a capital Р or С («РЎРїР°СЃ»)
