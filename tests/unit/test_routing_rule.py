@@ -1227,3 +1227,18 @@ def test_an_address_is_no_network_and_a_network_no_address(rule: RuleRouter) -> 
     assert given.args == {"ip": "172.16.40.9", "cidr": "172.16.0.0/16"}
     info = rule.route("Tell me about the network 10.1.0.0/22")
     assert info.utility == "net.cidr_info" and info.args == {"cidr": "10.1.0.0/22"}
+
+
+@pytest.mark.parametrize(("question", "utility", "args"), [
+    ("I'm not asking who owns it, only how xn--80ak6aa92e.com reads in letters",
+     "encoding.punycode_decode", {"domain": "xn--80ak6aa92e.com"}),
+    ("Not asking you to reverse anything, just the MD5 of this: blue-sky-7", "hash.md5",
+     {"text": "blue-sky-7"}),
+])
+def test_a_request_set_aside_is_no_request(rule: RuleRouter, question: str, utility: str,
+                                           args: dict) -> None:
+    assert asks_world_fact(question) is None
+    decision = rule.route(question)
+    assert (decision.utility, decision.args) == (utility, args)
+    # the same words asked are asked
+    assert asks_world_fact("Who owns xn--80ak6aa92e.com?") is not None

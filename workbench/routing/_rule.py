@@ -633,6 +633,17 @@ _ACTION = re.compile(
 «Отправь платёжку поставщику». A utility computes; it sends, books and deploys nothing."""
 
 
+_NOT_ASKED = re.compile(r"(?:\bnot|n't)\s+(?:asking|looking)\s+(?:you\s+)?(?:to\s+|for\s+|about\s+)?$"
+                        r"|(?<!\w)не\s+(?:прошу|спрашиваю)\s+(?:тебя\s+|вас\s+)?$", re.IGNORECASE)
+"""What sets a request aside before it is named: "I'm not asking who owns it", «не прошу
+расшифровать»; the words after it are no request."""
+
+
+def not_asked(question: str, start: int) -> bool:
+    """Whether the words at ``start`` come right after :data:`_NOT_ASKED` (a request set aside)."""
+    return _NOT_ASKED.search(question[max(0, start - 40):start]) is not None
+
+
 def asks_world_fact(question: str) -> str | None:
     """The words, outside the quoted literals, that ask for a fact of the world or an action, or None.
 
@@ -647,6 +658,8 @@ def asks_world_fact(question: str) -> str | None:
     text = _blank_literals(question, colon_tail=False)
     found = (_WORLD_FACT.search(text) or _ACTION.search(text)
              or (None if re.search(r"\d", question) else _NAMED_LOOKUP.search(text)))
+    if found and not_asked(text, found.start()):
+        return None
     return found[0].strip(" \t.,!?:;-") if found else None
 
 
@@ -1384,7 +1397,8 @@ class RuleRouter:
         scores = {}
         for uid, patterns in self._patterns.items():
             # the substring test is the cheap filter; the pattern then checks where the word begins
-            score = sum(len(w) for w, pattern in patterns if w in low and pattern.search(low))
+            score = sum(len(w) for w, pattern in patterns if w in low and any(
+                not not_asked(low, m.start()) for m in pattern.finditer(low)))
             if holds_shape(uid, question):
                 score += SHAPE_SCORE
             if score:
