@@ -1153,6 +1153,8 @@ def test_whose_number_and_lookups_online_are_out_of_scope(question: str, word: s
      {"date": "2026-11-07", "lang": "ru"}),
     ("What day of the week is 7 November 2026?", "date.weekday", {"date": "2026-11-07"}),
     # the words of a few more requests
+    ("The net is 1200 and VAT is 20%. What's the gross?", "money.vat_add", {"amount": 1200, "rate": 20}),
+    ("Quoted 900 net, with 20% VAT on top please", "money.vat_add", {"amount": 900, "rate": 20}),
     ("Pull every word out of 'a1 b2 c3' with the pattern `[a-z]\\d`", "regex.find_all",
      {"pattern": "[a-z]\\d", "text": "a1 b2 c3"}),
     ("Напиши наоборот: кот ушёл", "text.reverse", {"text": "кот ушёл"}),

@@ -39,6 +39,14 @@ from workbench.routing._spec_inputs import (
      {"service_kind": "consulting"}),
     ("vat.invoice_deadline", "Счёт-фактуру выставили через 7 дней после отгрузки. Уложились в срок?",
      {"days_after_supply": "7"}),
+    # a count of days is written with its word; a bare figure is an amount, not days
+    ("vat.invoice_deadline", "The invoice for 8450 went out 3 calendar days after the supply",
+     {"days_after_supply": "3"}),
+    ("vat.invoice_deadline", "The invoice is 2 400 net", {}),
+    ("vat.invoice_deadline", "Is an invoice issued on the day of shipment on time?",
+     {"days_after_supply": "0"}),
+    ("vat.export_document_deadline", "Товар вывезли 200 суток назад, документы ещё собираем",
+     {"days_since_export": "200"}),
 ])
 def test_inputs_are_read_from_the_question(spec: str, question: str, args: dict[str, str]) -> None:
     assert bind_spec_inputs(spec, question) == args

@@ -50,6 +50,11 @@ from workbench.routing._normalise import (
 NUMBER_KINDS = frozenset({"number", "money", "integer", "percent"})
 """Spec input types read from a number span."""
 _CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
+_DAY_WORD = re.compile(r"\s*-?\s*(?:\w+\s+)?(?:days?|дн(?:ей|я)|день|сут(?:ок|ки))(?!\w)", re.IGNORECASE)
+"""What follows a count of days: "9 days", «7 календарных дней», "40-day"."""
+_SAME_DAY = re.compile(r"(?<!\w)(?:on\s+the\s+(?:same\s+)?day\s+of|the\s+same\s+day|в\s+(?:тот\s+же\s+)?день"
+                       r"|в\s+тот\s+же\s+день)(?!\w)", re.IGNORECASE)
+"""Words that put two events on one day: "issued on the day of shipment" is 0 days after it."""
 _CURRENCY = re.compile(r"\s*(?:₽|руб|р\.|rub|roubles?|rubles?|RUB)", re.IGNORECASE)
 """A currency written right after a number: the number is an amount of money."""
 
@@ -248,7 +253,7 @@ def bind_spec_inputs(spec: str, question: str, types: dict[str, dict[str, tuple[
             dates.append(normalise_date(question[start:end]))
         except NormaliseError:
             continue
-    numbers: list[tuple[int | float, bool, bool]] = []  # the value, with a currency, a percentage
+    numbers: list[tuple[int | float, bool, bool, bool]] = []  # value, currency, percentage, days
     percents = {start for start, _ in percent_spans(question)}
     for start, end in number_spans(question):
         try:
@@ -256,7 +261,8 @@ def bind_spec_inputs(spec: str, question: str, types: dict[str, dict[str, tuple[
         except NormaliseError:
             continue
         if value >= 0:
-            numbers.append((value, bool(_CURRENCY.match(question, end)), start in percents))
+            numbers.append((value, bool(_CURRENCY.match(question, end)), start in percents,
+                            bool(_DAY_WORD.match(question, end))))
     args: dict[str, str] = {}
     for name, members in inputs.items():
         kind = members[0] if len(members) == 1 else "enum"
@@ -266,7 +272,14 @@ def bind_spec_inputs(spec: str, question: str, types: dict[str, dict[str, tuple[
         elif kind in NUMBER_KINDS:
             # a percentage is only a percent input's ("VAT at 20%" gives no count of days), and an
             # amount of money is the first number written with a currency, if any is
-            fits = [i for i, (_, _, pct) in enumerate(numbers) if pct == (kind == "percent")]
+            fits = [i for i, (_, _, pct, _) in enumerate(numbers) if pct == (kind == "percent")]
+            if name.startswith("days"):
+                # a count of days is written with its word ("9 days after the supply"); a bare
+                # figure is an amount or a rate («The invoice is 2 400 net»), and "on the day of
+                # shipment" is none at all
+                fits = [i for i in fits if numbers[i][3]]
+                if not fits and _SAME_DAY.search(question):
+                    args[name] = "0"
             if fits:
                 cash = [i for i in fits if numbers[i][1]] if kind == "money" else []
                 value = numbers.pop((cash or fits)[0])[0]
