@@ -45,6 +45,8 @@ from workbench.routing._spec_inputs import (
     ("vat.invoice_deadline", "The invoice is 2 400 net", {}),
     ("vat.invoice_deadline", "Is an invoice issued on the day of shipment on time?",
      {"days_after_supply": "0"}),
+    ("vat.invoice_deadline", "Счёт-фактуру выставили в день отгрузки — это в срок?",
+     {"days_after_supply": "0"}),
     ("vat.export_document_deadline", "Товар вывезли 200 суток назад, документы ещё собираем",
      {"days_since_export": "200"}),
 ])

@@ -52,8 +52,8 @@ NUMBER_KINDS = frozenset({"number", "money", "integer", "percent"})
 _CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
 _DAY_WORD = re.compile(r"\s*-?\s*(?:\w+\s+)?(?:days?|дн(?:ей|я)|день|сут(?:ок|ки))(?!\w)", re.IGNORECASE)
 """What follows a count of days: "9 days", «7 календарных дней», "40-day"."""
-_SAME_DAY = re.compile(r"(?<!\w)(?:on\s+the\s+(?:same\s+)?day\s+of|the\s+same\s+day|в\s+(?:тот\s+же\s+)?день"
-                       r"|в\s+тот\s+же\s+день)(?!\w)", re.IGNORECASE)
+_SAME_DAY = re.compile(r"(?<!\w)(?:on\s+the\s+(?:same\s+)?day\s+of|the\s+same\s+day|в\s+тот\s+же\s+день"
+                       r"|в\s+день\s+(?:отгрузки|поставки|экспорта|передачи|оказания))(?!\w)", re.IGNORECASE)
 """Words that put two events on one day: "issued on the day of shipment" is 0 days after it."""
 _CURRENCY = re.compile(r"\s*(?:₽|руб|р\.|rub|roubles?|rubles?|RUB)", re.IGNORECASE)
 """A currency written right after a number: the number is an amount of money."""
