@@ -1021,6 +1021,9 @@ def test_the_name_of_sha_3_is_no_data(rule: RuleRouter) -> None:
     ("Deploy build 4.12.3 to staging and tell me when it's up", "Deploy"),
     ("Email the converted CSV to the analytics list", "Email"),
     ("Отправь платёжку на 15 000 рублей поставщику", "Отправь"),
+    ("Is 2026-01-07 a public holiday in Russia?", "public holiday"),
+    ("Here is an MD5: 5f4dcc3b5aa765d61d8327deb882cf99. What was the original password?",
+     "What was the original password"),
     ("Какой БИК у Тинькофф банка?", "Какой БИК у Тинькофф"),
     ("What is the zip code for Springfield, Oregon?", "What is the zip code for Springfield")])
 def test_a_fact_of_the_world_or_an_action_is_out_of_scope(rule: RuleRouter, question: str,
@@ -1153,6 +1156,12 @@ def test_whose_number_and_lookups_online_are_out_of_scope(question: str, word: s
      {"date": "2026-11-07", "lang": "ru"}),
     ("What day of the week is 7 November 2026?", "date.weekday", {"date": "2026-11-07"}),
     # the words of a few more requests
+    ("How many hours are there between 2026-03-28 08:00 and 2026-03-29 08:00 in Europe/Paris?",
+     "date.diff_hours", {"start": "2026-03-28T08:00:00", "end": "2026-03-29T08:00:00",
+                         "tz": "Europe/Paris"}),
+    ("Напиши прописью число 317", "number.to_words_ru", {"n": 317}),
+    ("The word limit matters here: Brevity is the soul of wit", "text.word_count",
+     {"text": "Brevity is the soul of wit"}),
     ("The net is 1200 and VAT is 20%. What's the gross?", "money.vat_add", {"amount": 1200, "rate": 20}),
     ("Quoted 900 net, with 20% VAT on top please", "money.vat_add", {"amount": 900, "rate": 20}),
     ("Pull every word out of 'a1 b2 c3' with the pattern `[a-z]\\d`", "regex.find_all",

@@ -94,7 +94,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                                                                                "how many bytes"),
     "text.stats": ("статистик", "statistics", "сколько символов"),
     "text.word_count": ("сколько слов", "how many words", "word count", "count the words",
-                        "посчитай слова"),
+                        "посчитай слова", "counted in words", "word limit"),
     "text.slugify": ("slug", "слаг"), "text.transliterate": ("латиниц", "транслит", "transliterat"),
     "text.change_case": ("регистр", "snake_case", "camelcase", "заглавной", "uppercase", "lowercase"),
     "text.levenshtein": ("левенштейн", "levenshtein", "edit distance", "правок", "расстояние редактирования"),
@@ -118,7 +118,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                             "base 2", "base 8", "base 1", "основани"),
     "number.to_roman": ("римск", "roman numeral"), "number.from_roman": ("what number is",
                                                                          "какое число"),
-    "number.to_words_ru": ("словами", "прописью"),
+    "number.to_words_ru": ("словами", "прописью", "прописью число", "число прописью"),
     "number.to_words_en": ("in words", "in english words", "spell out", "английскими словами"),
     "number.round": ("округли", "round"),
     "number.percent_of": ("percent of", "процентов от", "% of", "% от", "процента от", "процент от"),
@@ -132,6 +132,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "date.add_months": ("месяца после", "месяцев после", "months after", "add 3 months", "прибавь месяц",
                          "добавь месяц", "months to", "месяца к", "месяцев к"),
     "date.weekday": ("день недели", "day of the week", "weekday"),
+    "date.diff_hours": ("how many hours", "hours between", "hours pass", "сколько часов", "часов между",
+                        "часов прошло"),
     "date.to_unix": ("в unix", "to unix"), "date.from_unix": ("метк", "timestamp"),
     "date.convert_timezone": ("когда в", "time zone", "what time is it", "который час"),
     "date.iso_week": ("iso-недел", "iso week"),
@@ -614,9 +616,13 @@ _WORLD_FACT = re.compile(
     r"|(?:найди|поищи|посмотри|проверь)\s+(?:\S+\s+){0,5}?в\s+интернете"
     r"|(?:which|what)\s+country\s+(?:is|are|was|does|do)|hosted\s+in|resolves?\s+to"
     r"|в\s+какой\s+стране\s+(?:находится|расположен\w*|размещ\w*)"
+    # whether a day is a holiday of a country: a calendar of the world, no computation
+    r"|(?:public|bank|national)\s+holiday|праздничн\w+\s+ли|нерабоч\w+\s+ли"
     # a digest taken back to its text: a hash is one-way
     r"|(?:reverse|decrypt|crack|un-?hash)\s+(?:this\s+|the\s+|that\s+|an?\s+)?(?:md5|sha[-\w]*|hash\w*)"
-    r"|(?:расшифр\w*|взлома\w*|обратить)\s+(?:этот\s+)?(?:md5|sha[-\w]*|хеш\w*|хэш\w*))(?!\w)",
+    r"|(?:расшифр\w*|взлома\w*|обратить)\s+(?:этот\s+)?(?:md5|sha[-\w]*|хеш\w*|хэш\w*)"
+    r"|(?:what\s+was|what's|what\s+is|recover|find)\s+the\s+original\s+password"
+    r"|(?:исходный|оригинальный|первоначальный)\s+пароль)(?!\w)",
     re.IGNORECASE)
 _NAMED_LOOKUP = re.compile(
     r"(?<!\w)(?:(?:какой|какие|каков\w*|скажи|подскажи)\s+(?:\w+\s+)?(?:инн|огрн|кпп|снилс|бик|ip-адрес"
