@@ -1253,3 +1253,12 @@ def test_a_request_set_aside_is_no_request(rule: RuleRouter, question: str, util
     assert (decision.utility, decision.args) == (utility, args)
     # the same words asked are asked
     assert asks_world_fact("Who owns xn--80ak6aa92e.com?") is not None
+
+
+def test_one_word_after_the_colon_then_a_sentence_is_the_data(rule: RuleRouter) -> None:
+    question = "Here's the word from the sign: Ёлка. What is its MD5?"
+    assert rule._bind("hash.md5", question)["text"].text(question) == "Ёлка"
+    # a tail of several words stays whole
+    longer = "Count the words: Short texts hide long arguments. Truly."
+    assert rule._bind("text.word_count", longer)["text"].text(longer) == (
+        "Short texts hide long arguments. Truly.")

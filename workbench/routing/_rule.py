@@ -1167,13 +1167,22 @@ def _without_closing_question(question: str, tail: tuple[int, int]) -> tuple[int
     r"""The lines of a tail without a last line that asks about them.
 
     "Here it is:\n<the abstract>\nHow many words is that?": the last line, a question of three
-    words or more, is the request, not a part of the data.
+    words or more, is the request, not a part of the data; so is a new sentence after one word
+    ("…: Ёжик. Give me its bytes in koi8-r.").
     """
     block = question[tail[0]:tail[1]]
     head, _, last = block.rstrip().rpartition("\n")
     if head.strip() and last.strip().endswith("?") and len(last.split()) >= 3:
         return tail[0], tail[0] + len(head.rstrip())
+    # "here's the word from it: Ёжик. Give me its bytes in koi8-r.": one word, then a new sentence,
+    # which says what to do with it
+    one = _ONE_WORD_THEN_SENTENCE.match(block)
+    if one is not None:
+        return tail[0] + one.start(1), tail[0] + one.end(1)
     return tail
+
+
+_ONE_WORD_THEN_SENTENCE = re.compile(r"\s*(\S+?)[.!]\s+(?=[A-ZА-ЯЁ])")
 
 
 def _closing(block: str) -> int | None:
