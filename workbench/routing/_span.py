@@ -798,11 +798,11 @@ def cross_validate_span(folds: int = 5, *, seed: int = 13, generated: int = GENE
     folder = Path(questions_dir) if questions_dir is not None else _default_questions_dir()
     names = [name for name in TRAINING_SETS if (folder / name).is_file()]
     items = [i for name in names for i in load_tasks(folder / name) if i.split == "dev"]
-    weights = {"rule_prior": RULE_PRIOR, "rule_vote": RULE_VOTE, "spec_prior": SPEC_PRIOR,
+    shipped = {"rule_prior": RULE_PRIOR, "rule_vote": RULE_VOTE, "spec_prior": SPEC_PRIOR,
                "description_prior": DESCRIPTION_PRIOR, "shape_prior": SHAPE_PRIOR,
-               "quote_doubt": QUOTE_DOUBT, **(priors or {})}
-    unknown = set(weights) - {"rule_prior", "rule_vote", "spec_prior", "description_prior",
-                              "shape_prior"}
+               "quote_doubt": QUOTE_DOUBT}
+    weights = {**shipped, **(priors or {})}
+    unknown = set(weights) - set(shipped)
     if unknown:
         raise SpanRouterError(f"unknown priors: {', '.join(sorted(unknown))}")
     model = embedder or span_encoder(encoder)
