@@ -374,6 +374,7 @@ DEVTEAM = QUESTIONS / "router_devteam.jsonl"
 LEARNERS = QUESTIONS / "router_learners.jsonl"
 PUBLIC = QUESTIONS / "router_public.jsonl"
 TESTER = QUESTIONS / "router_tester.jsonl"
+REVIEW = QUESTIONS / "router_review.jsonl"
 
 
 BOTH = frozenset({"ru", "en"})
@@ -398,7 +399,10 @@ BOTH = frozenset({"ru", "en"})
                       "router_learners"), frozenset({"en"})),
     (TESTER, 40, 14, ("router_newcomer", "router_helpdesk", "router_edges", "router_pointers",
                       "router_workchat", "router_catalog", "router_office", "router_devteam",
-                      "router_learners", "router_public"), BOTH)])
+                      "router_learners", "router_public"), BOTH),
+    (REVIEW, 40, 18, ("router_newcomer", "router_helpdesk", "router_edges", "router_pointers",
+                      "router_workchat", "router_catalog", "router_office", "router_devteam",
+                      "router_learners", "router_public", "router_tester"), BOTH)])
 def test_check_set_lines_are_dev_refusals_and_calls_asked_by_no_other_set(
         tasks, path, least_refusals, least_calls, also_seen, langs) -> None:
     # requests typed as a newcomer or a colleague types them, with data whose edges are unclear,
