@@ -603,3 +603,19 @@ def test_durations_read_in_both_languages(text: str, unit: str, value: int) -> N
 def test_a_duration_that_does_not_convert_has_no_value(text: str, unit: str) -> None:
     with pytest.raises(NormaliseError):
         normalise(f"duration-{unit}", text)
+
+
+@pytest.mark.parametrize(("question", "span", "value", "comma"), [
+    ("Revenue is now 4.2 million. And before?", "4.2 million", 4_200_000, False),
+    ("Договор на 3 млн рублей", "3 млн", 3_000_000, True),
+    ("Бюджет 1,5 миллиарда", "1,5 миллиарда", 1_500_000_000, True),
+    ("about 12 thousand visitors", "12 thousand", 12_000, False),
+    ("Выручка 12 тыс. руб", "12 тыс.", 12_000, True),
+])
+def test_digits_before_a_scale_word_are_one_number(question: str, span: str, value: int,
+                                                   comma: bool) -> None:
+    from workbench.routing._normalise import normalise_number, number_spans
+
+    spans = [question[s:e] for s, e in number_spans(question)]
+    assert spans == [span]
+    assert normalise_number(span, decimal_comma=comma) == value

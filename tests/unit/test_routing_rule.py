@@ -1022,6 +1022,9 @@ def test_the_name_of_sha_3_is_no_data(rule: RuleRouter) -> None:
     ("Email the converted CSV to the analytics list", "Email"),
     ("Отправь платёжку на 15 000 рублей поставщику", "Отправь"),
     ("Is 2026-01-07 a public holiday in Russia?", "public holiday"),
+    ("Who does the number +7 913 000-11-22 belong to?", "Who does the number +7 913 000-11-22 belong to"),
+    ("Which company is registered under INN 7707083893?", "Which company is registered"),
+    ("Is 'qwerty2024' a strong password?", "Is '          ' a strong password"),
     ("Here is an MD5: 5f4dcc3b5aa765d61d8327deb882cf99. What was the original password?",
      "What was the original password"),
     ("Какой БИК у Тинькофф банка?", "Какой БИК у Тинькофф"),
@@ -1156,6 +1159,11 @@ def test_whose_number_and_lookups_online_are_out_of_scope(question: str, word: s
      {"date": "2026-11-07", "lang": "ru"}),
     ("What day of the week is 7 November 2026?", "date.weekday", {"date": "2026-11-07"}),
     # the words of a few more requests
+    ("HMAC-SHA256 of `ping` with the key `k1`", "hash.hmac_sha256", {"text": "ping", "key": "k1"}),
+    ("Shorten this IPv6: 2001:0db8:0000:0000:0000:0000:0000:0001", "net.ipv6_compress",
+     {"ip": "2001:0db8:0000:0000:0000:0000:0000:0001"}),
+    ("Convert 12 lb to kg", "units.mass", {"value": 12, "from_unit": "lb", "to_unit": "kg"}),
+    ('Сожми этот JSON: {"a": [1, 2]}', "format.json_minify", {"data": '{"a": [1, 2]}'}),
     ("How many hours are there between 2026-03-28 08:00 and 2026-03-29 08:00 in Europe/Paris?",
      "date.diff_hours", {"start": "2026-03-28T08:00:00", "end": "2026-03-29T08:00:00",
                          "tz": "Europe/Paris"}),
@@ -1262,3 +1270,19 @@ def test_one_word_after_the_colon_then_a_sentence_is_the_data(rule: RuleRouter) 
     longer = "Count the words: Short texts hide long arguments. Truly."
     assert rule._bind("text.word_count", longer)["text"].text(longer) == (
         "Short texts hide long arguments. Truly.")
+
+
+
+@pytest.mark.parametrize(("question", "stated"), [
+    ("Given that VAT in Russia is 25%, how much tax is due on 10,000 roubles?", 25),
+    ("Раз НДС в России 25%, сколько налога с 10 000 рублей?", 25),
+])
+def test_a_figure_taken_as_given_that_no_source_holds_is_refused(rule: RuleRouter, question: str,
+                                                                 stated: float) -> None:
+    from workbench.routing._rule import unheld_premise
+
+    premise = unheld_premise(question)
+    assert premise is not None and premise["stated"] == stated
+    assert rule.route(question).refusal.code == "OUT_OF_SCOPE"
+    # a rate that is held leaves the question to the routers
+    assert unheld_premise(question.replace("25%", "20%")) is None

@@ -41,6 +41,7 @@ router that keeps no spans can still be checked (:func:`underived_arguments`).
 from __future__ import annotations
 
 import datetime as dt
+import decimal
 import functools
 import math
 import re
@@ -127,6 +128,15 @@ SCALE_WORDS: dict[str, int] = {
     "миллион": 10**6, "миллиона": 10**6, "миллионов": 10**6, "million": 10**6,
 }  # fmt: skip
 """Words that multiply the number before them."""
+_SCALE_AFTER_DIGITS: dict[str, int] = {
+    **SCALE_WORDS, "тыс": 1000, "тыс.": 1000, "млн": 10**6, "billion": 10**9, "млрд": 10**9,
+    "миллиард": 10**9, "миллиарда": 10**9, "миллиардов": 10**9,
+}  # fmt: skip
+"""Scale words, with their abbreviations, that multiply digits written before them: "4.2 million",
+«3 млн», «12 тыс.»."""
+_SCALED = re.compile(r"\s+(" + "|".join(re.escape(w) for w in sorted(_SCALE_AFTER_DIGITS, key=len,
+                                                                     reverse=True)) + r")(?!\w)",
+                     re.IGNORECASE)
 
 _DIGITS = re.compile(
     r"(?<![\w.#/-])-?\d{1,3}(?:[ \u00a0]\d{3})+(?:[.,]\d+)?(?![\w.,]?\d)"  # 1 000 000,5
@@ -183,6 +193,11 @@ def normalise_number(text: str, *, decimal_comma: bool = False) -> int | float:
         raise NormaliseError("an empty span is not a number")
     if not any(c.isdigit() for c in raw):
         return _number_words(raw)
+    scaled = re.search(r"\s+(\S+)$", raw)
+    if scaled and scaled[1].casefold() in _SCALE_AFTER_DIGITS:  # "4.2 million": digits times a scale
+        product = (decimal.Decimal(str(normalise_number(raw[:scaled.start()], decimal_comma=decimal_comma)))
+                   * _SCALE_AFTER_DIGITS[scaled[1].casefold()])
+        return int(product) if product == product.to_integral_value() else float(product)
     if not re.fullmatch(r"-?\d[\d \u00a0,.]*", raw) or raw.endswith((",", ".", " ")):
         raise NormaliseError(f"not a number: {text!r}")
     if not decimal_comma and re.fullmatch(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?", raw):
@@ -741,10 +756,15 @@ def percent_spans(question: str) -> list[tuple[int, int]]:
 def number_spans(question: str, *, words: bool = True) -> list[tuple[int, int]]:
     """Spans that read as one number (digits, or number words), in order, outside dates."""
     taken = date_spans(question)
-    found = [(m.start(), m.end()) for m in _DIGITS.finditer(question)
-             if not any(s <= m.start() < e for s, e in taken)]
+    found = []
+    for m in _DIGITS.finditer(question):
+        if any(s <= m.start() < e for s, e in taken):
+            continue
+        scale = _SCALED.match(question, m.end())  # "4.2 million" is one number
+        found.append((m.start(), scale.end() if scale else m.end()))
     if words:
-        found += _word_number_spans(question)
+        found += [w for w in _word_number_spans(question)
+                  if not any(s <= w[0] < e for s, e in found)]
     return sorted(found)
 
 

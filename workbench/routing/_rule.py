@@ -68,7 +68,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "hash.sha512": ("sha-512", "sha512"), "hash.sha384": ("sha-384", "sha384"),
     "hash.sha224": ("sha-224", "sha224"), "hash.sha3_256": ("sha3-256", "sha3", "sha-3"),
     "hash.md5": ("md5", "мд5"), "hash.crc32": ("crc32", "crc-32"), "hash.adler32": ("adler-32", "adler32"),
-    "hash.blake2b": ("blake2b", "blake2"), "hash.hmac_sha256": ("hmac",),
+    "hash.blake2b": ("blake2b", "blake2"),
+    "hash.hmac_sha256": ("hmac", "hmac-sha256", "hmac-sha-256", "hmac sha256"),
     "encoding.base64_encode": ("base64", "в base64", "base64-encode"),
     "encoding.base64_decode": ("из base64", "раскодируй base64", "decode base64", "написано в base64",
                                 "decode this base64", "base64 decode", "декодируй base64", "base64-decode"),
@@ -109,7 +110,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "format.yaml_to_json": ("yaml",),
     "format.csv_to_json": ("csv в json", "csv to json"), "format.json_to_csv": ("в csv", "to csv"),
     "format.json_pretty": ("pretty", "отформатируй json", "с отступ"),
-    "format.json_minify": ("одну строку", "minify", "минифиц", "сожми json", "compact json"),
+    "format.json_minify": ("одну строку", "minify", "минифиц", "сожми json", "compact json",
+                           "сожми этот json"),
     "format.csv_to_markdown": ("markdown",),
     "format.json_sort_keys": ("ключи", "sort the keys"), "format.json_validate": (
         "валидный json", "valid json", "well-formed", "well formed"),
@@ -160,7 +162,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "net.int_to_ip": ("в ip", "to an ip"),
     "net.mac_normalize": ("mac", "мак-адрес", "мак адрес"),
     "net.parse_url": ("url на части", "parse the url", "разбери url"),
-    "net.ipv6_expand": ("разверни", "expand"), "net.ipv6_compress": ("сожми ipv6", "compress"),
+    "net.ipv6_expand": ("разверни", "expand"),
+    "net.ipv6_compress": ("сожми ipv6", "compress", "shorten this ipv6", "shorten the ipv6", "сократи ipv6"),
     "net.prefix_to_netmask": ("netmask", "маска для", "маска подсети", "какая маска", "subnet mask"),
     "color.hex_to_rgb": ("rgb values", "rgb у цвета", "to rgb", "в rgb", "red, green and blue",
                          "red, green, and blue", "r, g and b", "r, g и b"),
@@ -170,7 +173,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
         "contrast", "контраст", "wcag"),
     "units.length": ("дюйм", "сантиметр", "inch", "метр", "mile", "миль", "feet", "kilometer", "kilometre",
                      "километр", "foot", "yard", "ярд"),
-    "units.mass": ("фунт", "килограмм", "kilogram", "тонн", "pound", "унци", "ounce", "грамм", "gram"),
+    "units.mass": ("фунт", "килограмм", "kilogram", "тонн", "pound", "унци", "ounce", "грамм", "gram", "lb",
+                   "lbs"),
     "units.temperature": ("цельси", "celsius", "fahrenheit", "kelvin", "°f", "°c"),
     "units.data_size": ("tib", "gib", "мегабайт", "гигабайт", "мебибайт", "гибибайт", "килобайт",
                         "terabyte", "gigabyte", "megabyte", "mib", "kib"),
@@ -618,6 +622,13 @@ _WORLD_FACT = re.compile(
     r"|в\s+какой\s+стране\s+(?:находится|расположен\w*|размещ\w*)"
     # whether a day is a holiday of a country: a calendar of the world, no computation
     r"|(?:public|bank|national)\s+holiday|праздничн\w+\s+ли|нерабоч\w+\s+ли"
+    # who a number or a name belongs to, and whose a registration is
+    r"|who\s+does\s+(?:\S+\s+){1,6}?belong\s+to|(?:which|what)\s+(?:company|firm|business|organi[sz]ation)"
+    r"\s+is\s+registered|registered\s+under|какая\s+(?:компания|организация|фирма)\s+(?:зарегистрирован\w*|"
+    r"владеет)"
+    # a judgement of a secret: "Is 'Tr0ub4dor&3' a good password?"
+    r"|(?:is|was)\s+\S.{0,40}?\s+(?:a\s+)?(?:good|strong|weak|bad|safe|secure)\s+(?:password|passphrase)"
+    r"|(?:хороший|надёжный|надежный|сильный|слабый)\s+(?:ли\s+)?пароль"
     # a digest taken back to its text: a hash is one-way
     r"|(?:reverse|decrypt|crack|un-?hash)\s+(?:this\s+|the\s+|that\s+|an?\s+)?(?:md5|sha[-\w]*|hash\w*)"
     r"|(?:расшифр\w*|взлома\w*|обратить)\s+(?:этот\s+)?(?:md5|sha[-\w]*|хеш\w*|хэш\w*)"
@@ -680,8 +691,10 @@ def unheld_premise(question: str) -> dict[str, Any] | None:
     (:func:`held_vat_rates`). No source gives a reason for a figure it does not hold, and a
     quote about СНИЛС would answer another question, so both routers refuse it. A why-question
     whose figure is held («Почему в ОГРН 13 цифр?») or that states none is left to the routers.
+    So is a question that opens by taking a figure as given ("Given that VAT is 25% in Russia, …",
+    «Раз НДС в России 25%, …», :data:`_PREMISE_CLAUSE`): what follows rests on it.
     """
-    if not asks_reason_itself(question):
+    if not asks_reason_itself(question) and not _PREMISE_CLAUSE.match(question):
         return None
     low = question.lower()
     named = sorted((m.start(), uid) for uid in DIGIT_COUNTS for name in SYNONYMS[uid]
@@ -702,11 +715,16 @@ def unheld_premise(question: str) -> dict[str, Any] | None:
     return None
 
 
+_PREMISE_CLAUSE = re.compile(r"\W*(?:given\s+that|since|seeing\s+that|раз|поскольку|так\s+как"
+                             r"|учитывая,?\s+что)(?!\w)", re.IGNORECASE)
+"""An opening that takes what follows as given: "Given that …", "Since …", «Раз …», «Поскольку …»."""
+
+
 def premise_text(premise: dict[str, Any]) -> str:
     """The refusal's words for :func:`unheld_premise`'s finding."""
     held = ", ".join(f"{h:g}" for h in premise["held"])
-    return (f"The question asks the reason for a figure no source holds ({premise['premise']}: "
-            f"{premise['stated']:g}; the sources hold {held}), and no source gives a reason for it.")
+    return (f"The question rests on a figure no source holds ({premise['premise']}: "
+            f"{premise['stated']:g}; the sources hold {held}), so no source answers it.")
 
 
 _OPENING_WORD = re.compile(r"^\W*(?:(?:please|kindly|пожалуйста)\W+)?([\w-]+)", re.IGNORECASE)
