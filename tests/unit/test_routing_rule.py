@@ -1159,6 +1159,8 @@ def test_whose_number_and_lookups_online_are_out_of_scope(question: str, word: s
      {"date": "2026-11-07", "lang": "ru"}),
     ("What day of the week is 7 November 2026?", "date.weekday", {"date": "2026-11-07"}),
     # the words of a few more requests
+    ("The bill is 3600 with 20% VAT included. How much of that is VAT?", "money.vat_extract",
+     {"amount": 3600, "rate": 20}),
     ("HMAC-SHA256 of `ping` with the key `k1`", "hash.hmac_sha256", {"text": "ping", "key": "k1"}),
     ("Shorten this IPv6: 2001:0db8:0000:0000:0000:0000:0000:0001", "net.ipv6_compress",
      {"ip": "2001:0db8:0000:0000:0000:0000:0000:0001"}),
