@@ -1022,6 +1022,11 @@ def test_the_name_of_sha_3_is_no_data(rule: RuleRouter) -> None:
     ("Email the converted CSV to the analytics list", "Email"),
     ("Отправь платёжку на 15 000 рублей поставщику", "Отправь"),
     ("Is 2026-01-07 a public holiday in Russia?", "public holiday"),
+    ("Which INN does Rosneft have?", "Which INN does Rosneft"),
+    ("Найди ИНН фирмы по её названию «Василёк»", "Найди ИНН фирмы по её названию"),
+    ("Which is better for a designer, a Dell or an HP?", "Which is better"),
+    ("Should I buy the blue one or the red one?", "Should I buy the blue one or"),
+    ("Что лучше для дачи: бензопила или электропила?", "Что лучше"),
     ("Who does the number +7 913 000-11-22 belong to?", "Who does the number +7 913 000-11-22 belong to"),
     ("Which company is registered under INN 7707083893?", "Which company is registered"),
     ("Is 'qwerty2024' a strong password?", "Is '          ' a strong password"),
@@ -1040,7 +1045,9 @@ def test_a_fact_of_the_world_or_an_action_is_out_of_scope(rule: RuleRouter, ques
                                       'SHA-256 of "deploy now"',
                                       # the address is given: its postcode is read from it
                                       "Какой индекс у адреса «125009, Москва, Тверская, 7»?",
-                                      "What is the IP address of the server?"])
+                                      "What is the IP address of the server?",
+                                      # a judgement in the course's words is left to the course
+                                      "Which is better for storing a Unicode text, NFC or NFD?"])
 def test_an_order_to_compute_is_no_action_in_the_world(question: str) -> None:
     assert asks_world_fact(question) is None
 

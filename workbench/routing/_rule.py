@@ -641,7 +641,11 @@ _NAMED_LOOKUP = re.compile(
     r"(?<!\w)(?:(?:какой|какие|каков\w*|скажи|подскажи)\s+(?:\w+\s+)?(?:инн|огрн|кпп|снилс|бик|ip-адрес"
     r"|ip|индекс|телефон|iban)\w*\s+(?:\w+\s+)?у\s+\w+"
     r"|what(?:'s|\s+is|\s+are)\s+(?:the\s+)?(?:post\s?code|zip\s?code|inn|ip(?:\s+address)?|iban"
-    r"|phone\s+number|tax\s+number|ogrn)\s+(?:of|for)\s+(?:the\s+)?(?-i:[A-ZА-ЯЁ])\w*)",
+    r"|phone\s+number|tax\s+number|ogrn)\s+(?:of|for)\s+(?:the\s+)?(?-i:[A-ZА-ЯЁ])\w*"
+    r"|(?:which|what)\s+(?:inn|ogrn|kpp|post\s?code|zip\s?code|ip(?:\s+address)?|iban|phone\s+number)"
+    r"\s+(?:does|do|did)\s+(?:the\s+)?(?-i:[A-ZА-ЯЁ])\w*"
+    r"|найди\s+(?:\w+\s+)?(?:инн|огрн|кпп|бик|индекс|телефон)\w*\s+.{0,40}?по\s+(?:\w+\s+)?"
+    r"(?:названию|имени|фамилии))",
     re.IGNORECASE)
 """The identifier or the address of a named body, place or site, asked where the question holds no
 digit: «Какой ИНН у Сбербанка?», "What's the postcode for Harbour Street in Whitstable?". No utility
@@ -665,8 +669,20 @@ def not_asked(question: str, start: int) -> bool:
     return _NOT_ASKED.search(question[max(0, start - 40):start]) is not None
 
 
+_JUDGEMENT = re.compile(
+    r"(?<!\w)(?:(?:which|what)\s+(?:\w+\s+){0,3}?(?:is|are|would\s+be)\s+(?:a\s+|the\s+)?(?:better|best|safer"
+    r"|safest|cheaper|cheapest|nicer|more\s+\w+|most\s+\w+)|should\s+i\b[^?]*\bor\b"
+    r"|(?:что|какой|какая|какое|кто)\s+(?:\w+\s+){0,2}?(?:лучше|выгоднее|надёжнее|надежнее|безопаснее)"
+    r"|стоит\s+ли)(?!\w)", re.IGNORECASE)
+"""A judgement between options or of a course of action: "Which is better for a programmer, a
+ThinkPad or a MacBook?", "Should I take ibuprofen or paracetamol?" Where the course's words are
+there ("which hash is safest for passwords?") the course may answer, so it is left to it."""
+
+
 def asks_world_fact(question: str) -> str | None:
-    """The words, outside the quoted literals, that ask for a fact of the world or an action, or None.
+    """The words, outside the quoted literals, that ask for a fact, a judgement or an action, or None.
+
+    A judgement (:data:`_JUDGEMENT`) is asked outside the course's words.
 
     "Who owns the IP address 93.184.216.34?", «Кому принадлежит домен yandex.ru?», "Which country
     is 185.199.108.153 hosted in?", "Which bank issued the card …?", "Can you reverse this MD5?",
@@ -678,7 +694,8 @@ def asks_world_fact(question: str) -> str | None:
     """
     text = _blank_literals(question, colon_tail=False)
     found = (_WORLD_FACT.search(text) or _ACTION.search(text)
-             or (None if re.search(r"\d", question) else _NAMED_LOOKUP.search(text)))
+             or (None if re.search(r"\d", question) else _NAMED_LOOKUP.search(text))
+             or (None if _COURSE.search(text.lower()) else _JUDGEMENT.search(text)))
     if found and not_asked(text, found.start()):
         return None
     return found[0].strip(" \t.,!?:;-") if found else None
