@@ -453,7 +453,7 @@ def test_a_doubtful_quote_gives_way_to_the_rule_routers_refusal(
     p = np.full(len(classes), (1.0 - quote) / (len(classes) - 1))
     p[classes.index("quote")] = quote
     monkeypatch.setattr(doubting, "probabilities", lambda question: p)
-    question = "Which is better for a beginner, a ThinkPad or a MacBook?"
+    question = "How many letters apart are the two spellings of my surname?"
     assert doubting.rule.route(question).source is Source.REFUSE
     decision = doubting.route(question)
     assert decision.source is source
