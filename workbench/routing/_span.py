@@ -317,7 +317,7 @@ class SpanRouterConfig:
     quote_doubt: float = 0.0
     """Below this probability a chosen quote gives way to the rule router's refusal, where the rule
     router refuses: neither the course's words nor a strong quote class speak for the corpus
-    ("Which is better for a programmer, a ThinkPad or a MacBook?")."""
+    ("The airline has misspelled my surname on the e-ticket. How many letters apart is it?")."""
     shape_prior: float = 0.0
     """Added to the logit of each utility whose data shape (:data:`DATA_SHAPES`: data that only one
     utility takes, such as a Roman numeral or an ``xn--`` label) the question holds, where its spans
