@@ -242,8 +242,8 @@ stays)."""
 ROMAN_NUMERAL = r"M{0,4}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
 """A Roman numeral from I to MMMMCMXCIX in capitals (and the empty string: callers require a letter)."""
 
-_HEX_COLOUR = re.compile(r"#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})"
-                         r"|(?=\d*[A-Fa-f])(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})")
+_COLOUR_DIGITS = r"(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})"
+_HEX_COLOUR = re.compile(rf"#{_COLOUR_DIGITS}|(?=\d*[A-Fa-f]){_COLOUR_DIGITS}")
 """A hex colour: with its «#», or without it where a letter shows it is hex ("0f0"; not "100")."""
 DATA_ALPHABETS: dict[str, re.Pattern[str]] = {
     "encoding.base32_decode": re.compile(r"[A-Za-z2-7]+=*"),
@@ -258,8 +258,6 @@ DATA_ALPHABETS: dict[str, re.Pattern[str]] = {
     # the text after a ticket's own colon ("Ticket #4471: … MAC from the sticker is A4-5E-…")
     "net.mac_normalize": re.compile(r"(?:[0-9A-Fa-f]{2}[-:.]?){5}[0-9A-Fa-f]{2}"
                                     r"|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}"),
-    # a Russian postcode is six digits, and an ISBN is digits (an ISBN-10 may end in X) with
-    # hyphens or spaces: "#1a73e8" and "2025-06-12" are neither
     # a hex colour: in "grey text #767676 on a #ffffff background" the two colours are the data
     "color.hex_to_rgb": _HEX_COLOUR,
     "color.contrast_ratio": _HEX_COLOUR,
@@ -267,8 +265,8 @@ DATA_ALPHABETS: dict[str, re.Pattern[str]] = {
 """The letters a utility's data is written in: a span outside them is not its data («радуга» is no
 Base32, «Продукты у дома» no domain), so a decoder chosen for a word to encode binds nothing."""
 
-_ANY_COLOUR = r"(?<![\w&])#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})(?!\w)"
-_SURE_COLOUR = r"(?<![\w&])#(?:[0-9A-Fa-f]{6}|(?=\d*[A-Fa-f])[0-9A-Fa-f]{3})(?!\w)"
+_ANY_COLOUR = rf"(?<![\w&])#{_COLOUR_DIGITS}(?!\w)"
+_SURE_COLOUR = r"(?<![\w&])#(?:[0-9A-Fa-f]{6}|(?=\d*[A-Fa-f])[0-9A-Fa-f]{3})(?!\w)"  # six, or a letter
 _IANA_ZONE = (r"(?<![\w/])(?:Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific)"
               r"/[A-Za-z_]+(?:/[A-Za-z_]+)?(?![\w/])")
 DATA_SHAPES: dict[str, re.Pattern[str]] = {
