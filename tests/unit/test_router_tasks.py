@@ -363,46 +363,21 @@ def test_coverage_lines_ask_for_the_utilities_the_task_set_hardly_asks_for(tasks
     assert not {r["id"] for r in rows} & ({r["id"] for r in tasks} | others)
 
 
-NEWCOMER = QUESTIONS / "router_newcomer.jsonl"
-HELPDESK = QUESTIONS / "router_helpdesk.jsonl"
-EDGES = QUESTIONS / "router_edges.jsonl"
-POINTERS = QUESTIONS / "router_pointers.jsonl"
-WORKCHAT = QUESTIONS / "router_workchat.jsonl"
-CATALOG = QUESTIONS / "router_catalog.jsonl"
-OFFICE = QUESTIONS / "router_office.jsonl"
-DEVTEAM = QUESTIONS / "router_devteam.jsonl"
-LEARNERS = QUESTIONS / "router_learners.jsonl"
-PUBLIC = QUESTIONS / "router_public.jsonl"
-TESTER = QUESTIONS / "router_tester.jsonl"
-REVIEW = QUESTIONS / "router_review.jsonl"
-
-
 BOTH = frozenset({"ru", "en"})
+CHECK_SETS = (  # in the order they were written: name, least refusals, least calls, languages
+    ("router_newcomer", 30, 30, BOTH), ("router_helpdesk", 30, 15, BOTH),
+    ("router_edges", 15, 20, BOTH), ("router_pointers", 20, 12, BOTH),
+    ("router_workchat", 15, 15, frozenset({"ru"})), ("router_catalog", 35, 35, BOTH),
+    ("router_office", 30, 25, BOTH), ("router_devteam", 30, 20, frozenset({"en"})),
+    ("router_learners", 16, 20, BOTH), ("router_public", 30, 14, frozenset({"en"})),
+    ("router_tester", 40, 14, BOTH), ("router_review", 40, 18, BOTH),
+)
+"""Each set is checked against every set written before it (``also_seen``)."""
 
 
 @pytest.mark.parametrize(("path", "least_refusals", "least_calls", "also_seen", "langs"), [
-    (NEWCOMER, 30, 30, (), BOTH), (HELPDESK, 30, 15, ("router_newcomer",), BOTH),
-    (EDGES, 15, 20, ("router_newcomer", "router_helpdesk"), BOTH),
-    (POINTERS, 20, 12, ("router_newcomer", "router_helpdesk", "router_edges"), BOTH),
-    (WORKCHAT, 15, 15, ("router_newcomer", "router_helpdesk", "router_edges", "router_pointers"),
-     frozenset({"ru"})),
-    (CATALOG, 35, 35, ("router_newcomer", "router_helpdesk", "router_edges", "router_pointers",
-                       "router_workchat"), BOTH),
-    (OFFICE, 30, 25, ("router_newcomer", "router_helpdesk", "router_edges", "router_pointers",
-                      "router_workchat", "router_catalog"), BOTH),
-    (DEVTEAM, 30, 20, ("router_newcomer", "router_helpdesk", "router_edges", "router_pointers",
-                       "router_workchat", "router_catalog", "router_office"), frozenset({"en"})),
-    (LEARNERS, 16, 20, ("router_newcomer", "router_helpdesk", "router_edges", "router_pointers",
-                        "router_workchat", "router_catalog", "router_office", "router_devteam"), BOTH),
-    (PUBLIC, 30, 14, ("router_newcomer", "router_helpdesk", "router_edges", "router_pointers",
-                      "router_workchat", "router_catalog", "router_office", "router_devteam",
-                      "router_learners"), frozenset({"en"})),
-    (TESTER, 40, 14, ("router_newcomer", "router_helpdesk", "router_edges", "router_pointers",
-                      "router_workchat", "router_catalog", "router_office", "router_devteam",
-                      "router_learners", "router_public"), BOTH),
-    (REVIEW, 40, 18, ("router_newcomer", "router_helpdesk", "router_edges", "router_pointers",
-                      "router_workchat", "router_catalog", "router_office", "router_devteam",
-                      "router_learners", "router_public", "router_tester"), BOTH)])
+    (QUESTIONS / f"{name}.jsonl", refusals, calls, tuple(n for n, *_ in CHECK_SETS[:i]), langs)
+    for i, (name, refusals, calls, langs) in enumerate(CHECK_SETS)])
 def test_check_set_lines_are_dev_refusals_and_calls_asked_by_no_other_set(
         tasks, path, least_refusals, least_calls, also_seen, langs) -> None:
     # requests typed as a newcomer or a colleague types them, with data whose edges are unclear,

@@ -461,3 +461,11 @@ def test_a_doubtful_quote_gives_way_to_the_rule_routers_refusal(
         assert decision.refusal.numbers["probability"] == pytest.approx(quote)
     # where the rule router sends the question to the corpus, the quote stands however weak
     assert doubting.route("Why does an INN have a check digit?").source is Source.QUOTE
+
+
+def test_the_training_options_offer_every_shipped_setting_at_its_shipped_value() -> None:
+    from workbench.cli._router_train import _span_options
+    from workbench.routing._span import SHIPPED_SETTINGS
+
+    args = _span_options().parse_args([])
+    assert {name: getattr(args, name, None) for name in SHIPPED_SETTINGS} == SHIPPED_SETTINGS

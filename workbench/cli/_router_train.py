@@ -89,11 +89,9 @@ def _span_options() -> argparse.ArgumentParser:
 
 def _cv_span(args: argparse.Namespace, settings: Settings) -> int:
     from workbench.routing._score import summarise
-    from workbench.routing._span import cross_validate_span
+    from workbench.routing._span import SHIPPED_SETTINGS, cross_validate_span
 
-    priors = {name: getattr(args, name) for name in
-              ("rule_prior", "rule_vote", "spec_prior", "description_prior", "shape_prior",
-               "quote_doubt")}
+    priors = {name: getattr(args, name) for name in SHIPPED_SETTINGS}
     frame = cross_validate_span(args.folds, seed=args.seed, generated=args.generated, priors=priors,
                                 encoder=args.encoder, questions_dir=settings.paths.questions,
                                 progress=print)

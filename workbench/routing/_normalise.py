@@ -398,9 +398,18 @@ def base_vocabulary() -> Vocabulary:
 
 
 @functools.cache
+def counted_vocabulary(section: str) -> Vocabulary:
+    """The words of a section of ``synonyms.yaml`` whose values are whole numbers named by words.
+
+    ``places`` (decimal places: «до сотых» is 2) and ``periods`` (compounding periods a year: «с
+    ежемесячной капитализацией» is 12); a value does not name itself, so a bare "2" names none.
+    """
+    return build_vocabulary(section, synonym_file()[section], own_names=False)
+
+
 def places_vocabulary() -> Vocabulary:
-    """The words that name a count of decimal places (the ``places`` section of ``synonyms.yaml``)."""
-    return build_vocabulary("places", synonym_file()["places"], own_names=False)
+    """The words that name a count of decimal places (:func:`counted_vocabulary` of ``places``)."""
+    return counted_vocabulary("places")
 
 
 def normalise_places(text: str) -> int:
@@ -417,24 +426,18 @@ def place_spans(question: str) -> list[tuple[int, int]]:
     return places_vocabulary().separate_spans(question)
 
 
-@functools.cache
-def periods_vocabulary() -> Vocabulary:
-    """The words that name how often interest is compounded (the ``periods`` section of ``synonyms.yaml``)."""
-    return build_vocabulary("periods", synonym_file()["periods"], own_names=False)
-
-
 def normalise_periods(text: str) -> int:
     """Compounding periods a year named by words: «с ежемесячной капитализацией» is 12.
 
     Raises:
         NormaliseError: The text names no compounding.
     """
-    return int(periods_vocabulary().lookup(text))
+    return int(counted_vocabulary("periods").lookup(text))
 
 
 def period_spans(question: str) -> list[tuple[int, int]]:
     """The words of ``question`` that name how often interest is compounded, in order."""
-    return periods_vocabulary().separate_spans(question)
+    return counted_vocabulary("periods").separate_spans(question)
 
 
 DURATION_ARGS = frozenset({"days", "months", "years", "hours"})

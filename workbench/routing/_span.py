@@ -121,6 +121,12 @@ QUOTE_DOUBT = 0.25
 the quotes the rule router refuses were red-team requests (an opinion, a link it does not give), on
 the dev sets and on the five writers' sets as the router of their day first scored them; the
 nearest course question the rule router refuses had 0.30."""
+SHIPPED_SETTINGS: dict[str, float] = {
+    "rule_prior": RULE_PRIOR, "rule_vote": RULE_VOTE, "spec_prior": SPEC_PRIOR,
+    "description_prior": DESCRIPTION_PRIOR, "shape_prior": SHAPE_PRIOR, "quote_doubt": QUOTE_DOUBT,
+}
+"""The priors and the quote doubt a shipped span router is trained with, by their config names
+(what ``router cv-span`` may vary)."""
 GENERATED_LINES = 3000
 """Generated lines joined to the dev split (10,000 moved dev source accuracy by under 0.02)."""
 
@@ -782,10 +788,10 @@ def cross_validate_span(folds: int = 5, *, seed: int = 13, generated: int = GENE
     ``folds`` folds in file order. For each fold the training lines are built as
     :func:`train_span_router` builds them, from a copy of the task sets without that fold's
     questions (so neither the dev lines nor the generator's lines worded from dev tasks hold
-    them), and the router, with ``priors`` (``rule_prior``, ``rule_vote``, ``spec_prior``,
-    ``description_prior``, ``shape_prior``; the shipped weights where not given), decides the
-    fold. Returns one :func:`workbench.routing.evaluate_router` row per dev item, with its ``fold``. The test
-    split is never read except to keep the generator off its questions.
+    them), and the router, with ``priors`` (names of :data:`SHIPPED_SETTINGS`, whose values stand
+    where not given), decides the fold. Returns one :func:`workbench.routing.evaluate_router` row
+    per dev item, with its ``fold``. The test split is never read except to keep the generator off
+    its questions.
     """
     import tempfile
 
@@ -798,11 +804,8 @@ def cross_validate_span(folds: int = 5, *, seed: int = 13, generated: int = GENE
     folder = Path(questions_dir) if questions_dir is not None else _default_questions_dir()
     names = [name for name in TRAINING_SETS if (folder / name).is_file()]
     items = [i for name in names for i in load_tasks(folder / name) if i.split == "dev"]
-    shipped = {"rule_prior": RULE_PRIOR, "rule_vote": RULE_VOTE, "spec_prior": SPEC_PRIOR,
-               "description_prior": DESCRIPTION_PRIOR, "shape_prior": SHAPE_PRIOR,
-               "quote_doubt": QUOTE_DOUBT}
-    weights = {**shipped, **(priors or {})}
-    unknown = set(weights) - set(shipped)
+    weights = {**SHIPPED_SETTINGS, **(priors or {})}
+    unknown = set(weights) - set(SHIPPED_SETTINGS)
     if unknown:
         raise SpanRouterError(f"unknown priors: {', '.join(sorted(unknown))}")
     model = embedder or span_encoder(encoder)
