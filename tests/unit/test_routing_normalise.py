@@ -619,3 +619,37 @@ def test_digits_before_a_scale_word_are_one_number(question: str, span: str, val
     spans = [question[s:e] for s, e in number_spans(question)]
     assert spans == [span]
     assert normalise_number(span, decimal_comma=comma) == value
+
+
+@pytest.mark.parametrize(("question", "letters"), [
+    ("350 F for the oven. What's that in C?", ["F", "C"]),
+    ("20°C is 68 °F", ["°C", "°F"]),
+    ("5m to ft", ["m"]),
+    # a letter that stands in a sentence names no unit: «в» is a preposition, "a" an article;
+    # the language C after "in" is offered, and only a unit conversion, once chosen, binds it
+    ("Write it in C, then run it in a minute", ["C"]),
+    ("Сколько будет 5 в кубе?", []),
+    ("Он родился в 1990 г в Казани", ["г"]),
+])
+def test_one_letter_names_a_unit_only_after_a_number_or_the_word_that_asks_into_one(
+        question: str, letters: list[str]) -> None:
+    from workbench.routing._normalise import unit_letter_spans
+
+    assert [question[s:e] for s, e in unit_letter_spans(question)] == letters
+
+
+@pytest.mark.parametrize(("text", "code"), [("F", "F"), ("c", "C"), ("°K", "K"), ("м", "m"),
+                                            ("т", "t"), ("B", "B")])
+def test_the_unit_letter_normaliser_reads_aliases_case_folded_and_codes_as_written(
+        text: str, code: str) -> None:
+    from workbench.routing._normalise import normalise
+
+    assert normalise("unit-letter", text) == code
+
+
+@pytest.mark.parametrize("text", ["a", "°m", "x", "ft", ""])
+def test_the_unit_letter_normaliser_refuses_what_names_no_unit(text: str) -> None:
+    from workbench.routing._normalise import normalise
+
+    with pytest.raises(NormaliseError):
+        normalise("unit-letter", text)

@@ -966,6 +966,31 @@ def test_a_conversion_reads_its_value_and_units_where_they_are_written(
     assert {name: span.value(question) for name, span in spans.items()} == bound
 
 
+@pytest.mark.parametrize(("uid", "question", "bound"), [
+    # a unit by one letter, right after its number and after the word that asks into a unit
+    ("units.temperature", "Recipe from a US blog says 350 F for the oven. What's that in C?",
+     {"value": 350, "from_unit": "F", "to_unit": "C"}),
+    ("units.temperature", "в духовке 180 °C, сколько это в F?",
+     {"value": 180, "from_unit": "C", "to_unit": "F"}),
+    # the letter asked into is the target even where it comes first; a named unit and a letter
+    # keep the question's order
+    ("units.temperature", "in C, what is -40 F?", {"value": -40, "from_unit": "F", "to_unit": "C"}),
+    ("units.length", "5 m in ft", {"value": 5, "from_unit": "m", "to_unit": "ft"}),
+    ("units.mass", "Сколько это в кг: 3 т?", {"value": 3, "from_unit": "t", "to_unit": "kg"})])
+def test_a_unit_named_by_one_letter_is_bound_where_it_stands_as_a_unit(
+        rule: RuleRouter, uid: str, question: str, bound: dict[str, object]) -> None:
+    spans = rule._bind(uid, question)
+    assert {name: span.value(question) for name, span in spans.items()} == bound
+
+
+def test_a_letter_and_the_unit_asked_into_are_the_temperature_conversions_shape(rule: RuleRouter) -> None:
+    question = "Recipe from a US blog says 350 F for the oven. What's that in C?"
+    assert rule._pick_utility(question) == "units.temperature"
+    assert rule.route(question).args == {"value": 350, "from_unit": "F", "to_unit": "C"}
+    # a letter after a number is no temperature without a unit asked into
+    assert rule._pick_utility("We raised 100 K to cover costs") is None
+
+
 def test_a_closing_question_after_lines_of_data_is_the_request(rule: RuleRouter) -> None:
     question = ("Here it is:\nWeekly quizzes help retention.\nStudents scored higher.\n"
                 "How many words is that?")

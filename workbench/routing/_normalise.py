@@ -55,7 +55,7 @@ import yaml
 
 from workbench.errors import WorkbenchError
 from workbench.retrieval import analyze
-from workbench.utilities import load_catalog, unit_names
+from workbench.utilities import load_catalog, unit_codes, unit_names
 
 
 class NormaliseError(WorkbenchError, ValueError):
@@ -440,6 +440,51 @@ def period_spans(question: str) -> list[tuple[int, int]]:
     return counted_vocabulary("periods").separate_spans(question)
 
 
+_UNIT_LETTER = re.compile(r"°?[^\W\d_](?![\w°])")
+_BEFORE_UNIT_LETTER = re.compile(r"(?:\d\s?°?|(?<![\w])(?:in|into|to|в|во)\s+)$", re.IGNORECASE)
+_COMMON_LETTERS = frozenset({"a"})  # "in a minute": the are is no unit a letter may name
+
+
+def normalise_unit_letter(text: str) -> str:
+    """The unit one letter names where it stands as a unit: "F" is ``F``, «м» is ``m``, "°C" is ``C``.
+
+    An alias of one letter ("c", «г») is read case-folded, a code of one letter ("m", "B") as
+    written; a degree sign names a temperature only.
+
+    Raises:
+        NormaliseError: The text is no single letter naming a unit.
+    """
+    letter = text.strip()
+    degree = letter.startswith("°")
+    letter = letter.removeprefix("°")
+    codes = {code for accepted in unit_codes().values() for code in accepted
+             if len(code) == 1 and code not in _COMMON_LETTERS}
+    code = letter if letter in codes else unit_names().get(letter.casefold()) if len(letter) == 1 else None
+    if code is None or (degree and code not in unit_codes().get("units.temperature", ())):
+        raise NormaliseError(f"{text!r} is no letter that names a unit")
+    return code
+
+
+def unit_letter_spans(question: str) -> list[tuple[int, int]]:
+    """The single letters of ``question`` that name a unit by where they stand, in order.
+
+    One letter is too common in ordinary text to name a unit anywhere («м», "c"), so it does only
+    right after a number ("350 F", "5m", "20 °C") or after the word that asks into a unit ("What's
+    that in C?").
+    """
+    spans = []
+    for m in _UNIT_LETTER.finditer(question):
+        if question[m.start() - 1:m.start()].isalpha() or not _BEFORE_UNIT_LETTER.search(
+                question, max(0, m.start() - 12), m.start()):
+            continue
+        try:
+            normalise_unit_letter(m[0])
+        except NormaliseError:
+            continue
+        spans.append(m.span())
+    return spans
+
+
 DURATION_ARGS = frozenset({"days", "months", "years", "hours"})
 """The arguments that count a span of time in the unit they are named after."""
 _DURATION_UNITS: dict[str, str] = {
@@ -714,6 +759,7 @@ NORMALISERS: dict[str, Callable[[str], Any]] = {
     "code": normalise_code,
     "places": normalise_places,
     "periods": normalise_periods,
+    "unit-letter": normalise_unit_letter,
     **{f"duration-{unit}": functools.partial(normalise_duration, unit=unit)
        for unit in sorted(DURATION_ARGS)},
 }

@@ -50,6 +50,7 @@ from workbench.routing._normalise import (
     place_spans,
     range_start_spans,
     synonym_file,
+    unit_letter_spans,
     vocabularies,
     vocabulary_for,
 )
@@ -296,6 +297,11 @@ DATA_SHAPES: dict[str, re.Pattern[str]] = {
     # ("dGhhbmtzIGZvciB0aGUgaGVscCE="); Base32 writes capitals only
     "encoding.base64_decode": re.compile(r"(?<![\w+/=])(?=[A-Za-z0-9+/]*[a-z])(?=[A-Za-z0-9+/]*[A-Z])"
                                          r"[A-Za-z0-9+/]{8,}={1,2}(?![\w+/=])"),
+    # a temperature by its unit's letter and the unit asked into ("350 F for the oven. What's that
+    # in C?", «−40 F в C»): only the temperature conversion takes the bare letters F, C and K
+    "units.temperature": re.compile(
+        r"(?<![\w.,])[-−]?\d+(?:[.,]\d+)?\s?°?\s?[FCK](?![\w°])[^\n]*?(?<![\w])(?:in|to|into|в)\s+"
+        r"(?:°?[FCK](?![\w°])|celsius|fahrenheit|kelvin|цельси|фаренгейт|кельвин)", re.IGNORECASE),
     # two time zones by their IANA names: only a conversion from one zone to another takes two
     "date.convert_timezone": re.compile(rf"{_IANA_ZONE}[^\n]*?{_IANA_ZONE}"),
     # a percent of a number: «15% от 3 400», "12.5% of 640" (VAT is added "to" an amount)
@@ -874,6 +880,12 @@ class _Offer:
             self.vocab[name] = vocabularies()[name].separate_spans(self.question)
         return self.vocab[name]
 
+    def unit_letters(self) -> list[tuple[int, int]]:
+        """The single letters that name a unit where they stand (:func:`unit_letter_spans`)."""
+        if "unit-letter" not in self.vocab:
+            self.vocab["unit-letter"] = unit_letter_spans(self.question)
+        return self.vocab["unit-letter"]
+
     def tail(self) -> list[tuple[int, int]]:
         """Unquoted data, best first: the last resort of a text argument, found when first asked.
 
@@ -1399,6 +1411,27 @@ def _take(spans: list[tuple[int, int]], question: str, normaliser: str
     return None
 
 
+def _take_unit(name: str, offer: _Offer, accepted: frozenset[str] | set[str]) -> tuple[ArgSpan, Any] | None:
+    """The unit a conversion's ``from_unit`` or ``to_unit`` takes (taken out of the offer).
+
+    Its names, and its single letters where they stand as units ("350 F … in C"), in the
+    question's order; a unit of another quantity is none ("kg" of a data size). The unit after
+    the word that asks into one ("What is that in pounds?") is the target, and the source only
+    where no other is written.
+    """
+    question = offer.question
+    candidates = [ArgSpan(*s, "enum:unit") for s in offer.vocabulary("unit")]
+    candidates += [ArgSpan(*s, "unit-letter") for s in offer.unit_letters()]
+    own = sorted((c for c in candidates if c.value(question) in accepted), key=lambda c: c.start)
+    into = [c for c in own if _INTO_UNIT.search(question[max(0, c.start - 8):c.start])]
+    rest = [c for c in own if c not in into]
+    for span in (into + rest if name == "to_unit" else rest + into):
+        (offer.unit_letters() if span.normaliser == "unit-letter" else offer.vocabulary("unit")).remove(
+            (span.start, span.end))
+        return span, span.value(question)
+    return None
+
+
 def _take_duration(numbers: list[tuple[int, int]], question: str, unit: str, plain: str
                    ) -> tuple[ArgSpan, Any] | None:
     """The first number that counts ``unit`` (taken out of the list).
@@ -1495,12 +1528,7 @@ class RuleRouter:
                 if accepted is None:
                     taken = _take(spans, question, f"enum:{vocabulary}")
                 else:  # a unit of another quantity is no unit of this conversion ("kg" of a data size)
-                    own = [s for s in spans if ArgSpan(*s, "enum:unit").value(question) in accepted]
-                    if name == "to_unit":  # the unit asked into: "What is that in pounds?"
-                        own.sort(key=lambda s: _INTO_UNIT.search(question[max(0, s[0] - 8):s[0]]) is None)
-                    taken = _take(own, question, "enum:unit")
-                    if taken is not None:
-                        spans.remove((taken[0].start, taken[0].end))
+                    taken = _take_unit(name, offer, accepted)
             elif name in DATE_ARGS:
                 # «с 1 по 31 марта 2026»: the first day takes its month and year from the end
                 taken = ((_take(offer.range_starts, question, "date-range-start")
