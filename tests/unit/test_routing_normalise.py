@@ -365,6 +365,10 @@ def test_an_identifier_is_its_span_when_it_holds_a_digit(text: str) -> None:
     if any(ch.isdigit() for ch in text) and re.search(r"[.,;!?]\s+[^\W\d_]", text):
         with pytest.raises(NormaliseError, match="sentence"):  # «540201001. Проверь форму»
             normalise("code", text)
+    elif any(ch.isdigit() for ch in text) and re.search(
+            r"(?<!\S)(?=[^\W\d_]*[^\W\d_A-ZА-ЯЁ])[^\W\d_]{2,}(?!\S)", text):
+        with pytest.raises(NormaliseError, match="words"):  # "it begins with 77"
+            normalise("code", text)
     elif any(ch.isdigit() for ch in text):
         assert normalise("code", text) == text
     else:
@@ -653,3 +657,13 @@ def test_the_unit_letter_normaliser_refuses_what_names_no_unit(text: str) -> Non
 
     with pytest.raises(NormaliseError):
         normalise("unit-letter", text)
+
+
+@pytest.mark.parametrize("text", ["it begins with 77 and ends in 93", "ИНН начинается с 77"])
+def test_an_identifier_holds_no_word_of_small_letters(text: str) -> None:
+    from workbench.routing._normalise import normalise_code
+
+    with pytest.raises(NormaliseError):
+        normalise_code(text)
+    # an IBAN's groups are capitals, a card's digits
+    assert normalise_code("GB82 WEST 1234 5698 7654 32") == "GB82 WEST 1234 5698 7654 32"

@@ -27,6 +27,7 @@ from workbench.routing._normalise import NormaliseError, normalise_code
 from workbench.routing._rule import (
     DATA_ALPHABETS,
     asks_world_fact,
+    describes_data,
     held_vat_rates,
     holds_shape,
     names_charset_of_data,
@@ -920,7 +921,9 @@ def test_a_unit_of_another_quantity_is_not_bound(rule: RuleRouter) -> None:
     "Count the words of the abstract I pasted, it must stay under 250",
     "Could you count the words of the essay I put on the shared drive? The limit is 650.",
     "В реквизитах, которые пришли в PDF, указан БИК банка. Он правильного формата?",
-    "Please add VAT of 20% to the net total in the spreadsheet I mentioned earlier."])
+    "Please add VAT of 20% to the net total in the spreadsheet I mentioned earlier.",
+    "Переведи в base64 номер счёта из прошлого письма",
+    "Hash the coupon code from my previous message with SHA-1"])
 def test_data_a_sender_placed_elsewhere_is_missing(rule: RuleRouter, question: str) -> None:
     decision = rule.route(question)
     assert decision.refusal is not None and decision.refusal.code == "MISSING_ARGUMENT", decision
@@ -934,6 +937,29 @@ def test_who_owns_a_thing_is_out_of_scope(rule: RuleRouter, question: str) -> No
     decision = rule.route(question)
     assert decision.refusal is not None and decision.refusal.code == "OUT_OF_SCOPE"
     assert decision.refusal.numbers["out_of_scope_word"] == asks_world_fact(question).lower()
+
+
+@pytest.mark.parametrize(("question", "word"), [
+    ("сколько идет посылка Почтой России из Москвы в 680000? клиент спрашивает", "сколько идет посылка"),
+    ("How long does shipping to 94107 usually take?", "How long does shipping to 94107 usually take"),
+    ("клиент пишет: «Оплатил картой, деньги списались». что ему ответить?", "что ему ответить"),
+    ("Customer says order 5521 never came. What should I reply", "What should I reply")])
+def test_a_carriers_times_and_a_reply_to_write_are_out_of_scope(
+        rule: RuleRouter, question: str, word: str) -> None:
+    assert asks_world_fact(question) == word
+    decision = rule.route(question)
+    assert decision.refusal is not None and decision.refusal.code == "OUT_OF_SCOPE"
+
+
+def test_a_word_out_of_scope_inside_a_quoted_message_is_data(rule: RuleRouter) -> None:
+    # «стоит» (costs) asks a price outside the quotes; inside them it is the customer's word
+    question = ("клиент пишет: «Отправляла возврат из 197341, а в накладной у вас стоит 197374, "
+                "это вообще куда?» выдерни индексы из сообщения")
+    decision = rule.route(question)
+    assert decision.utility == "address.extract_postcode"
+    # the quote that opens the colon's text is the data where an order follows its closing mark
+    assert decision.args == {"text": "Отправляла возврат из 197341, а в накладной у вас стоит 197374, "
+                                     "это вообще куда?"}
 
 
 def test_ownership_words_inside_a_quoted_literal_are_data(rule: RuleRouter) -> None:
@@ -989,6 +1015,23 @@ def test_a_letter_and_the_unit_asked_into_are_the_temperature_conversions_shape(
     assert rule.route(question).args == {"value": 350, "from_unit": "F", "to_unit": "C"}
     # a letter after a number is no temperature without a unit asked into
     assert rule._pick_utility("We raised 100 K to cover costs") is None
+
+
+@pytest.mark.parametrize(("question", "uid", "argument"), [
+    ("проверь инн, он 12-значный, это ип из Казани, начинается на 16", "id.validate_inn", "inn"),
+    ("Validate the customer's INN: it begins with 77 and ends in 93", "id.validate_inn", "inn"),
+    ("Посчитай SHA-256 моего пароля из 12 символов", "hash.sha256", "text")])
+def test_a_value_described_by_its_parts_without_the_value_is_a_circumstance(
+        rule: RuleRouter, question: str, uid: str, argument: str) -> None:
+    # what a value starts with, or how many digits it has, is no span of it
+    decision = rule.route(question)
+    assert decision.refusal is not None and decision.refusal.code == "ARGUMENT_IS_CIRCUMSTANCE"
+    assert decision.refusal.numbers == {"utility": uid, "argument": argument}
+
+
+def test_what_a_value_starts_with_is_no_value_where_the_value_is_given(rule: RuleRouter) -> None:
+    assert rule.route("Проверь ИНН 7707083893, он начинается на 77").args == {"inn": "7707083893"}
+    assert not describes_data("Проверь ИНН 7707083893") and describes_data("ИНН, начинается с 77")
 
 
 def test_a_closing_question_after_lines_of_data_is_the_request(rule: RuleRouter) -> None:

@@ -469,3 +469,15 @@ def test_the_training_options_offer_every_shipped_setting_at_its_shipped_value()
 
     args = _span_options().parse_args([])
     assert {name: getattr(args, name, None) for name in SHIPPED_SETTINGS} == SHIPPED_SETTINGS
+
+
+def test_a_value_described_by_its_parts_is_a_circumstance_of_the_chosen_utility(
+        router: SpanRouter) -> None:
+    question = "check the EAN barcode of the new batch: 13 digits, starts with 460, printed on the label"
+    decision = router._utility("id.validate_ean13", question, "id.validate_ean13")
+    assert decision.refusal is not None and decision.refusal.code == "ARGUMENT_IS_CIRCUMSTANCE"
+    assert decision.refusal.numbers == {"utility": "id.validate_ean13", "argument": "code"}
+    # with the value there, the words that describe it are no obstacle
+    whole = "check EAN 4601234567893: 13 digits, starts with 460"
+    assert dict(router._utility("id.validate_ean13", whole, "id.validate_ean13").args) == {
+        "code": "4601234567893"}

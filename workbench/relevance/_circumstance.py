@@ -180,6 +180,11 @@ def _colon_outside(question: str, quoted: list[tuple[int, int]]) -> int:
                  if ch == ":" and not any(s <= i < e for s, e in quoted)), -1)
 
 
+OPENING_QUOTES = "«\"'`“„"
+"""The marks a quoted literal opens with (:func:`question_literal_spans` also gives the text after a
+colon, which opens with none)."""
+
+
 def question_literal_spans(question: str) -> list[tuple[int, int]]:
     """Where the quoted and backticked literals, and the text after the first colon, lie.
 
@@ -199,6 +204,19 @@ def question_literal_spans(question: str) -> list[tuple[int, int]]:
         start = at + 1 + (len(tail) - len(tail.lstrip()))
         found.append((start, len(question) - (len(tail) - len(tail.rstrip()))))
     return found
+
+
+def blank_literals(question: str, *, colon_tail: bool = True) -> str:
+    """``question`` with its literals blanked out, so that words inside them are not read as asked.
+
+    ``colon_tail=False`` keeps the text after the first colon, which a question may ask in
+    ("Question: who owns 8.8.8.8?"), and blanks only the quoted and backticked literals.
+    """
+    masked = list(question)
+    for start, end in question_literal_spans(question):
+        if colon_tail or question[start - 1:start] in OPENING_QUOTES:
+            masked[start:end] = " " * (end - start)
+    return "".join(masked)
 
 
 def question_literals(question: str) -> list[str]:

@@ -557,11 +557,16 @@ def normalise_code(text: str) -> str:
         raise NormaliseError(f"{text[:40]!r} holds no digit, so it is no identifier")
     if _SENTENCE_AFTER.search(text):
         raise NormaliseError(f"{text[:40]!r} goes on past the end of a sentence")
+    if _LOWER_WORD.search(text):
+        raise NormaliseError(f"{text[:40]!r} holds words, so it describes an identifier")
     return text
 
 
 _SENTENCE_AFTER = re.compile(r"[.,;!?]\s+[^\W\d_]")
 """A stop, comma or mark followed by a word: no identifier holds one."""
+_LOWER_WORD = re.compile(r"(?<!\S)(?=[^\W\d_]*[^\W\d_A-ZА-ЯЁ])[^\W\d_]{2,}(?!\S)")
+"""A word of two letters or more with a small one, standing alone: "it begins with 77" describes an
+INN, where an IBAN's groups ("GB82 WEST 1234") are capitals."""
 
 
 def normalise_base(text: str) -> int:

@@ -27,6 +27,8 @@ from workbench.registry import router
 from workbench.relevance import (
     CIRCUMSTANCE_PATTERNS,
     GENERIC_WORDS,
+    OPENING_QUOTES,
+    blank_literals,
     circumstance_spans,
     first_colon,
     question_literal_spans,
@@ -149,7 +151,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "address.parse_ru": ("разбери адрес", "разложи на части"), "address.normalize_ru": (
         "адрес к стандартному", "normalize the address"),
     "address.validate_postcode_ru": ("индекс",), "address.extract_postcode": ("почтовые индексы",
-                                                                              "postcodes"),
+                                                                              "индексы", "postcodes"),
     "address.format_ru": ("собери строку адреса",),
     "id.validate_inn": ("инн", "inn"), "id.validate_snils": ("снилс", "snils"),
     "id.validate_bik": ("бик", "bik"), "id.validate_kpp": ("кпп", "kpp"),
@@ -319,11 +321,6 @@ DATA_SHAPES: dict[str, re.Pattern[str]] = {
 trigger of :data:`SHAPE_SCORE` letters would, wherever its words are."""
 SHAPE_SCORE = 8
 
-_OPENING_QUOTES = "«\"'`“„"
-"""The marks a quoted literal opens with (:func:`~workbench.relevance.question_literal_spans` also
-gives the text after a colon, which opens with none)."""
-
-
 def holds_shape(uid: str, question: str) -> bool:
     """Whether ``question`` holds data of the shape only ``uid`` takes (:data:`DATA_SHAPES`).
 
@@ -338,7 +335,7 @@ def holds_shape(uid: str, question: str) -> bool:
     matches = [m.span() for m in shape.finditer(question)]
     if not matches:
         return False
-    literals = [(s, e) for s, e in question_literal_spans(question) if question[s - 1:s] in _OPENING_QUOTES]
+    literals = [(s, e) for s, e in question_literal_spans(question) if question[s - 1:s] in OPENING_QUOTES]
     for start, end in matches:
         inside = [(s, e) for s, e in literals if s <= start and end <= e and (s, e) != (start, end)]
         if not inside:
@@ -405,6 +402,9 @@ def _counts_parts(question: str, start: int, text: str) -> bool:
     digits = re.match(r"\d+", text)
     return digits is not None and text[digits.end():digits.end() + 1] in {"", "-"} and bool(
         _COUNTED.match(question, start + digits.end()))
+_PART_OF_VALUE = re.compile(r"(?<![\w])(?:starts?|begins?|ends?|opens?|closes?)\s+(?:with|in)\s+$"
+                            r"|(?<![\w])(?:начина|заканчива|оканчива)\w*\s+(?:на|с|со)\s+$", re.IGNORECASE)
+"""What a value starts or ends with is a part of it ("starts with 460", «начинается на 16»), no value."""
 _FILE_NAME = re.compile(r"[\w-]+\.(?:pdf|docx?|xlsx?|pptx?|odt|ods|rtf|txt|zip|rar|7z|tar|gz|png|jpe?g|gif"
                         r"|svg|mp[34]|avi|mov|wav|exe|iso|bin|log)", re.IGNORECASE)
 """The name of a file: a request about «файл report2024.pdf» names the file, its content is not
@@ -490,10 +490,14 @@ form points at data someone has and the question does not give."""
 ELSEWHERE_WORDS = re.compile(
     r"(?<!\w)(?:above|attached|выше|вложени[еия]|прикрепл[её]нн\w*|приложенн\w*|указан\w*"
     r"|(?:I|you|we|they|he|she)\s+(?:sent|pasted|shared|forwarded|uploaded|showed|put|saved|mentioned)"
-    r"|скинул\w*|скидывал\w*|прислал\w*|присылал\w*|переслал\w*|пересланн\w*)(?!\w)", re.IGNORECASE)
+    r"|скинул\w*|скидывал\w*|прислал\w*|присылал\w*|переслал\w*|пересланн\w*"
+    r"|(?:в|из)\s+(?:прошл|предыдущ|прежн)\w*\s+(?:заказ|письм|сообщени|счет|счёт|раз)\w*"
+    r"|(?:my|our|the|your)\s+(?:previous|last|earlier)\s+(?:message|email|order|invoice|ticket)s?)(?!\w)",
+    re.IGNORECASE)
 """Words that place the data somewhere the question is not: "the JSON in the ticket above",
 «договор во вложении», «дата, указанная в приказе», "the log I pasted", "the file I put on the
-shared drive", «адрес, который я скидывал в чат»."""
+shared drive", «адрес, который я скидывал в чат», «тот же, что в прошлом заказе», "the number
+from my previous message"."""
 
 
 def points_at_data_elsewhere(question: str) -> bool:
@@ -532,6 +536,21 @@ def names_charset_of_data(question: str, schema: UtilitySchema) -> bool:
     """
     return schema.category != "charset" and _SAVED_DATA.search(question) is not None and names_charset(
         question)
+
+
+def describes_data(question: str) -> bool:
+    """Whether ``question`` describes a value by its parts.
+
+    How many it has («он 12-значный», "13 digits"), or what it starts or ends with ("starts with
+    460", «начинается на 16»). Where the value itself is missing, such words name circumstances
+    of the data, not the data.
+    """
+    for m in _TOKEN.finditer(question):
+        text = m[0].rstrip(".?")
+        if _counts_parts(question, m.start(), text) or _PART_OF_VALUE.search(
+                question, max(0, m.start() - 20), m.start()):
+            return True
+    return False
 
 
 def names_charset(question: str) -> bool:
@@ -596,20 +615,7 @@ def asks_reason_itself(question: str) -> bool:
 
     'Apply ROT13 to "Why did the chicken cross the road?"' asks for a call, not a reason.
     """
-    return asks_reason(_blank_literals(question))
-
-
-def _blank_literals(question: str, *, colon_tail: bool = True) -> str:
-    """``question`` with its literals blanked out, so that words inside them are not read as asked.
-
-    ``colon_tail=False`` keeps the text after the first colon, which a question may ask in
-    ("Question: who owns 8.8.8.8?"), and blanks only the quoted literals.
-    """
-    masked = list(question)
-    for start, end in question_literal_spans(question):
-        if colon_tail or question[start - 1:start] in _OPENING_QUOTES:
-            masked[start:end] = " " * (end - start)
-    return "".join(masked)
+    return asks_reason(blank_literals(question))
 
 
 _WORLD_FACT = re.compile(
@@ -626,6 +632,16 @@ _WORLD_FACT = re.compile(
     r"|(?:найди|поищи|посмотри|проверь)\s+(?:\S+\s+){0,5}?в\s+интернете"
     r"|(?:which|what)\s+country\s+(?:is|are|was|does|do)|hosted\s+in|resolves?\s+to"
     r"|в\s+какой\s+стране\s+(?:находится|расположен\w*|размещ\w*)"
+    # how long a parcel travels, and what to answer someone: a carrier's times and a reply are
+    # no computation and no course text
+    r"|(?:сколько|как\s+долго)\s+(?:\w+\s+){0,2}?(?:ид[её]т|едет|везут|доставля\w*)\s+(?:\w+\s+)?"
+    r"(?:посылк|заказ|груз|письм|отправлени)\w*|когда\s+(?:\w+\s+)?(?:придёт|придет|доставят|приедет)"
+    r"\s+(?:\w+\s+)?(?:посылк|заказ|груз|письм|отправлени)\w*"
+    r"|how\s+long\s+(?:does|will|do)\s+(?:\w+\s+){0,3}?(?:delivery|shipping|parcel|package|order|shipment)"
+    r"\w*\s+(?:\S+\s+){0,4}?take|when\s+will\s+(?:\w+\s+){0,2}?(?:parcel|package|order|shipment)\s+arrive"
+    r"|что\s+(?:мне\s+)?(?:ему|ей|им|клиенту|клиентке|покупателю)\s+(?:\w+\s+)?ответить"
+    r"|what\s+(?:should|do|shall|can)\s+(?:i|we)\s+(?:reply|answer|tell|write\s+back)"
+    r"|how\s+(?:should|do|shall)\s+(?:i|we)\s+(?:reply|answer|respond)"
     # whether a day is a holiday of a country: a calendar of the world, no computation
     r"|(?:public|bank|national)\s+holiday|праздничн\w+\s+ли|нерабоч\w+\s+ли"
     # who a number or a name belongs to, and whose a registration is
@@ -696,7 +712,7 @@ def asks_world_fact(question: str) -> str | None:
     not hold, a hash is not taken back to its text, and no utility acts in the world; both
     routers refuse these as out of scope before any class is chosen.
     """
-    text = _blank_literals(question, colon_tail=False)
+    text = blank_literals(question, colon_tail=False)
     found = (_WORLD_FACT.search(text) or _ACTION.search(text)
              or (None if re.search(r"\d", question) else _NAMED_LOOKUP.search(text))
              or (None if _COURSE.search(text.lower()) else _JUDGEMENT.search(text)))
@@ -838,6 +854,8 @@ class _Offer:
         whole_numbers = number_spans(question, words=False)
         for m in _TOKEN.finditer(question):
             text = m[0].rstrip(".?")
+            if text.endswith(":") and not text.endswith("::"):  # "EAN 4601234567893: 13 digits"
+                text = text[:-1]
             # glued into a longer run on both sides («state=42&next=/home»), it is a piece of a
             # value, not one
             if question[m.start() - 1:m.start()] in _GLUE and question[m.start() + len(text):][:1] in _GLUE:
@@ -857,6 +875,7 @@ class _Offer:
             if (whole is not None
                     or any(s <= m.start() and end <= e and (s, e) != (m.start(), end) for s, e in self.dates)
                     or _counts_parts(question, m.start(), text)
+                    or _PART_OF_VALUE.search(question, max(0, m.start() - 20), m.start())
                     or _FILE_NAME.fullmatch(text)):
                 continue
             if not _overlaps((m.start(), end), tokens + self.bases):
@@ -1198,13 +1217,18 @@ is the question itself."""
 
 
 def _quote_then_sentence(question: str, tail: tuple[int, int], quote: tuple[int, int]) -> bool:
-    """Whether the tail opens with the quote and a new sentence follows it.
+    """Whether the tail opens with the quote and a new sentence or an order follows it.
 
     «…: «Отгрузку разделите на два адреса…». Выпишите все индексы из этого текста»: the quote
-    is the data and the sentence after it the request.
+    is the data and the sentence after it the request; so is an order after the closing mark
+    («клиент пишет: «…» выдерни индексы из сообщения»).
     """
-    return (question[tail[0]:quote[0]].strip(_QUOTE_MARKS) == ""
-            and _NEXT_SENTENCE.match(question, quote[1]) is not None)
+    if question[tail[0]:quote[0]].strip(_QUOTE_MARKS) != "":
+        return False
+    if _NEXT_SENTENCE.match(question, quote[1]) is not None:
+        return True
+    after = question[quote[1]:tail[1]].lstrip(_QUOTE_MARKS + " ,—–-")
+    return bool(after) and question[quote[1]:quote[1] + 1] in _QUOTE_MARKS and orders_computation(after)
 
 
 _NEXT_SENTENCE = re.compile(r"[»\"'`”]?\s*[.!;]\s+[A-ZА-ЯЁ]")
@@ -1697,7 +1721,7 @@ class RuleRouter:
     def route(self, question: str) -> RouterDecision:
         """Decide where ``question`` goes by keywords and patterns."""
         low = question.lower()
-        out = _OUT.search(low)
+        out = _OUT.search(blank_literals(question, colon_tail=False).lower())  # a quoted text is data
         if out:
             return self._refuse("OUT_OF_SCOPE", question, out_of_scope_word=out[0].strip())
         fact = asks_world_fact(question)
@@ -1726,6 +1750,9 @@ class RuleRouter:
             # it quotes ("The SNILS from the new hire's form: does it check out?")
             if not _COURSE.search(low) or _points_at_own_data(question, missing) or (
                     not question_literals(question) and not asks_about_topic(question, missing)):
+                if missing[0].role.value == "data" and describes_data(question):
+                    return self._refuse("ARGUMENT_IS_CIRCUMSTANCE", question, utility=uid,
+                                        argument=missing[0].name)
                 return self._refuse("MISSING_ARGUMENT", question, utility=uid,
                                     missing=missing[0].name)
         if _COURSE.search(low) and not orders_computation(question):

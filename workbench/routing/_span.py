@@ -64,6 +64,7 @@ from workbench.routing._rule import (
     asks_world_fact,
     conversion_direction,
     conversion_targets,
+    describes_data,
     holds_shape,
     names_charset,
     names_charset_of_data,
@@ -650,6 +651,10 @@ class SpanRouter:
                                 utility=uid, argument=missing[0].name)
         if missing and asks_about_topic(question, missing):  # as the rule router decides it
             return RouterDecision(source=Source.QUOTE, raw_output=f"quote ({raw}: asks about the topic)")
+        if missing and missing[0].role.value == "data" and describes_data(question):
+            return self._refuse("ARGUMENT_IS_CIRCUMSTANCE", f"The question describes {missing[0].name} "
+                                f"by its parts and gives no span of it, the data {uid} needs.",
+                                utility=uid, argument=missing[0].name)
         if missing:
             name = missing[0].name
             own = self.rule.triggers[uid]
