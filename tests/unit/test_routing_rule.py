@@ -1029,6 +1029,15 @@ def test_a_value_described_by_its_parts_without_the_value_is_a_circumstance(
     assert decision.refusal.numbers == {"utility": uid, "argument": argument}
 
 
+def test_the_number_of_a_standard_is_no_data(rule: RuleRouter) -> None:
+    # «7.79» names the standard with «ГОСТ»; the name it asks to transliterate is not there
+    question = "транслитерируй ФИО получателя по ГОСТ 7.79 (система Б) — там три слова, кириллица"
+    assert rule.route(question).refusal is not None
+    assert "text" not in rule._bind("text.transliterate", question)
+    assert rule.route("Транслитерируй «Щукин» по ГОСТ 7.79").args == {"text": "Щукин",
+                                                                      "standard": "gost-7.79-b"}
+
+
 def test_what_a_value_starts_with_is_no_value_where_the_value_is_given(rule: RuleRouter) -> None:
     assert rule.route("Проверь ИНН 7707083893, он начинается на 77").args == {"inn": "7707083893"}
     assert not describes_data("Проверь ИНН 7707083893") and describes_data("ИНН, начинается с 77")

@@ -405,6 +405,8 @@ def _counts_parts(question: str, start: int, text: str) -> bool:
 _PART_OF_VALUE = re.compile(r"(?<![\w])(?:starts?|begins?|ends?|opens?|closes?)\s+(?:with|in)\s+$"
                             r"|(?<![\w])(?:начина|заканчива|оканчива)\w*\s+(?:на|с|со)\s+$", re.IGNORECASE)
 """What a value starts or ends with is a part of it ("starts with 460", «начинается на 16»), no value."""
+_STANDARD_NAME = re.compile(r"(?<![\w])(?:гост|gost|iso|rfc|ieee)\s*(?:р\s*)?$", re.IGNORECASE)
+"""The number after a standard's name is its number («ГОСТ 7.79», "ISO 8601", "RFC 4122"), no data."""
 _FILE_NAME = re.compile(r"[\w-]+\.(?:pdf|docx?|xlsx?|pptx?|odt|ods|rtf|txt|zip|rar|7z|tar|gz|png|jpe?g|gif"
                         r"|svg|mp[34]|avi|mov|wav|exe|iso|bin|log)", re.IGNORECASE)
 """The name of a file: a request about «файл report2024.pdf» names the file, its content is not
@@ -876,6 +878,7 @@ class _Offer:
                     or any(s <= m.start() and end <= e and (s, e) != (m.start(), end) for s, e in self.dates)
                     or _counts_parts(question, m.start(), text)
                     or _PART_OF_VALUE.search(question, max(0, m.start() - 20), m.start())
+                    or _STANDARD_NAME.search(question, max(0, m.start() - 8), m.start())
                     or _FILE_NAME.fullmatch(text)):
                 continue
             if not _overlaps((m.start(), end), tokens + self.bases):
