@@ -457,12 +457,18 @@ def normalise_unit_letter(text: str) -> str:
     letter = text.strip()
     degree = letter.startswith("°")
     letter = letter.removeprefix("°")
-    codes = {code for accepted in unit_codes().values() for code in accepted
-             if len(code) == 1 and code not in _COMMON_LETTERS}
-    code = letter if letter in codes else unit_names().get(letter.casefold()) if len(letter) == 1 else None
+    code = (letter if letter in _letter_codes()
+            else unit_names().get(letter.casefold()) if len(letter) == 1 else None)
     if code is None or (degree and code not in unit_codes().get("units.temperature", ())):
         raise NormaliseError(f"{text!r} is no letter that names a unit")
     return code
+
+
+@functools.cache
+def _letter_codes() -> frozenset[str]:
+    """The unit codes of one letter ("m", "B", "C"), but for the common ones (:data:`_COMMON_LETTERS`)."""
+    return frozenset(code for accepted in unit_codes().values() for code in accepted
+                     if len(code) == 1 and code not in _COMMON_LETTERS)
 
 
 def unit_letter_spans(question: str) -> list[tuple[int, int]]:

@@ -547,12 +547,17 @@ def describes_data(question: str) -> bool:
     460", «начинается на 16»). Where the value itself is missing, such words name circumstances
     of the data, not the data.
     """
-    for m in _TOKEN.finditer(question):
-        text = m[0].rstrip(".?")
-        if _counts_parts(question, m.start(), text) or _PART_OF_VALUE.search(
-                question, max(0, m.start() - 20), m.start()):
-            return True
-    return False
+    return any(_part_of_value(question, m.start(), m[0].rstrip(".?")) for m in _TOKEN.finditer(question))
+
+
+def _part_of_value(question: str, start: int, text: str) -> bool:
+    """Whether the token ``text`` at ``start`` is a part of a value, no value of its own.
+
+    It counts the value's parts (:func:`_counts_parts`) or is what the value starts or ends with
+    (:data:`_PART_OF_VALUE`).
+    """
+    return _counts_parts(question, start, text) or _PART_OF_VALUE.search(
+        question, max(0, start - 20), start) is not None
 
 
 def names_charset(question: str) -> bool:
@@ -876,8 +881,7 @@ class _Offer:
                 tokens.append(whole)  # "SHA-256 of 3,200": the whole number is the token
             if (whole is not None
                     or any(s <= m.start() and end <= e and (s, e) != (m.start(), end) for s, e in self.dates)
-                    or _counts_parts(question, m.start(), text)
-                    or _PART_OF_VALUE.search(question, max(0, m.start() - 20), m.start())
+                    or _part_of_value(question, m.start(), text)
                     or _STANDARD_NAME.search(question, max(0, m.start() - 8), m.start())
                     or _FILE_NAME.fullmatch(text)):
                 continue
