@@ -26,6 +26,7 @@ from workbench.routing import (
 from workbench.routing._normalise import NormaliseError, normalise_code
 from workbench.routing._rule import (
     DATA_ALPHABETS,
+    ELSEWHERE_WORDS,
     asks_world_fact,
     describes_data,
     held_vat_rates,
@@ -1372,3 +1373,159 @@ def test_a_figure_taken_as_given_that_no_source_holds_is_refused(rule: RuleRoute
     assert rule.route(question).refusal.code == "OUT_OF_SCOPE"
     # a rate that is held leaves the question to the routers
     assert unheld_premise(question.replace("25%", "20%")) is None
+
+
+@pytest.mark.parametrize(("question", "utility", "missing"), [
+    ("Pretty-print the error body with 2-space indents — it's in the Jira ticket Anna opened.",
+     "format.json_pretty", "data"),
+    ("Decode the base64 piece of the customer's link; it's sitting in ticket #812.",
+     "encoding.base64_decode", "data"),
+    ("A refund link is garbled. Support copied the base64 part into case #77 — turn it back into text.",
+     "encoding.base64_decode", "data"),
+    ("Нужно выделить НДС 22% из итога акта — итог возьми из самого акта.", "money.vat_extract", "amount"),
+    ("Сверь контрольную цифру штрихкода на коробке, цифры я не переписал.", "id.validate_ean13", "code"),
+    ("Does the IP from the access log fall within 10.8.0.0/16? I'll dig it out later.",
+     "net.ip_in_network", "ip"),
+    ("Count the days from her first order up to 2025-04-01; the order date is somewhere in the CRM.",
+     "date.diff_days", "start"),
+])
+def test_words_that_put_the_data_elsewhere_leave_it_missing(rule: RuleRouter, question: str,
+                                                             utility: str, missing: str) -> None:
+    decision = rule.route(question)
+    assert decision.refusal is not None and decision.refusal.code == "MISSING_ARGUMENT", decision
+    assert decision.refusal.numbers == {"utility": utility, "missing": missing}
+
+
+@pytest.mark.parametrize(("question", "utility", "args"), [
+    ("Does 10.8.3.4 fall within 10.8.0.0/16?", "net.ip_in_network",
+     {"ip": "10.8.3.4", "cidr": "10.8.0.0/16"}),
+    ("Count the days from 2025-01-10 to 2025-04-01.", "date.diff_days",
+     {"start": "2025-01-10", "end": "2025-04-01"}),
+    ("Выделить НДС 20% из суммы 36 000 ₽", "money.vat_extract", {"amount": 36000, "rate": 20}),
+])
+def test_the_same_requests_with_their_data_are_called(rule: RuleRouter, question: str, utility: str,
+                                                      args: dict) -> None:
+    decision = rule.route(question)
+    assert (decision.utility, decision.args) == (utility, args)
+
+
+def test_a_record_number_after_its_noun_is_no_data(rule: RuleRouter) -> None:
+    question = "Base64-encode the text from ticket #5521"
+    assert "text" not in rule._bind("encoding.base64_encode", question)
+    # a «#» with no record before it is written as data
+    assert rule._bind("encoding.base64_encode", "Base64-encode #5521").get("text") is not None
+
+
+@pytest.mark.parametrize("question", [
+    "По чём ЦБ установил доллар на сегодня?",
+    "What is the euro exchange rate today?",
+    "Какой курс евро на завтра?",
+    "What VAT rate does Kazakhstan charge on clothes?",
+    "Какая ставка НДС в Казахстане на одежду?",
+    "Is 2025-06-12 an official non-working day in Russia?",
+    "Which postal code serves Lenina street 5 in Omsk?",
+    "Какой индекс у дома 12 на улице Мира в Омске?",
+])
+def test_rates_foreign_taxes_days_off_and_postcodes_by_place_are_world_facts(rule: RuleRouter,
+                                                                             question: str) -> None:
+    assert asks_world_fact(question) is not None
+    assert rule.route(question).refusal.code == "OUT_OF_SCOPE"
+
+
+@pytest.mark.parametrize("question", [
+    "Какая ставка НДС при экспорте в Казахстан?",  # where goods go: the course's export rate
+    "What is the VAT rate on exports to Kazakhstan?",
+    "Проверь индекс 644099",
+])
+def test_an_export_destination_and_a_given_postcode_are_no_world_facts(question: str) -> None:
+    assert asks_world_fact(question) is None
+
+
+def test_an_iban_by_its_shape_and_the_mod_97_check(rule: RuleRouter) -> None:
+    assert holds_shape("id.validate_iban", "Is DE89 3704 0044 0532 0130 00 right?")
+    assert not holds_shape("id.validate_iban", "Order AB12 arrived")
+    decision = rule.route("Before we wire the refund to DE89 3704 0044 0532 0130 00, does it pass mod-97?")
+    assert (decision.utility, decision.args) == ("id.validate_iban", {"iban": "DE89 3704 0044 0532 0130 00"})
+
+
+def test_cities_name_their_time_zones_and_a_zone_named_twice_is_one(rule: RuleRouter) -> None:
+    decision = rule.route("The supplier's call is at 2025-03-10 09:00 Moscow time. What is that on the "
+                          "local clock in Vladivostok?")
+    assert decision.utility == "date.convert_timezone"
+    assert decision.args == {"datetime": "2025-03-10T09:00:00", "from_tz": "Europe/Moscow",
+                             "to_tz": "Asia/Vladivostok"}
+    twice = rule.route("When it is 2026-05-01 12:00 in Omsk (Asia/Omsk), what time is it in Tokyo "
+                       "(Asia/Tokyo)?")
+    assert twice.args["from_tz"] == "Asia/Omsk" and twice.args["to_tz"] == "Asia/Tokyo"
+
+
+def test_round_half_to_even_written_with_hyphens(rule: RuleRouter) -> None:
+    decision = rule.route("Round 2.675 to 2 decimals with round-half-to-even")
+    assert decision.args == {"value": 2.675, "digits": 2, "mode": "half_even"}
+
+
+def test_a_number_inside_a_quoted_name_is_no_quantity(rule: RuleRouter) -> None:
+    decision = rule.route("Снижаем цену куртки «Норд 3» с 4 200 ₽ на 15 процентов — какая будет цена?")
+    assert (decision.utility, decision.args) == ("money.discount", {"price": 4200, "percent": 15})
+
+
+def test_a_spec_needs_more_than_two_shared_words_without_the_tax(rule: RuleRouter) -> None:
+    from workbench.routing._spec_inputs import choose_spec
+
+    counted = "Поставщик ждёт оплату 45 календарных дней от 03.02.2025. Какое число будет крайним сроком?"
+    assert choose_spec(counted) is None
+    decision = rule.route(counted)
+    assert (decision.utility, decision.args) == ("date.add_days", {"date": "2025-02-03", "days": 45})
+    # the tax's name makes the same words a spec's
+    assert choose_spec("Экспорт по НДС: прошло 200 дней, успеваем ли мы в срок?") is not None
+
+
+def test_an_amount_for_a_payment_order_in_words_is_the_money_utility(rule: RuleRouter) -> None:
+    decision = rule.route("Сумму 48 300,50 ₽ для платёжного поручения напиши словами")
+    assert (decision.utility, decision.args) == ("money.amount_in_words_ru", {"amount": 48300.5})
+
+
+def test_an_address_split_into_fields(rule: RuleRouter) -> None:
+    question = "Курьер просит адрес по отдельным полям: 644099, г. Омск, ул. Ленина, д. 5"
+    decision = rule.route(question)
+    assert (decision.utility, decision.args) == ("address.parse_ru",
+                                                 {"address": "644099, г. Омск, ул. Ленина, д. 5"})
+
+
+@pytest.mark.parametrize("question", [
+    "клиент пишет: «адрес тот же, что в прошлом заказе». разбей его на поля",  # a pointer, quoted
+    "адрес из письма: одна строка, символов 120, без индекса. разбей на поля",  # a description
+])
+def test_a_quoted_pointer_or_a_description_is_no_address(rule: RuleRouter, question: str) -> None:
+    decision = rule.route(question)
+    assert decision.source is Source.REFUSE, decision
+    assert decision.refusal.numbers.get("utility") == "address.parse_ru"
+
+
+def test_a_count_noun_before_its_number_counts_parts() -> None:
+    assert describes_data("адрес: одна строка, символов 80")
+    assert not describes_data("адрес: ул. Цифровая, 80")
+
+
+@pytest.mark.parametrize(("question", "where"), [
+    ("Pretty-print the response — it's in the Sentry event.", "it's in the"),
+    ("Decode the token; it is sitting in ticket #4.", "it is sitting in ticket"),
+    ("The brand colour hex is somewhere in the style guide.", "somewhere in the"),
+    ("Check the IP; I'll dig it out of the log later.", "dig it out"),
+    ("I don't have it handy, but is the order date a weekday?", "don't have it handy"),
+    ("Validate the EAN printed on the pallet label.", "printed on the"),
+    ("Проверь штрихкод, напечатанный на коробке.", "напечатанный на"),
+    ("Выдели НДС из итога — итог возьми из накладной.", "возьми из"),
+    ("Сверь контрольную цифру, цифры я не переписал.", "не переписал"),
+    ("Посчитай дни до отгрузки, даты нет под рукой.", "нет под рукой"),
+])
+def test_words_that_say_where_the_data_sits(question: str, where: str) -> None:
+    found = ELSEWHERE_WORDS.search(question)
+    assert found is not None and found[0].lower() == where.lower()
+
+
+@pytest.mark.parametrize("question", [
+    "Is 2024 in the list of leap years?", "Найди в строке «a1b2» все цифры", "What is printed in bold?",
+])
+def test_words_that_keep_the_data_in_the_question(question: str) -> None:
+    assert ELSEWHERE_WORDS.search(question) is None

@@ -112,7 +112,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "format.json_to_yaml": ("json в yaml", "json to yaml", "into yaml", "to yaml", "в yaml"),
     "format.yaml_to_json": ("yaml",),
     "format.csv_to_json": ("csv в json", "csv to json"), "format.json_to_csv": ("в csv", "to csv"),
-    "format.json_pretty": ("pretty", "отформатируй json", "с отступ"),
+    "format.json_pretty": ("pretty", "отформатируй json", "с отступ", "indents", "indented"),
     "format.json_minify": ("одну строку", "minify", "минифиц", "сожми json", "compact json",
                            "сожми этот json"),
     "format.csv_to_markdown": ("markdown",),
@@ -130,17 +130,18 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "number.gcd": ("нод", "greatest common divisor", "gcd", "общий делитель"),
     "number.is_prime": ("простое", "prime"),
     "date.diff_days": ("сколько дней между", "how many days from", "days between", "дней прошло с",
+                       "count the days", "посчитай дни",
                        "days until", "days left until", "days are left until", "сколько дней до",
                        "дней осталось до", "how many days is that", "how many days is it",
                        "сколько это дней", "сколько дней это"),
-    "date.add_days": ("через", "дней после", "days after"),
+    "date.add_days": ("через", "дней после", "days after", "календарных дней", "calendar days"),
     "date.add_months": ("месяца после", "месяцев после", "months after", "add 3 months", "прибавь месяц",
                          "добавь месяц", "months to", "месяца к", "месяцев к"),
     "date.weekday": ("день недели", "day of the week", "weekday"),
     "date.diff_hours": ("how many hours", "hours between", "hours pass", "сколько часов", "часов между",
                         "часов прошло"),
     "date.to_unix": ("в unix", "to unix"), "date.from_unix": ("метк", "timestamp"),
-    "date.convert_timezone": ("когда в", "time zone", "what time is it", "который час"),
+    "date.convert_timezone": ("когда в", "time zone", "what time is it", "который час", "local clock"),
     "date.iso_week": ("iso-недел", "iso week"),
     "date.is_leap_year": ("високосн", "leap year"), "date.business_days": ("будних", "business days",
                                                                             "рабочих дней"),
@@ -148,19 +149,22 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "date.day_of_year": ("day of the year", "день года", "номер дня в году", "дня в году", "день в году",
                          "day number"),
     "date.days_in_month": ("дней в месяце", "days in"),
-    "address.parse_ru": ("разбери адрес", "разложи на части"), "address.normalize_ru": (
+    "address.parse_ru": ("разбери адрес", "разложи на части", "по отдельным полям", "разбей на поля",
+                         "разбей его на поля",
+                         "into separate fields"), "address.normalize_ru": (
         "адрес к стандартному", "normalize the address"),
     "address.validate_postcode_ru": ("индекс",), "address.extract_postcode": ("почтовые индексы",
                                                                               "индексы", "postcodes"),
     "address.format_ru": ("собери строку адреса",),
     "id.validate_inn": ("инн", "inn"), "id.validate_snils": ("снилс", "snils"),
     "id.validate_bik": ("бик", "bik"), "id.validate_kpp": ("кпп", "kpp"),
-    "id.validate_ogrn": ("огрн", "ogrn"), "id.validate_iban": ("iban",),
+    "id.validate_ogrn": ("огрн", "ogrn"), "id.validate_iban": ("iban", "mod-97", "mod 97"),
     "id.validate_isbn": ("isbn",), "id.validate_ean13": ("ean", "barcode", "штрихкод", "штрих-код"),
     "id.luhn_check": ("luhn", "луна"),
     "id.uuid5": ("uuid v5", "uuid5", "version 5 uuid", "uuid version 5", "uuid версии 5"),
     "id.uuid3": ("uuid v3", "uuid3", "version 3 uuid", "uuid version 3", "uuid версии 3"),
-    "net.cidr_info": ("сети", "subnet", "network"), "net.ip_in_network": ("входит ли", "is the ip"),
+    "net.cidr_info": ("сети", "subnet", "network"), "net.ip_in_network": ("входит ли", "is the ip", "fall within", "falls within", "fall inside",
+                          "falls inside"),
     "net.ip_to_int": ("целое число", "to an integer", "into an integer"),
     "net.int_to_ip": ("в ip", "to an ip"),
     "net.mac_normalize": ("mac", "мак-адрес", "мак адрес"),
@@ -184,7 +188,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "units.area": ("square", "квадрат"),
     "money.vat_add": ("начисли ндс", "add vat", "vat on top", "what's the gross", "what is the gross",
                       "ндс сверху"),
-    "money.vat_extract": ("выдели ндс", "extract vat", "vat out of", "vat included",
+    "money.vat_extract": ("выдели ндс", "выделить ндс", "extract vat", "vat out of", "vat included",
                           "how much of that is vat", "how much of it is vat", "сколько в ней ндс",
                           "сколько из них ндс"),
     "money.percent_change": ("на сколько процентов", "percent change", "by what percent",
@@ -192,9 +196,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                              "percentage increase", "percent decrease", "percentage decrease",
                              "изменение в процентах"),
     "money.loan_payment": ("платёж по кредиту", "monthly payment", "loan"),
-    "money.amount_in_words_ru": ("прописью", "in russian words"),
+    "money.amount_in_words_ru": ("прописью", "in russian words", "платёжн", "платежн"),
     "money.compound_interest": ("вклад", "compound", "капитализац"),
-    "money.discount": ("скидк", "discount"),
+    "money.discount": ("скидк", "discount", "режем цену", "снижаем цену", "снизить цену", "уцен",
+                       "cut the price", "mark down"),
     "regex.find_all": ("find all", "find every", "все вхождения", "найди все", "all matches",
                        "every match of", "list every", "list all", "extract all", "extract every",
                        "выпиши все", "вытащи все", "pull every", "pull out every"),
@@ -213,7 +218,8 @@ DECODING_PAIRS: tuple[tuple[str, str], ...] = (
 )
 """An encoder and its decoder: where a decoding verb stands anywhere in the question ("Decode the
 Base64 blob …"), the decoder scores above whatever the encoder's words scored."""
-DECODING_VERB = re.compile(r"(?<!\w)(?:decod|декодир|раскодир)", re.IGNORECASE)
+DECODING_VERB = re.compile(r"(?<!\w)(?:decod|декодир|раскодир|turn\s+(?:it\s+|this\s+|that\s+)?back\s+into)",
+                           re.IGNORECASE)
 _TARGET = re.compile(r"(?<!\w)(?:to|into|as|в|во)\s+(?:an?\s+|the\s+|формат\s+)?([a-z][a-z0-9]*)(?!\w)")
 """The format a conversion is asked into: "hue 45 … to RGB", «rgb(255, 165, 0) в HSL»."""
 
@@ -304,6 +310,8 @@ DATA_SHAPES: dict[str, re.Pattern[str]] = {
     "units.temperature": re.compile(
         r"(?<![\w.,])[-−]?\d+(?:[.,]\d+)?\s?°?\s?[FCK](?![\w°])[^\n]*?(?<![\w])(?:in|to|into|в)\s+"
         r"(?:°?[FCK](?![\w°])|celsius|fahrenheit|kelvin|цельси|фаренгейт|кельвин)", re.IGNORECASE),
+    # an IBAN: two capital letters of its country, two check digits, then groups of four
+    "id.validate_iban": re.compile(r"(?<![\w])[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?(?![\w])"),
     # two time zones by their IANA names: only a conversion from one zone to another takes two
     "date.convert_timezone": re.compile(rf"{_IANA_ZONE}[^\n]*?{_IANA_ZONE}"),
     # a percent of a number: «15% от 3 400», "12.5% of 640" (VAT is added "to" an amount)
@@ -386,22 +394,34 @@ Levenshtein distance?", «расстояние Левенштейна между
 PAIR_ARGS = ("a", "b")
 _DOMAIN = re.compile(r"(?<![\w.@/-])[\w-]+(?:\.[\w-]+)*\.[^\W\d_]{2,}(?![\w.-])")
 """A domain name: words joined by dots, the last of two letters or more («пример.рф», "bücher.de")."""
-_NUMERO = re.compile(r"(?:№|(?<!\w)No\.|(?<!\w)nr\.)\s*$", re.IGNORECASE)
-"""The sign that makes the number after it a name: «счёт № 118», "invoice No. 42"."""
+_NUMERO = re.compile(r"(?:№|(?<!\w)No\.|(?<!\w)nr\.|(?<!\w)(?:ticket|order|issue|invoice|case|заказ\w*"
+                     r"|тикет\w*|заявк\w*|сч[её]т\w*|обращени\w*)\s*#)\s*$", re.IGNORECASE)
+"""The sign that makes the number after it a name: «счёт № 118», "invoice No. 42", "ticket #5521"."""
 _COUNTED = re.compile(r"(?:\s+|-)(?:символ|знак|значн|цифр|букв|байт|бит|слов|строк|character|char|digit"
                       r"|letter|byte|bit|word|line)", re.IGNORECASE)
 """A noun or adjective after a number that makes it a count of the data's parts: «пароль из 12
 символов», «12-значный ИНН», "a 10-digit INN" give the data's size, not the data."""
 
 
+_COUNTED_BEFORE = re.compile(r"(?<!\w)(?:символ|знак|цифр|букв|character|digit|letter)\w*\s*[:=]?\s*$",
+                             re.IGNORECASE)
+"""The same nouns right before the number: «символов 80», "characters: 80"."""
+
+
+def _counts_within(question: str, start: int, end: int) -> bool:
+    """Whether a token of ``question[start:end]`` counts the data's parts (:func:`_counts_parts`)."""
+    return any(_counts_parts(question, m.start(), m[0]) for m in _TOKEN.finditer(question, start, end))
+
+
 def _counts_parts(question: str, start: int, text: str) -> bool:
     """Whether the token ``text`` at ``start`` is a count of the data's parts (:data:`_COUNTED`).
 
-    Digits alone with the noun after them («12 символов»), or joined to it by a hyphen ("10-digit").
+    Digits alone with the noun after them («12 символов»), or joined to it by a hyphen ("10-digit"),
+    or the noun right before them («символов 80»).
     """
     digits = re.match(r"\d+", text)
     return digits is not None and text[digits.end():digits.end() + 1] in {"", "-"} and bool(
-        _COUNTED.match(question, start + digits.end()))
+        _COUNTED.match(question, start + digits.end()) or _COUNTED_BEFORE.search(question, 0, start))
 _PART_OF_VALUE = re.compile(r"(?<![\w])(?:starts?|begins?|ends?|opens?|closes?)\s+(?:with|in)\s+$"
                             r"|(?<![\w])(?:начина|заканчива|оканчива)\w*\s+(?:на|с|со)\s+$", re.IGNORECASE)
 """What a value starts or ends with is a part of it ("starts with 460", «начинается на 16»), no value."""
@@ -411,6 +431,8 @@ _FILE_NAME = re.compile(r"[\w-]+\.(?:pdf|docx?|xlsx?|pptx?|odt|ods|rtf|txt|zip|r
                         r"|svg|mp[34]|avi|mov|wav|exe|iso|bin|log)", re.IGNORECASE)
 """The name of a file: a request about «файл report2024.pdf» names the file, its content is not
 in the question."""
+_UP_TO = re.compile(r"(?<!\w)(?:up\s+to|until|till|до)\s+(?:the\s+)?$", re.IGNORECASE)
+"""The words before a date that end a span of time: "up to 2025-05-19", «до 19.05.2025»."""
 _DAY_GAP = re.compile(r"\s+(?:of\s+)?", re.IGNORECASE)
 """What stands between the day of a date and its month's name: «1 мая», "12 of May"."""
 _FORM_RUN = re.compile(r"(?<![^\s«»\"'<>`(])[^\s«»\"'<>`=&]+=[^\s«»\"'<>`&]*"
@@ -494,12 +516,22 @@ ELSEWHERE_WORDS = re.compile(
     r"|(?:I|you|we|they|he|she)\s+(?:sent|pasted|shared|forwarded|uploaded|showed|put|saved|mentioned)"
     r"|скинул\w*|скидывал\w*|прислал\w*|присылал\w*|переслал\w*|пересланн\w*"
     r"|(?:в|из)\s+(?:прошл|предыдущ|прежн)\w*\s+(?:заказ|письм|сообщени|счет|счёт|раз)\w*"
-    r"|(?:my|our|the|your)\s+(?:previous|last|earlier)\s+(?:message|email|order|invoice|ticket)s?)(?!\w)",
+    r"|(?:my|our|the|your)\s+(?:previous|last|earlier)\s+(?:message|email|order|invoice|ticket)s?"
+    r"|printed\s+on\s+(?:the|a|an|its|their|our)|напечатан\w*\s+на"
+    # where it sits, or that the asker has not got it at hand
+    r"|(?:it's|it\s+is|they're|they\s+are)\s+(?:sitting\s+|somewhere\s+|still\s+)?(?:in|on)\s+"
+    r"(?:the|a|an|ticket|her|his|their|our|my)|somewhere\s+in\s+(?:the|our|my|her|his|their)"
+    r"|(?:don't|do\s+not|doesn't|does\s+not)\s+have\s+(?:it|them|that|the\s+\w+)\s+(?:handy|to\s+hand|on\s+me)"
+    r"|dig\s+(?:(?:it|them|the\s+\w+(?:\s+\w+)?)\s+)?out|(?:haven't|didn't|did\s+not|have\s+not)\s+"
+    r"(?:copied|written\s+down|noted\s+down)"
+    r"|(?:возьми|возьмите|бери|берите|глянь|гляньте)\s+(?:\w+\s+)?(?:из|в|во)"
+    r"|не\s+(?:переписал|записал|скопировал|сохранил)\w*|(?:нет\s+под\s+рукой|под\s+рукой\s+нет))(?!\w)",
     re.IGNORECASE)
 """Words that place the data somewhere the question is not: "the JSON in the ticket above",
 «договор во вложении», «дата, указанная в приказе», "the log I pasted", "the file I put on the
 shared drive", «адрес, который я скидывал в чат», «тот же, что в прошлом заказе», "the number
-from my previous message"."""
+from my previous message", "it's sitting in ticket #5521", "somewhere in the brandbook", "I'll dig
+out the log line later", «итог возьми из самой накладной», «цифры я не переписал»."""
 
 
 def points_at_data_elsewhere(question: str) -> bool:
@@ -625,6 +657,15 @@ def asks_reason_itself(question: str) -> bool:
     return asks_reason(blank_literals(question))
 
 
+_FOREIGN_COUNTRY = (r"(?:belarus|kazakhstan|armenia|kyrgyzstan|uzbekistan|georgia|ukraine|germany|france|italy"
+                    r"|spain|poland|china|turkey|finland|latvia|lithuania|estonia|serbia|the\s+uk"
+                    r"|britain|the\s+us|the\s+usa)")
+"""A country other than Russia, named in English: its VAT is its own law, not the course's."""
+_FOREIGN_COUNTRY_IN = (r"(?:беларуси|белоруссии|казахстане|армении|киргизии|кыргызстане|узбекистане|грузии"
+                       r"|украине|германии|франции|италии|испании|польше|китае|турции|финляндии|латвии"
+                       r"|литве|эстонии|сербии|великобритании|сша)")
+"""The same countries in Russian, in the case that says where («в Беларуси»): «в Казахстан» is
+where goods go, and the export's rate is the course's."""
 _WORLD_FACT = re.compile(
     # who owns, registered, issued or runs a thing
     r"(?<!\w)(?:who\s+(?:owns|registered|issued|is\s+the\s+owner)|whom\s+does\s+\S+\s+belong|whois"
@@ -651,6 +692,17 @@ _WORLD_FACT = re.compile(
     r"|how\s+(?:should|do|shall)\s+(?:i|we)\s+(?:reply|answer|respond)"
     # whether a day is a holiday of a country: a calendar of the world, no computation
     r"|(?:public|bank|national)\s+holiday|праздничн\w+\s+ли|нерабоч\w+\s+ли"
+    r"|(?:official|public)\s+(?:non-?working|rest)\s+day|gets?\s+a\s+day\s+off"
+    r"|официальн\w*\s+(?:выходн|нерабоч)\w*"
+    # a rate set by a bank, and a foreign country's tax: facts of the world the course does not hold
+    r"|exchange\s+rate|курс\w*\s+(?:цб|центробанк\w*|валют\w*|евро|доллар\w*|юан\w*)"
+    r"|(?:цб|центробанк\w*|central\s+bank)\s+(?:\w+\s+){0,2}?(?:установил\w*|set|курс\w*)"
+    rf"|(?:vat|ндс)\s+(?:\w+\s+){{0,3}}?(?:does|do|in|of)\s+(?:the\s+)?{_FOREIGN_COUNTRY}"
+    rf"|{_FOREIGN_COUNTRY}\s+(?:charges?|levies|applies)\s+(?:\w+\s+){{0,2}}?vat"
+    rf"|(?:ндс|налог\w*)\s+(?:\w+\s+){{0,2}}?(?:в|во)\s+{_FOREIGN_COUNTRY_IN}"
+    # the postcode that serves a place: a lookup in the post's registry, no computation
+    r"|(?:which|what)\s+(?:postal\s+code|post\s?code|zip(?:\s?code)?)\s+(?:serves|covers|belongs\s+to)"
+    r"|(?:какой|каким)\s+(?:почтов\w+\s+)?индекс\s+(?:обслуживает|у\s+(?:дома|здания|улицы))"
     # who a number or a name belongs to, and whose a registration is
     r"|who\s+does\s+(?:\S+\s+){1,6}?belong\s+to|(?:which|what)\s+(?:company|firm|business|organi[sz]ation)"
     r"\s+is\s+registered|registered\s+under|какая\s+(?:компания|организация|фирма)\s+(?:зарегистрирован\w*|"
@@ -812,6 +864,17 @@ def _overlaps(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
     return any(span[0] < e and s < span[1] for s, e in taken)
 
 
+def _quoted_name(question: str, start: int, end: int) -> bool:
+    """Whether the quoted literal ``question[start:end]`` is a name: a model, a product, a firm.
+
+    Three words at most, one of them a word of letters that opens with a capital («Альпика 28»,
+    "Nova 2"): the number in it is part of the name, no quantity of the request.
+    """
+    words = question[start:end].split()
+    return question[start - 1:start] in OPENING_QUOTES and len(words) <= 3 and any(
+        w[:1].isupper() and w.isalpha() for w in words) and any(any(c.isdigit() for c in w) for w in words)
+
+
 class _Offer:
     """The spans one question offers, by kind, in order; binding takes them one by one."""
 
@@ -839,8 +902,10 @@ class _Offer:
         avoid = self.ips + (self.percents if wants_percent else []) + self.bases
         # a number after «№» or "No." numbers a thing (an invoice, a house), and one before a
         # month's name is the day of a date: neither is a quantity
+        quoted_names = [(s, e) for s, e in question_literal_spans(question) if _quoted_name(question, s, e)]
         self.numbers = [n for n in number_spans(question) if not _overlaps(n, avoid)
                         and not _NUMERO.search(question, 0, n[0])
+                        and not any(s <= n[0] and n[1] <= e for s, e in quoted_names)
                         and not any(_DAY_GAP.fullmatch(question, n[1], m) for m, _ in self.months)]
         # number words count only where the digits run out: in "my two favourite numbers are 84
         # and 126" the two counts the numbers, it is none of them
@@ -880,6 +945,7 @@ class _Offer:
             if whole is not None and not _overlaps(whole, tokens + self.bases):
                 tokens.append(whole)  # "SHA-256 of 3,200": the whole number is the token
             if (whole is not None
+                    or (text[:1] == "#" and _NUMERO.search(question, 0, m.start() + 1))  # "ticket #5521"
                     or any(s <= m.start() and end <= e and (s, e) != (m.start(), end) for s, e in self.dates)
                     or _part_of_value(question, m.start(), text)
                     or _STANDARD_NAME.search(question, max(0, m.start() - 8), m.start())
@@ -1429,6 +1495,14 @@ def _digits_before_base(question: str, bases: list[tuple[int, int]]) -> list[tup
     return found
 
 
+def _value_or_none(question: str, span: tuple[int, int], normaliser: str) -> Any:
+    """The value ``normaliser`` gives the span, or None where it gives none."""
+    try:
+        return ArgSpan(*span, normaliser).value(question)
+    except NormaliseError:
+        return None
+
+
 def _take(spans: list[tuple[int, int]], question: str, normaliser: str
           ) -> tuple[ArgSpan, Any] | None:
     """The first span of ``spans`` the normaliser gives a value for (taken out of the list)."""
@@ -1558,13 +1632,21 @@ class RuleRouter:
                 accepted = unit_codes().get(uid) if vocabulary == "unit" else None
                 if accepted is None:
                     taken = _take(spans, question, f"enum:{vocabulary}")
+                    if taken is not None:  # «in Moscow (Europe/Moscow)»: a value named twice is one
+                        spans[:] = [s for s in spans if _value_or_none(question, s, f"enum:{vocabulary}")
+                                    != taken[1]]
                 else:  # a unit of another quantity is no unit of this conversion ("kg" of a data size)
                     taken = _take_unit(name, offer, accepted)
             elif name in DATE_ARGS:
                 # «с 1 по 31 марта 2026»: the first day takes its month and year from the end
+                # and a date after "up to" or «до» ends a span of time, never starts it
+                dates = ([d for d in offer.dates if not _UP_TO.search(question, max(0, d[0] - 12), d[0])]
+                         if name == "start" else offer.dates)
                 taken = ((_take(offer.range_starts, question, "date-range-start")
                           if name == "start" else None)
-                         or _take(offer.dates, question, "date"))
+                         or _take(dates, question, "date"))
+                if taken is not None and (taken[0].start, taken[0].end) in offer.dates:
+                    offer.dates.remove((taken[0].start, taken[0].end))
             elif name in {"ip", "cidr"}:
                 # a network is written with its prefix length, an address without one: in "is
                 # 172.16.40.9 inside our office subnet?" the address is no network
@@ -1611,6 +1693,12 @@ class RuleRouter:
                     _measured_first(offer.numbers, question, uid)
                 taken = _take(offer.numbers, question, arg.type + offer.number_style)
             elif arg.role.value == "data" and arg.type == "string":
+                # a quoted text that itself says the data is elsewhere («адрес тот же, что в
+                # прошлом заказе») points at the data and is none
+                # and so does one that counts its own parts («адрес: одна строка, символов 80»)
+                offer.literals = [lit for lit in offer.literals
+                                  if not ELSEWHERE_WORDS.search(question, lit[0], lit[1])
+                                  and not _counts_within(question, *lit)]
                 if name == "text":
                     _cued_first(offer.literals, question)
                 if uid in DATA_SHAPES:
@@ -1755,8 +1843,10 @@ class RuleRouter:
                                     argument=missing[0].name)
             # a request that points at data it does not give lacks that data, whatever literal
             # it quotes ("The SNILS from the new hire's form: does it check out?")
+            # and one that describes the data by its parts («символов 80») gives none of it
             if not _COURSE.search(low) or _points_at_own_data(question, missing) or (
-                    not question_literals(question) and not asks_about_topic(question, missing)):
+                    not question_literals(question) and not asks_about_topic(question, missing)) or (
+                    missing[0].role.value == "data" and describes_data(question)):
                 if missing[0].role.value == "data" and describes_data(question):
                     return self._refuse("ARGUMENT_IS_CIRCUMSTANCE", question, utility=uid,
                                         argument=missing[0].name)

@@ -161,12 +161,19 @@ def spec_evidence(question: str) -> list[SpecEvidence]:
 def choose_spec(question: str) -> SpecEvidence | None:
     """The spec ``question`` asks about, or None.
 
-    None where the best spec falls short of :data:`MIN_SPEC_SCORE` or :data:`MIN_SPEC_CUES`.
+    None where the best spec falls short of :data:`MIN_SPEC_SCORE` or :data:`MIN_SPEC_CUES`, and
+    where no word of the tax's name is there and the cue words weigh no more than the least.
     Remembered: the rule router and the span router's spec prior both ask about the same question.
     """
     ranked = spec_evidence(question)
     best = ranked[0] if ranked else None
-    return best if best and best.score >= MIN_SPEC_SCORE and best.cues >= MIN_SPEC_CUES else None
+    if not best or best.score < MIN_SPEC_SCORE or best.cues < MIN_SPEC_CUES:
+        return None
+    if best.cues <= MIN_SPEC_CUES and not spec_cues()[""].separate_spans(question):
+        # without the tax's name, two words other specs share («срок», «дней») are no topic: «60
+        # календарных дней от поставки 17.06.2025 — какое число крайний срок?» counts days
+        return None
+    return best
 
 
 @functools.cache
