@@ -1529,3 +1529,29 @@ def test_words_that_say_where_the_data_sits(question: str, where: str) -> None:
 ])
 def test_words_that_keep_the_data_in_the_question(question: str) -> None:
     assert ELSEWHERE_WORDS.search(question) is None
+
+
+@pytest.mark.parametrize(("question", "utility"), [
+    ("Since 2025 is a leap year, which ISO week holds its February 29?", "date.is_leap_year"),
+    ("Раз 2026 год високосный, сколько дней в феврале 2026?", "date.is_leap_year"),
+    ("Given that 2025-03-10 is a Sunday, how many business days are left in that week?", "date.weekday"),
+    ("Поскольку 12.06.2025 — пятница, какой будет дата через 3 дня?", "date.weekday"),
+])
+def test_a_calendar_premise_the_date_utilities_compute_otherwise_is_refused(
+        rule: RuleRouter, question: str, utility: str) -> None:
+    from workbench.routing._rule import premise_text
+
+    premise = unheld_premise(question)
+    assert premise is not None and premise["utility"] == utility
+    decision = rule.route(question)
+    assert decision.refusal is not None and decision.refusal.code == "OUT_OF_SCOPE"
+    assert "false" not in premise_text(premise).lower()
+
+
+@pytest.mark.parametrize("question", [
+    "Since 2024 is a leap year, how many days does its February have?",
+    "Поскольку 10.03.2025 — понедельник, какой будет дата через 3 дня?",
+    "Given that 2025-06-12 is a Thursday, what date is 7 days later?",
+])
+def test_a_calendar_premise_that_holds_leaves_the_question(question: str) -> None:
+    assert unheld_premise(question) is None

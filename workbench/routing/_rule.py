@@ -46,6 +46,7 @@ from workbench.routing._normalise import (
     duration_unit_after,
     month_spans,
     normalise,
+    normalise_date,
     number_spans,
     percent_spans,
     period_spans,
@@ -64,7 +65,7 @@ from workbench.routing._spec_inputs import (
     open_spec_inputs,
     spec_cues,
 )
-from workbench.utilities import DIGIT_COUNTS, Argument, UtilitySchema, load_catalog, unit_codes
+from workbench.utilities import DIGIT_COUNTS, Argument, UtilitySchema, call_utility, load_catalog, unit_codes
 
 SYNONYMS: dict[str, tuple[str, ...]] = {
     "hash.sha256": ("sha-256", "sha256"), "hash.sha1": ("sha-1", "sha1"),
@@ -810,6 +811,47 @@ def unheld_premise(question: str) -> dict[str, Any] | None:
     if rates and _VAT.search(question) and not set(rates) & held_vat_rates():
         return {"premise": "VAT rate, percent", "stated": rates[0],
                 "held": sorted(held_vat_rates())}
+    return _uncomputed_premise(question)
+
+
+_LEAP_PREMISE = re.compile(r"(?<![\w.])(\d{4})\s+(?:is|was|will\s+be)\s+(?:a\s+)?leap\s+year"
+                           r"|(?<![\w.])(\d{4})(?:\s+год)?\s*(?:[—–-]\s*)?високосн", re.IGNORECASE)
+"""A year stated to be a leap year: "2025 is a leap year", «2025 год високосный»."""
+_WEEKDAY_PREMISE = re.compile(
+    r"\s*(?:is|was|falls\s+on|будет|был[аио]?|приходится\s+на|[—–-])\s*(?:an?\s+)?(monday|tuesday|wednesday"
+    r"|thursday|friday|saturday|sunday|понедельник|вторник|сред[ау]|четверг|пятниц[ау]|суббот[ау]|воскресенье)"
+    r"(?!\w)", re.IGNORECASE)
+"""A weekday stated right after a date: "2025-03-10 is a Sunday", «10.03.2025 — воскресенье»."""
+_WEEKDAY_STEMS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun", "пон", "вто", "сре", "чет", "пят",
+                  "суб", "вос")
+
+
+def _uncomputed_premise(question: str) -> dict[str, Any] | None:
+    """A premise about the calendar that the date utilities compute otherwise, or None.
+
+    "Since 2025 is a leap year, …" or "Given that 2025-03-10 is a Sunday, …": the premise is
+    checked by calling ``date.is_leap_year`` or ``date.weekday``, and where the utility gives
+    another answer, what follows rests on nothing a source holds.
+    """
+    for m in _LEAP_PREMISE.finditer(question):
+        year = int(m[1] or m[2])
+        outcome = call_utility("date.is_leap_year", {"year": year})
+        if outcome.ok and outcome.result is False:
+            return {"premise": "a leap year", "stated": year, "held": ["not a leap year"],
+                    "utility": "date.is_leap_year"}
+    for start, end in date_spans(question):
+        said = _WEEKDAY_PREMISE.match(question, end)
+        if said is None:
+            continue
+        try:
+            day = normalise_date(question[start:end])
+        except NormaliseError:
+            continue
+        outcome = call_utility("date.weekday", {"date": day})
+        stated = _WEEKDAY_STEMS.index(said[1][:3].lower()) % 7
+        if outcome.ok and str(outcome.result)[:3].lower() != _WEEKDAY_STEMS[stated]:
+            return {"premise": f"the weekday of {day}", "stated": said[1], "held": [outcome.result],
+                    "utility": "date.weekday"}
     return None
 
 
@@ -820,6 +862,11 @@ _PREMISE_CLAUSE = re.compile(r"\W*(?:given\s+that|since|seeing\s+that|раз|п�
 
 def premise_text(premise: dict[str, Any]) -> str:
     """The refusal's words for :func:`unheld_premise`'s finding."""
+    if "utility" in premise:
+        computed = ", ".join(str(h) for h in premise["held"]) or "another answer"
+        return (f"The question takes {premise['stated']} as {premise['premise']}, and "
+                f"{premise['utility']} computes {computed}, so what follows rests on nothing a "
+                "source holds.")
     held = ", ".join(f"{h:g}" for h in premise["held"])
     return (f"The question rests on a figure no source holds ({premise['premise']}: "
             f"{premise['stated']:g}; the sources hold {held}), so no source answers it.")
