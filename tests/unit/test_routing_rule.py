@@ -1495,6 +1495,7 @@ def test_an_address_split_into_fields(rule: RuleRouter) -> None:
 @pytest.mark.parametrize("question", [
     "клиент пишет: «адрес тот же, что в прошлом заказе». разбей его на поля",  # a pointer, quoted
     "адрес из письма: одна строка, символов 120, без индекса. разбей на поля",  # a description
+    "Разбери по полям адрес прописки Зуева: он в Самаре, с корпусом, без индекса.",  # one more
 ])
 def test_a_quoted_pointer_or_a_description_is_no_address(rule: RuleRouter, question: str) -> None:
     decision = rule.route(question)
@@ -1555,3 +1556,68 @@ def test_a_calendar_premise_the_date_utilities_compute_otherwise_is_refused(
 ])
 def test_a_calendar_premise_that_holds_leaves_the_question(question: str) -> None:
     assert unheld_premise(question) is None
+
+
+@pytest.mark.parametrize(("question", "utility", "text"), [
+    ("ФИО в приказе набрано капсом: ЕГОРОВА АННА ПАВЛОВНА. Сделай каждое слово с заглавной буквы (title).",
+     "text.change_case", "ЕГОРОВА АННА ПАВЛОВНА"),
+    ("переведи латиницей по ГОСТ 7.79-2000 система Б: Орлов Илья Петрович — это для визовой анкеты",
+     "text.transliterate", "Орлов Илья Петрович"),
+    ("Transliterate for the visa form, ICAO: Сергей Воронцов — it's for the embassy letter",
+     "text.transliterate", "Сергей Воронцов"),
+])
+def test_an_order_or_a_purpose_after_the_colons_text_is_no_part_of_it(rule: RuleRouter, question: str,
+                                                                      utility: str, text: str) -> None:
+    decision = rule.route(question)
+    assert decision.utility == utility and decision.args["text"] == text
+    # a sentence that is no order, and a dash that gives no purpose, stay in the text
+    kept = "Посчитай слова: Москва — столица. Город большой."
+    assert rule._bind("text.word_count", kept)["text"].text(kept) == "Москва — столица. Город большой."
+
+
+@pytest.mark.parametrize(("question", "utility", "argument"), [
+    ("У новенькой СНИЛС из 11 цифр, последние две — 37. Проверь контрольное число.", "id.validate_snils",
+     "snils"),
+    ("Her INN has 12 digits and the last two digits are 45. Is it valid?", "id.validate_inn", "inn"),
+    ("Переведи латиницей по ГОСТ 7.79 фамилию нового слесаря: в ней 7 букв, начинается на «Ж».",
+     "text.transliterate", "text"),
+])
+def test_parts_and_descriptions_of_a_value_leave_it_a_circumstance(rule: RuleRouter, question: str,
+                                                                  utility: str, argument: str) -> None:
+    decision = rule.route(question)
+    assert decision.refusal is not None and decision.refusal.code == "ARGUMENT_IS_CIRCUMSTANCE", decision
+    assert decision.refusal.numbers == {"utility": utility, "argument": argument}
+
+
+def test_a_description_opening_with_a_pronoun_is_still_free_text(rule: RuleRouter) -> None:
+    question = "Посчитай слова: он пришёл домой поздно"
+    assert rule._bind("text.word_count", question)["text"].text(question) == "он пришёл домой поздно"
+    quoted = 'Give me the MD5 of "they said yes"'
+    assert rule.route(quoted).args == {"text": "they said yes"}
+
+
+@pytest.mark.parametrize("question", [
+    "Is ООО «Вектор», ИНН 7707083893, a reliable contractor for our canteen?",
+    "ООО «Вектор» с ИНН 7707083893 — надёжный ли это партнёр?",
+    "Можно ли уволить кладовщика, пока он в отпуске с 01.08.2025?",
+    "Can we legally fire an employee who is on sick leave since 2025-10-02?",
+    "какой оклад у начальника смены Крылова? табельный 00417",
+    "What does Maria Lindqvist earn per month?",
+])
+def test_reliability_labour_law_and_pay_are_out_of_scope(rule: RuleRouter, question: str) -> None:
+    assert asks_world_fact(question) is not None
+    assert rule.route(question).refusal.code == "OUT_OF_SCOPE"
+
+
+def test_a_word_inside_a_zones_name_is_no_out_of_scope_word(rule: RuleRouter) -> None:
+    question = "How many hours from 2025-03-29 22:00 to 2025-03-30 08:00 in Europe/Stockholm?"
+    decision = rule.route(question)
+    assert decision.utility == "date.diff_hours", decision
+    assert decision.args == {"start": "2025-03-29T22:00:00", "end": "2025-03-30T08:00:00",
+                             "tz": "Europe/Stockholm"}
+
+
+def test_a_whole_date_is_never_an_identifier(rule: RuleRouter) -> None:
+    assert "isbn" not in rule._bind("id.validate_isbn", "Check the ISBN of the book out on 2025-01-31")
+    assert rule._bind("id.validate_isbn", "Check ISBN 978-5-17-118366-0")["isbn"].value(
+        "Check ISBN 978-5-17-118366-0") == "978-5-17-118366-0"

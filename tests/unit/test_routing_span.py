@@ -481,3 +481,12 @@ def test_a_value_described_by_its_parts_is_a_circumstance_of_the_chosen_utility(
     whole = "check EAN 4601234567893: 13 digits, starts with 460"
     assert dict(router._utility("id.validate_ean13", whole, "id.validate_ean13").args) == {
         "code": "4601234567893"}
+
+
+def test_a_value_described_by_its_parts_is_no_question_about_the_topic(router: SpanRouter) -> None:
+    # «ИНН» with no INN reads as the topic, unless the question describes one INN by its parts
+    described = "ИНН у Белова 12 цифр, начинается на 77 — он корректный?"
+    decision = router._utility("id.validate_inn", described, "id.validate_inn")
+    assert decision.refusal is not None and decision.refusal.code == "ARGUMENT_IS_CIRCUMSTANCE"
+    topic = router._utility("id.validate_inn", "Сколько цифр в ИНН юрлица?", "id.validate_inn")
+    assert topic.source is Source.QUOTE

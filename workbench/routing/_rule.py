@@ -109,7 +109,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                      "выведи наоборот", "напиши наоборот", "запиши наоборот"),
     "text.dedupe_lines": ("повторяющиеся строки", "duplicate lines", "повторы строк", "дубли строк"),
     "text.sort_lines": ("отсортируй строки", "sort the lines"),
-    "text.collapse_whitespace": ("лишние пробелы", "пробелы", "whitespace", "extra spaces", "double spaces"),
+    "text.collapse_whitespace": ("лишние пробелы", "пробелы", "whitespace", "extra spaces",
+                                 "double spaces"),
     "format.json_to_yaml": ("json в yaml", "json to yaml", "into yaml", "to yaml", "в yaml"),
     "format.yaml_to_json": ("yaml",),
     "format.csv_to_json": ("csv в json", "csv to json"), "format.json_to_csv": ("в csv", "to csv"),
@@ -151,6 +152,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                          "day number"),
     "date.days_in_month": ("дней в месяце", "days in"),
     "address.parse_ru": ("разбери адрес", "разложи на части", "по отдельным полям", "разбей на поля",
+                         "разбери по полям", "разбей по полям",
                          "разбей его на поля",
                          "into separate fields"), "address.normalize_ru": (
         "адрес к стандартному", "normalize the address"),
@@ -279,6 +281,7 @@ _ANY_COLOUR = rf"(?<![\w&])#{_COLOUR_DIGITS}(?!\w)"
 _SURE_COLOUR = r"(?<![\w&])#(?:[0-9A-Fa-f]{6}|(?=\d*[A-Fa-f])[0-9A-Fa-f]{3})(?!\w)"  # six, or a letter
 _IANA_ZONE = (r"(?<![\w/])(?:Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific)"
               r"/[A-Za-z_]+(?:/[A-Za-z_]+)?(?![\w/])")
+_IANA_ZONE_RE = re.compile(_IANA_ZONE)
 DATA_SHAPES: dict[str, re.Pattern[str]] = {
     # a Roman numeral of two letters or more, written in capitals: MCMLXXXIV, XIV
     "number.from_roman": re.compile(rf"(?<![\w])(?=[MDCLXVI]{{2,}}(?![\w])){ROMAN_NUMERAL}(?![\w])"),
@@ -411,7 +414,13 @@ _COUNTED_BEFORE = re.compile(r"(?<!\w)(?:символ|знак|цифр|букв
 
 def _counts_within(question: str, start: int, end: int) -> bool:
     """Whether a token of ``question[start:end]`` counts the data's parts (:func:`_counts_parts`)."""
-    return any(_counts_parts(question, m.start(), m[0]) for m in _TOKEN.finditer(question, start, end))
+    return any(_counts_parts(question, m.start(), m[0]) for m in _COUNT.finditer(question, start, end))
+
+
+_STANDS_IN = re.compile(r"(?:он|она|оно|они|it|it's|they|they're)(?!\w)", re.IGNORECASE)
+"""A pronoun that opens a text in place of the value it describes: «он в Казани», "it has 12 digits"."""
+_COUNT = re.compile(r"(?<![\w.,])\d+(?:-[^\W\d_]+)?")
+"""A count written in digits, alone or joined to its noun ("10-digit")."""
 
 
 def _counts_parts(question: str, start: int, text: str) -> bool:
@@ -423,9 +432,15 @@ def _counts_parts(question: str, start: int, text: str) -> bool:
     digits = re.match(r"\d+", text)
     return digits is not None and text[digits.end():digits.end() + 1] in {"", "-"} and bool(
         _COUNTED.match(question, start + digits.end()) or _COUNTED_BEFORE.search(question, 0, start))
+_FEW = r"(?:\d{1,2}|one|two|three|four|five|six|одн[аи]|две|два|три|четыре|пять|шесть)"
 _PART_OF_VALUE = re.compile(r"(?<![\w])(?:starts?|begins?|ends?|opens?|closes?)\s+(?:with|in)\s+$"
-                            r"|(?<![\w])(?:начина|заканчива|оканчива)\w*\s+(?:на|с|со)\s+$", re.IGNORECASE)
-"""What a value starts or ends with is a part of it ("starts with 460", «начинается на 16»), no value."""
+                            r"|(?<![\w])(?:начина|заканчива|оканчива)\w*\s+(?:на|с|со)\s+$"
+                            rf"|(?<![\w])(?:first|last|final)\s+{_FEW}(?:\s+(?:digits?|characters?|letters?))?"
+                            r"\s*(?:are|is|[—–:-])?\s*$"
+                            rf"|(?<![\w])(?:перв|последн)\w*\s+{_FEW}(?:\s+(?:цифр|знак|символ|букв)\w*)?"
+                            r"\s*(?:[—–:-]\s*)?$", re.IGNORECASE)
+"""What a value starts or ends with is a part of it ("starts with 460", «начинается на 16», "the
+last two digits are 37", «последние две — 37»), no value."""
 _STANDARD_NAME = re.compile(r"(?<![\w])(?:гост|gost|iso|rfc|ieee)\s*(?:р\s*)?$", re.IGNORECASE)
 """The number after a standard's name is its number («ГОСТ 7.79», "ISO 8601", "RFC 4122"), no data."""
 _FILE_NAME = re.compile(r"[\w-]+\.(?:pdf|docx?|xlsx?|pptx?|odt|ods|rtf|txt|zip|rar|7z|tar|gz|png|jpe?g|gif"
@@ -580,7 +595,8 @@ def describes_data(question: str) -> bool:
     460", «начинается на 16»). Where the value itself is missing, such words name circumstances
     of the data, not the data.
     """
-    return any(_part_of_value(question, m.start(), m[0].rstrip(".?")) for m in _TOKEN.finditer(question))
+    return any(_part_of_value(question, m.start(), m[0].rstrip(".?"))
+               for m in [*_TOKEN.finditer(question), *_COUNT.finditer(question)])
 
 
 def _part_of_value(question: str, start: int, text: str) -> bool:
@@ -701,6 +717,15 @@ _WORLD_FACT = re.compile(
     rf"|(?:vat|ндс)\s+(?:\w+\s+){{0,3}}?(?:does|do|in|of)\s+(?:the\s+)?{_FOREIGN_COUNTRY}"
     rf"|{_FOREIGN_COUNTRY}\s+(?:charges?|levies|applies)\s+(?:\w+\s+){{0,2}}?vat"
     rf"|(?:ндс|налог\w*)\s+(?:\w+\s+){{0,2}}?(?:в|во)\s+{_FOREIGN_COUNTRY_IN}"
+    # whether a firm can be trusted, what may be done to an employee by law, and a person's pay:
+    # judgements, legal advice and facts no source holds
+    r"|(?:reliable|trustworthy|legit|legitimate)\s+(?:agency|company|firm|partner|supplier|contractor"
+    r"|counterparty|business|vendor|employer)|can\s+(?:we|i)\s+trust"
+    r"|(?:надёжн|надежн|благонадёжн|благонадежн)\w*\s+ли|можно\s+ли\s+(?:ему|ей|им)?\s*доверя\w*"
+    r"|можно\s+ли\s+(?:\w+\s+)?(?:уволить|сократить|не\s+выплачивать|лишить\s+премии)"
+    r"|(?:can|may)\s+(?:we|i)\s+(?:legally\s+)?(?:fire|dismiss|lay\s+off)"
+    r"|(?:какой|какая|каков\w*)\s+(?:\w+\s+)?(?:оклад|зарплат\w*)\s+у"
+    r"|what(?:'s|\s+is)\s+(?:the\s+)?salary\s+of|(?:how\s+much\s+does|what\s+does)\s+\w+(?:\s+\w+)?\s+earn"
     # the postcode that serves a place: a lookup in the post's registry, no computation
     r"|(?:which|what)\s+(?:postal\s+code|post\s?code|zip(?:\s?code)?)\s+(?:serves|covers|belongs\s+to)"
     r"|(?:какой|каким)\s+(?:почтов\w+\s+)?индекс\s+(?:обслуживает|у\s+(?:дома|здания|улицы))"
@@ -940,6 +965,7 @@ class _Offer:
         self.ips = sorted([(m.start(), m.end()) for m in _IP.finditer(question)] + _ipv6_spans(question))
         self.romans = [(m.start(), m.end()) for m in _ROMAN.finditer(question)]
         self.dates = date_spans(question)
+        self.date_spans = tuple(self.dates)  # every date, kept while binding takes from self.dates
         self.range_starts = range_start_spans(question)
         self.months = month_spans(question)
         self.percents = percent_spans(question)
@@ -1370,10 +1396,24 @@ def _without_closing_question(question: str, tail: tuple[int, int]) -> tuple[int
     one = _ONE_WORD_THEN_SENTENCE.match(block)
     if one is not None:
         return tail[0] + one.start(1), tail[0] + one.end(1)
+    # "…: ДМИТРИЕВ ПАВЕЛ СЕРГЕЕВИЧ. Сделай каждое слово с заглавной": a sentence that orders
+    # what to do with the words before it is no part of them
+    for stop in _SENTENCE_END.finditer(block):
+        if orders_computation(block[stop.end():]):
+            return tail[0], tail[0] + stop.start()
+    # "…: Жукова Светлана Игоревна — это для справки в посольство": why it is needed is no part of it
+    purpose = _PURPOSE_CLAUSE.search(block)
+    if purpose is not None:
+        return tail[0], tail[0] + purpose.start()
     return tail
 
 
 _ONE_WORD_THEN_SENTENCE = re.compile(r"\s*(\S+?)[.!]\s+(?=[A-ZА-ЯЁ])")
+_SENTENCE_END = re.compile(r"(?<=[^\W\d_]{2})[.!]\s+(?=[A-ZА-ЯЁ])")
+"""Where a sentence ends: a word of two letters or more, its stop, a capital (not «ул. Ленина»)."""
+_PURPOSE_CLAUSE = re.compile(r"\s+[—–-]\s+(?:(?:это|it's|it\s+is|this\s+is|that's)\s+)?(?:для|нужно|надо|for)"
+                             r"(?!\w)", re.IGNORECASE)
+"""A dash and what the value is for: «— это для справки», "— it's for the visa file"."""
 
 
 def _closing(block: str) -> int | None:
@@ -1742,10 +1782,13 @@ class RuleRouter:
             elif arg.role.value == "data" and arg.type == "string":
                 # a quoted text that itself says the data is elsewhere («адрес тот же, что в
                 # прошлом заказе») points at the data and is none
-                # and so does one that counts its own parts («адрес: одна строка, символов 80»)
+                # and so does one that counts its own parts («адрес: одна строка, символов 80»),
+                # and one that opens by standing in for a value of a form («адрес: он в Казани, с
+                # корпусом») where the value is no free text
                 offer.literals = [lit for lit in offer.literals
                                   if not ELSEWHERE_WORDS.search(question, lit[0], lit[1])
-                                  and not _counts_within(question, *lit)]
+                                  and not _counts_within(question, *lit)
+                                  and (name in TAIL_ARGS or not _STANDS_IN.match(question, lit[0]))]
                 if name == "text":
                     _cued_first(offer.literals, question)
                 if uid in DATA_SHAPES:
@@ -1769,6 +1812,8 @@ class RuleRouter:
                     # электрификация, если поле принимает 32?»: the 32 is a limit, not the text)
                     offer.tokens = [t for t in offer.tokens if not question[t[0]:t[1]].isdigit()]
                 kind = "code" if name in CODE_ARGUMENTS else "text"
+                if kind == "code":  # a whole date ("2025-01-31") is a date, never an identifier
+                    offer.tokens = [t for t in offer.tokens if t not in offer.date_spans]
                 # the word after "name" is named as the data: it comes before a bare token
                 # ("a version-5 UUID for the name example.org")
                 named = _named_word(question) if name == "name" else []
@@ -1863,7 +1908,8 @@ class RuleRouter:
     def route(self, question: str) -> RouterDecision:
         """Decide where ``question`` goes by keywords and patterns."""
         low = question.lower()
-        out = _OUT.search(blank_literals(question, colon_tail=False).lower())  # a quoted text is data
+        # a quoted text is data, and a zone's name («Europe/Stockholm») no word of its own
+        out = _OUT.search(_IANA_ZONE_RE.sub(" ", blank_literals(question, colon_tail=False)).lower())
         if out:
             return self._refuse("OUT_OF_SCOPE", question, out_of_scope_word=out[0].strip())
         fact = asks_world_fact(question)

@@ -649,12 +649,14 @@ class SpanRouter:
             return self._refuse("ARGUMENT_IS_CIRCUMSTANCE", f"The question names only the charset "
                                 f"of {missing[0].name}, the data {uid} needs.",
                                 utility=uid, argument=missing[0].name)
-        if missing and asks_about_topic(question, missing):  # as the rule router decides it
-            return RouterDecision(source=Source.QUOTE, raw_output=f"quote ({raw}: asks about the topic)")
+        # a value described by its parts («ИНН у Белова 12 цифр, начинается на 77 — он корректный?»)
+        # is one value, not the topic, as the rule router decides it
         if missing and missing[0].role.value == "data" and describes_data(question):
             return self._refuse("ARGUMENT_IS_CIRCUMSTANCE", f"The question describes {missing[0].name} "
                                 f"by its parts and gives no span of it, the data {uid} needs.",
                                 utility=uid, argument=missing[0].name)
+        if missing and asks_about_topic(question, missing):  # as the rule router decides it
+            return RouterDecision(source=Source.QUOTE, raw_output=f"quote ({raw}: asks about the topic)")
         if missing:
             name = missing[0].name
             own = self.rule.triggers[uid]
