@@ -1375,25 +1375,43 @@ def test_a_figure_taken_as_given_that_no_source_holds_is_refused(rule: RuleRoute
     assert unheld_premise(question.replace("25%", "20%")) is None
 
 
-@pytest.mark.parametrize(("question", "utility", "missing"), [
+MISSING, CIRCUMSTANCE = "MISSING_ARGUMENT", "ARGUMENT_IS_CIRCUMSTANCE"
+
+
+def _without(utility: str, argument: str, code: str = MISSING) -> tuple[str, dict[str, str]]:
+    """The refusal a request without its value gets: its code and its numbers."""
+    return code, {"utility": utility, "missing" if code == MISSING else "argument": argument}
+
+
+@pytest.mark.parametrize(("question", "utility", "argument", "code"), [
     ("Pretty-print the error body with 2-space indents — it's in the Jira ticket Anna opened.",
-     "format.json_pretty", "data"),
+     "format.json_pretty", "data", MISSING),
     ("Decode the base64 piece of the customer's link; it's sitting in ticket #812.",
-     "encoding.base64_decode", "data"),
+     "encoding.base64_decode", "data", MISSING),
     ("A refund link is garbled. Support copied the base64 part into case #77 — turn it back into text.",
-     "encoding.base64_decode", "data"),
-    ("Нужно выделить НДС 22% из итога акта — итог возьми из самого акта.", "money.vat_extract", "amount"),
-    ("Сверь контрольную цифру штрихкода на коробке, цифры я не переписал.", "id.validate_ean13", "code"),
+     "encoding.base64_decode", "data", MISSING),
+    ("Нужно выделить НДС 22% из итога акта — итог возьми из самого акта.", "money.vat_extract", "amount",
+     MISSING),
+    ("Сверь контрольную цифру штрихкода на коробке, цифры я не переписал.", "id.validate_ean13", "code",
+     MISSING),
     ("Does the IP from the access log fall within 10.8.0.0/16? I'll dig it out later.",
-     "net.ip_in_network", "ip"),
+     "net.ip_in_network", "ip", MISSING),
     ("Count the days from her first order up to 2025-04-01; the order date is somewhere in the CRM.",
-     "date.diff_days", "start"),
+     "date.diff_days", "start", MISSING),
+    # parts and descriptions of a value leave it a circumstance
+    ("У новенькой СНИЛС из 11 цифр, последние две — 37. Проверь контрольное число.", "id.validate_snils",
+     "snils", CIRCUMSTANCE),
+    ("Her INN has 12 digits and the last two digits are 45. Is it valid?", "id.validate_inn", "inn",
+     CIRCUMSTANCE),
+    ("Переведи латиницей по ГОСТ 7.79 фамилию нового слесаря: в ней 7 букв, начинается на «Ж».",
+     "text.transliterate", "text", CIRCUMSTANCE),
 ])
-def test_words_that_put_the_data_elsewhere_leave_it_missing(rule: RuleRouter, question: str,
-                                                             utility: str, missing: str) -> None:
+def test_a_request_without_its_value_is_refused_naming_the_argument(
+        rule: RuleRouter, question: str, utility: str, argument: str, code: str) -> None:
+    # words that put the data elsewhere leave it missing
     decision = rule.route(question)
-    assert decision.refusal is not None and decision.refusal.code == "MISSING_ARGUMENT", decision
-    assert decision.refusal.numbers == {"utility": utility, "missing": missing}
+    assert decision.refusal is not None, decision
+    assert (decision.refusal.code, decision.refusal.numbers) == _without(utility, argument, code)
 
 
 @pytest.mark.parametrize(("question", "utility", "args"), [
@@ -1573,20 +1591,6 @@ def test_an_order_or_a_purpose_after_the_colons_text_is_no_part_of_it(rule: Rule
     # a sentence that is no order, and a dash that gives no purpose, stay in the text
     kept = "Посчитай слова: Москва — столица. Город большой."
     assert rule._bind("text.word_count", kept)["text"].text(kept) == "Москва — столица. Город большой."
-
-
-@pytest.mark.parametrize(("question", "utility", "argument"), [
-    ("У новенькой СНИЛС из 11 цифр, последние две — 37. Проверь контрольное число.", "id.validate_snils",
-     "snils"),
-    ("Her INN has 12 digits and the last two digits are 45. Is it valid?", "id.validate_inn", "inn"),
-    ("Переведи латиницей по ГОСТ 7.79 фамилию нового слесаря: в ней 7 букв, начинается на «Ж».",
-     "text.transliterate", "text"),
-])
-def test_parts_and_descriptions_of_a_value_leave_it_a_circumstance(rule: RuleRouter, question: str,
-                                                                  utility: str, argument: str) -> None:
-    decision = rule.route(question)
-    assert decision.refusal is not None and decision.refusal.code == "ARGUMENT_IS_CIRCUMSTANCE", decision
-    assert decision.refusal.numbers == {"utility": utility, "argument": argument}
 
 
 def test_a_description_opening_with_a_pronoun_is_still_free_text(rule: RuleRouter) -> None:

@@ -166,7 +166,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "id.luhn_check": ("luhn", "луна"),
     "id.uuid5": ("uuid v5", "uuid5", "version 5 uuid", "uuid version 5", "uuid версии 5"),
     "id.uuid3": ("uuid v3", "uuid3", "version 3 uuid", "uuid version 3", "uuid версии 3"),
-    "net.cidr_info": ("сети", "subnet", "network"), "net.ip_in_network": ("входит ли", "is the ip", "fall within", "falls within", "fall inside",
+    "net.cidr_info": ("сети", "subnet", "network"),
+    "net.ip_in_network": ("входит ли", "is the ip", "fall within", "falls within", "fall inside",
                           "falls inside"),
     "net.ip_to_int": ("целое число", "to an integer", "into an integer"),
     "net.int_to_ip": ("в ip", "to an ip"),
@@ -315,7 +316,8 @@ DATA_SHAPES: dict[str, re.Pattern[str]] = {
         r"(?<![\w.,])[-−]?\d+(?:[.,]\d+)?\s?°?\s?[FCK](?![\w°])[^\n]*?(?<![\w])(?:in|to|into|в)\s+"
         r"(?:°?[FCK](?![\w°])|celsius|fahrenheit|kelvin|цельси|фаренгейт|кельвин)", re.IGNORECASE),
     # an IBAN: two capital letters of its country, two check digits, then groups of four
-    "id.validate_iban": re.compile(r"(?<![\w])[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?(?![\w])"),
+    "id.validate_iban": re.compile(r"(?<![\w])[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?"
+                                   r"(?![\w])"),
     # two time zones by their IANA names: only a conversion from one zone to another takes two
     "date.convert_timezone": re.compile(rf"{_IANA_ZONE}[^\n]*?{_IANA_ZONE}"),
     # a percent of a number: «15% от 3 400», "12.5% of 640" (VAT is added "to" an amount)
@@ -674,8 +676,8 @@ def asks_reason_itself(question: str) -> bool:
     return asks_reason(blank_literals(question))
 
 
-_FOREIGN_COUNTRY = (r"(?:belarus|kazakhstan|armenia|kyrgyzstan|uzbekistan|georgia|ukraine|germany|france|italy"
-                    r"|spain|poland|china|turkey|finland|latvia|lithuania|estonia|serbia|the\s+uk"
+_FOREIGN_COUNTRY = (r"(?:belarus|kazakhstan|armenia|kyrgyzstan|uzbekistan|georgia|ukraine|germany|france"
+                    r"|italy|spain|poland|china|turkey|finland|latvia|lithuania|estonia|serbia|the\s+uk"
                     r"|britain|the\s+us|the\s+usa)")
 """A country other than Russia, named in English: its VAT is its own law, not the course's."""
 _FOREIGN_COUNTRY_IN = (r"(?:беларуси|белоруссии|казахстане|армении|киргизии|кыргызстане|узбекистане|грузии"
