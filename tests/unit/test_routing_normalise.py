@@ -667,3 +667,24 @@ def test_an_identifier_holds_no_word_of_small_letters(text: str) -> None:
         normalise_code(text)
     # an IBAN's groups are capitals, a card's digits
     assert normalise_code("GB82 WEST 1234 5698 7654 32") == "GB82 WEST 1234 5698 7654 32"
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("2025-04-08 at 06:30", "2025-04-08T06:30:00"), ("2025-04-08, в 6:30", "2025-04-08T06:30:00"),
+])
+def test_an_iso_date_with_its_time_after_at(text: str, value: str) -> None:
+    assert normalise_date(text) == value
+    assert date_spans(f"arrives {text} sharp") == [(8, 8 + len(text))]
+
+
+@pytest.mark.parametrize(("words", "zone"), [
+    ("Warsaw", "Europe/Warsaw"), ("new york", "America/New_York"), ("Novosibirsk", "Asia/Novosibirsk"),
+    ("Варшаве", "Europe/Warsaw"), ("Алматы", "Asia/Almaty"),
+])
+def test_a_city_names_its_zone(words: str, zone: str) -> None:
+    assert normalise("enum:timezone", words) == zone
+
+
+def test_a_city_that_is_an_ordinary_word_names_no_zone() -> None:
+    with pytest.raises(NormaliseError):
+        normalise("enum:timezone", "phoenix")

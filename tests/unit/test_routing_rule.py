@@ -1625,3 +1625,96 @@ def test_a_whole_date_is_never_an_identifier(rule: RuleRouter) -> None:
     assert "isbn" not in rule._bind("id.validate_isbn", "Check the ISBN of the book out on 2025-01-31")
     assert rule._bind("id.validate_isbn", "Check ISBN 978-5-17-118366-0")["isbn"].value(
         "Check ISBN 978-5-17-118366-0") == "978-5-17-118366-0"
+
+
+@pytest.mark.parametrize(("question", "utility", "args"), [
+    ("контейнер TGHU 7730415 встал на СВХ 17.03.2025, хранение 10 дней — какое число будет через 10 дней?",
+     "date.add_days", {"date": "2025-03-17", "days": 10}),
+    ("из двух выгрузок список с повторами, оставь по одному:\nMSKU1234565\nMSKU1234565\nTGHU7730415",
+     "text.dedupe_lines", {"text": "MSKU1234565\nMSKU1234565\nTGHU7730415"}),
+    ("Gate-in at Khorgos logged 1741852800. What is that as local time in Asia/Almaty?", "date.from_unix",
+     {"timestamp": 1741852800, "tz": "Asia/Almaty"}),
+    ("приведи адрес для ТТН в стандартный вид: новосибирск, станционная улица 30а, 630108",
+     "address.normalize_ru", {"address": "новосибирск, станционная улица 30а, 630108"}),
+    ("в акте итого 186 000 ₽ включая НДС 20%. сколько там самого НДС?", "money.vat_extract",
+     {"amount": 186000, "rate": 20}),
+    ("Truck arrives 2025-04-08 at 06:30 Warsaw time. What time is that in Novosibirsk?",
+     "date.convert_timezone", {"datetime": "2025-04-08T06:30:00", "from_tz": "Europe/Warsaw",
+                               "to_tz": "Asia/Novosibirsk"}),
+    ("водитель Шарафутдинов Рустем Ильдарович, в пропуск нужно латиницей по ICAO", "text.transliterate",
+     {"text": "Шарафутдинов Рустем Ильдарович", "standard": "icao"}),
+])
+def test_the_forwarders_requests_are_bound(rule: RuleRouter, question: str, utility: str,
+                                           args: dict) -> None:
+    decision = rule.route(question)
+    assert (decision.utility, decision.args) == (utility, args)
+
+
+def test_capitals_before_a_long_number_make_it_an_identifier_but_a_currency_does_not(
+        rule: RuleRouter) -> None:
+    question = "Round TGHU 7730415 to 2 digits"
+    assert 7730415 not in [span.value(question) for span in rule._bind("number.round", question).values()]
+    assert rule._bind("number.round", "Round USD 12500.456 to 2 digits")["value"].value(
+        "Round USD 12500.456 to 2 digits") == 12500.456
+
+
+def test_a_year_a_count_starts_from_is_no_quantity(rule: RuleRouter) -> None:
+    question = "Turn the timestamp into London time please — it's seconds since 1970, from my watch's log."
+    assert "timestamp" not in rule._bind("date.from_unix", question)
+    assert rule.route(question).source is Source.REFUSE
+    year = "Is the year we have had the office since 2024 a leap year?"  # a year is still a year
+    assert rule._bind("date.is_leap_year", year)["year"].value(year) == 2024
+
+
+@pytest.mark.parametrize(("question", "utility", "argument"), [
+    ("How many UTF-8 bytes is the consignee's name? It's 38 characters, Cyrillic and Latin.",
+     "charset.utf8_length", "text"),
+    ("топливная карта водителя — 16 цифр, начинается с 2200, кончается на 4417. по Луну проходит?",
+     "id.luhn_check", "number"),
+    ("тема письма пришла кракозябрами: UTF-8 прочитали как cp1251, строка символов на сорок. почини",
+     "charset.fix_mojibake", "text"),
+    ("поле пришло в hex, кодировка GB2312, 24 байта. раскодируй", "encoding.hex_decode", "data"),
+])
+def test_sizes_and_parts_without_the_value_are_circumstances(rule: RuleRouter, question: str,
+                                                             utility: str, argument: str) -> None:
+    decision = rule.route(question)
+    assert decision.refusal is not None, decision
+    assert (decision.refusal.code, decision.refusal.numbers) == _without(utility, argument, CIRCUMSTANCE)
+
+
+def test_a_garbled_text_is_one_the_repair_changes(rule: RuleRouter) -> None:
+    question = "Почини кракозябры: РЎРїР°СЃРёР±Рѕ"
+    assert rule.route(question).args == {"text": "РЎРїР°СЃРёР±Рѕ"}
+    plain = "Почини кракозябры: Спасибо"  # correct Russian: no misreading gives it back
+    assert "text" not in rule._bind("charset.fix_mojibake", plain)
+
+
+@pytest.mark.parametrize("question", [
+    "какая ставка ввозной пошлины для ноутбуков из Китая по коду 8471 30 000 0?",
+    "What is the import duty on HS 8471 laptops?",
+    "Where is truck WGM 48213 right now? It left Brest on 2025-03-14 at 10:20.",
+    "где сейчас наша фура А123ВС, вышла 14.03.2025?",
+    "на сколько встанет граница из-за праздников в Китае на следующей неделе?",
+    "Марина, ты оригиналы инвойсов № 2025/117 в Забайкальск отправила?",
+    "Oleg, did you send the CMR for truck 48213?",
+])
+def test_duties_whereabouts_foreign_holidays_and_questions_to_colleagues_are_out_of_scope(
+        rule: RuleRouter, question: str) -> None:
+    assert asks_world_fact(question) is not None
+    assert rule.route(question).refusal.code == "OUT_OF_SCOPE"
+
+
+@pytest.mark.parametrize("question", [
+    "Please, can you compute the MD5 of hello?",  # a polite opening is no colleague's name
+    "Коллеги, какой день недели 03.03.2025?",
+])
+def test_an_opening_address_without_a_question_to_the_person_is_no_world_fact(question: str) -> None:
+    assert asks_world_fact(question) is None
+
+
+def test_a_charset_a_size_and_a_rough_count_name_no_data(rule: RuleRouter) -> None:
+    assert "text" not in rule._bind("encoding.hex_encode", "Закодируй в hex, кодировка GB2312")
+    assert describes_data("The payload is about 3 KB of JSON. Is it valid?")
+    assert not describes_data("The payload weighs 3 kg. Is that heavy?")
+    question = "Сколько байт в UTF-8: строка символов на сорок"
+    assert "text" not in rule._bind("charset.utf8_length", question)

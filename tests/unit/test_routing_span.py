@@ -490,3 +490,10 @@ def test_a_value_described_by_its_parts_is_no_question_about_the_topic(router: S
     assert decision.refusal is not None and decision.refusal.code == "ARGUMENT_IS_CIRCUMSTANCE"
     topic = router._utility("id.validate_inn", "Сколько цифр в ИНН юрлица?", "id.validate_inn")
     assert topic.source is Source.QUOTE
+
+
+def test_a_quote_choice_for_a_value_described_by_its_parts_is_refused(router: SpanRouter) -> None:
+    decision = router._decide("quote", "IBAN банка экспедитора начинается с KZ, всего 20 знаков — он "
+                              "валидный?", 0.9)
+    assert decision.refusal is not None and decision.refusal.code == "ARGUMENT_IS_CIRCUMSTANCE"
+    assert router._decide("quote", "Сколько знаков в казахском IBAN?", 0.9).source is Source.QUOTE

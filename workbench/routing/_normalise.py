@@ -259,7 +259,7 @@ _TIME_AFTER = r"(?:(?:\s+(?:года|г\.))?,?\s+(?:(?:в|at)\s+)?\d{1,2}:\d{2}(
 _ORDINAL = r"(?:st|nd|rd|th)?"
 """The English ordinal ending a day may carry: "July 20th, 1969", "the 3rd of March 2025"."""
 _DATE_SPAN = re.compile(
-    r"(?<!\d)\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?(?!\d)"
+    r"(?<!\d)\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?|,?\s+(?:в|at)\s+\d{1,2}:\d{2}(?::\d{2})?)?(?!\d)"
     r"|(?<![\d.])\d{1,2}\.\d{1,2}\.\d{4}(?!\d)" + _TIME_AFTER
     + r"|(?<![\d/])\d{1,2}/\d{1,2}/\d{4}(?!\d)"
     + rf"|(?<!\w)\d{{1,2}}{_ORDINAL}\s+(?:of\s+)?{_MONTH_WORD}\s+\d{{4}}(?!\d)" + _TIME_AFTER
@@ -708,6 +708,13 @@ def vocabularies() -> dict[str, Vocabulary]:
     for zone in zoneinfo.available_timezones():  # every IANA zone names itself: "Asia/Tokyo"
         if "/" in zone:
             zones.setdefault(zone, [])
+            # and a city of a continent names its zone ("Warsaw time", "in New York"), unless the
+            # city's name is an ordinary word too ("Phoenix", "Jersey")
+            region, _, city = zone.partition("/")
+            words = city.replace("_", " ").casefold()
+            if (region in CITY_REGIONS and "/" not in city and words not in COMMON_CITY_WORDS
+                    and len(words) >= 4):
+                zones[zone].append(words)
     for uid, schema in load_catalog().schemas.items():
         for arg in schema.arguments:
             if arg.choices:
@@ -715,6 +722,15 @@ def vocabularies() -> dict[str, Vocabulary]:
                 for choice in arg.choices:
                     table[f"{uid}.{arg.name}"].setdefault(str(choice), [])
     return {name: build_vocabulary(name, values or {}) for name, values in table.items()}
+
+
+CITY_REGIONS = frozenset({"Europe", "Asia", "America", "Africa", "Australia"})
+"""The IANA regions whose zones a city's name stands for (not the islands and stations of the oceans)."""
+COMMON_CITY_WORDS = frozenset({"phoenix", "jersey", "regina", "nome", "denver", "monterrey", "nassau",
+                               "chicago", "detroit", "boise", "juneau", "tell city", "center", "knox",
+                               "marengo", "vevay", "winamac", "petersburg", "vincennes", "beulah",
+                               "new salem", "louisville", "monticello", "grand turk", "kralendijk"})
+"""City names of zones that a question says for something else (a name, a team, a brand)."""
 
 
 def build_vocabulary(name: str, values: Mapping[str, Sequence[str] | None], *,

@@ -89,7 +89,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "encoding.punycode_encode": ("idna", "punycode"), "encoding.punycode_decode": ("из punycode",),
     "encoding.rot13": ("rot13", "rot-13"),
     "charset.fix_mojibake": ("кракозябр", "mojibake"),
-    "charset.utf8_length": ("байт в utf-8", "байт занимает", "bytes in utf-8", "utf-8 length"),
+    "charset.utf8_length": ("байт в utf-8", "байт занимает", "bytes in utf-8", "utf-8 length",
+                            "utf-8 bytes"),
     "charset.codepoints": ("кодовые точки", "code point"), "charset.char_names": ("unicode-имена",
                                                                                    "unicode name"),
     "charset.normalize": ("нормализ", "nfc", "nfd"), "charset.transcode": ("перекодируй", "transcode"),
@@ -107,7 +108,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "text.is_palindrome": ("палиндром", "palindrome"),
     "text.reverse": ("задом наперёд", "reverse", "переверн", "в обратном порядке букв", "backwards",
                      "выведи наоборот", "напиши наоборот", "запиши наоборот"),
-    "text.dedupe_lines": ("повторяющиеся строки", "duplicate lines", "повторы строк", "дубли строк"),
+    "text.dedupe_lines": ("повторяющиеся строки", "duplicate lines", "повторы строк", "дубли строк",
+                          "с повторами", "оставь по одному"),
     "text.sort_lines": ("отсортируй строки", "sort the lines"),
     "text.collapse_whitespace": ("лишние пробелы", "пробелы", "whitespace", "extra spaces",
                                  "double spaces"),
@@ -124,7 +126,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                             "в десятичн", "из десятичн", "to decimal", "in decimal", "radix",
                             "base 2", "base 8", "base 1", "основани"),
     "number.to_roman": ("римск", "roman numeral"), "number.from_roman": ("what number is",
-                                                                         "какое число"),
+                                                                         "какое это число"),
     "number.to_words_ru": ("словами", "прописью", "прописью число", "число прописью"),
     "number.to_words_en": ("in words", "in english words", "spell out", "английскими словами"),
     "number.round": ("округли", "round"),
@@ -142,8 +144,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "date.weekday": ("день недели", "day of the week", "weekday"),
     "date.diff_hours": ("how many hours", "hours between", "hours pass", "сколько часов", "часов между",
                         "часов прошло"),
-    "date.to_unix": ("в unix", "to unix"), "date.from_unix": ("метк", "timestamp"),
-    "date.convert_timezone": ("когда в", "time zone", "what time is it", "который час", "local clock"),
+    "date.to_unix": ("в unix", "to unix"), "date.from_unix": ("метк", "timestamp", "as local time"),
+    "date.convert_timezone": ("когда в", "time zone", "what time is it", "который час", "local clock",
+                               "what time is that", "what time will it be"),
     "date.iso_week": ("iso-недел", "iso week"),
     "date.is_leap_year": ("високосн", "leap year"), "date.business_days": ("будних", "business days",
                                                                             "рабочих дней"),
@@ -155,7 +158,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                          "разбери по полям", "разбей по полям",
                          "разбей его на поля",
                          "into separate fields"), "address.normalize_ru": (
-        "адрес к стандартному", "normalize the address"),
+        "адрес к стандартному", "normalize the address", "в стандартный вид"),
     "address.validate_postcode_ru": ("индекс",), "address.extract_postcode": ("почтовые индексы",
                                                                               "индексы", "postcodes"),
     "address.format_ru": ("собери строку адреса",),
@@ -163,7 +166,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "id.validate_bik": ("бик", "bik"), "id.validate_kpp": ("кпп", "kpp"),
     "id.validate_ogrn": ("огрн", "ogrn"), "id.validate_iban": ("iban", "mod-97", "mod 97"),
     "id.validate_isbn": ("isbn",), "id.validate_ean13": ("ean", "barcode", "штрихкод", "штрих-код"),
-    "id.luhn_check": ("luhn", "луна"),
+    "id.luhn_check": ("luhn", "луна", "луну"),
     "id.uuid5": ("uuid v5", "uuid5", "version 5 uuid", "uuid version 5", "uuid версии 5"),
     "id.uuid3": ("uuid v3", "uuid3", "version 3 uuid", "uuid version 3", "uuid версии 3"),
     "net.cidr_info": ("сети", "subnet", "network"),
@@ -194,6 +197,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                       "ндс сверху"),
     "money.vat_extract": ("выдели ндс", "выделить ндс", "extract vat", "vat out of", "vat included",
                           "how much of that is vat", "how much of it is vat", "сколько в ней ндс",
+                          "включая ндс", "в том числе ндс",
                           "сколько из них ндс"),
     "money.percent_change": ("на сколько процентов", "percent change", "by what percent",
                              "by how many percent", "percentage change", "percent increase",
@@ -360,7 +364,8 @@ def holds_shape(uid: str, question: str) -> bool:
             return True
     return False
 
-CHARSETS = ("windows-1251", "cp1251", "koi8-r", "cp866", "utf-8", "utf-16", "latin-1", "iso-8859-5")
+CHARSETS = ("windows-1251", "cp1251", "koi8-r", "cp866", "utf-8", "utf-16", "latin-1", "iso-8859-5",
+            "gb2312", "gbk", "gb18030", "big5", "shift_jis", "euc-kr")
 COURSE_WORDS = ("unicode", "юникод", "utf", "json", "csv", "xml", "ipv", "iso", "unix", "base32",
                 "base64", "crc", "снилс", "инн", "кпп", "iban", "бик", "огрн", "snils", "inn", "kpp",
                 "bik", "ogrn", "индекс", "postcode", "фиас", "isbn", "ean", "barcode", "штрихкод",
@@ -404,7 +409,7 @@ _NUMERO = re.compile(r"(?:№|(?<!\w)No\.|(?<!\w)nr\.|(?<!\w)(?:ticket|order|iss
                      r"|тикет\w*|заявк\w*|сч[её]т\w*|обращени\w*)\s*#)\s*$", re.IGNORECASE)
 """The sign that makes the number after it a name: «счёт № 118», "invoice No. 42", "ticket #5521"."""
 _COUNTED = re.compile(r"(?:\s+|-)(?:символ|знак|значн|цифр|букв|байт|бит|слов|строк|character|char|digit"
-                      r"|letter|byte|bit|word|line)", re.IGNORECASE)
+                      r"|letter|byte|bit|word|line|kb|mb|kib|mib|кб|мб|килобайт|мегабайт)", re.IGNORECASE)
 """A noun or adjective after a number that makes it a count of the data's parts: «пароль из 12
 символов», «12-значный ИНН», "a 10-digit INN" give the data's size, not the data."""
 
@@ -416,9 +421,16 @@ _COUNTED_BEFORE = re.compile(r"(?<!\w)(?:символ|знак|цифр|букв
 
 def _counts_within(question: str, start: int, end: int) -> bool:
     """Whether a token of ``question[start:end]`` counts the data's parts (:func:`_counts_parts`)."""
-    return any(_counts_parts(question, m.start(), m[0]) for m in _COUNT.finditer(question, start, end))
+    return _COUNT_IN_WORDS.search(question, start, end) is not None or any(
+        _counts_parts(question, m.start(), m[0]) for m in _COUNT.finditer(question, start, end))
 
 
+_COUNT_IN_WORDS = re.compile(
+    r"(?<!\w)(?:символ|знак|цифр|букв|байт|слов|строк)\w*\s+(?:на|под|около)\s+[а-яё]{3,}"
+    r"|(?<!\w)(?:около|примерно|приблизительно)\s+[а-яё]{3,}\s+(?:символ|знак|цифр|букв|байт)\w*"
+    r"|(?<!\w)(?:about|around|roughly)\s+[a-z]{3,}\s+(?:characters|chars|digits|letters|bytes)(?!\w)",
+    re.IGNORECASE)
+"""A rough count in words of the data's parts: «строка символов на сорок», "about forty characters"."""
 _STANDS_IN = re.compile(r"(?:он|она|оно|они|it|it's|they|they're)(?!\w)", re.IGNORECASE)
 """A pronoun that opens a text in place of the value it describes: «он в Казани», "it has 12 digits"."""
 _COUNT = re.compile(r"(?<![\w.,])\d+(?:-[^\W\d_]+)?")
@@ -436,7 +448,7 @@ def _counts_parts(question: str, start: int, text: str) -> bool:
         _COUNTED.match(question, start + digits.end()) or _COUNTED_BEFORE.search(question, 0, start))
 _FEW = r"(?:\d{1,2}|one|two|three|four|five|six|одн[аи]|две|два|три|четыре|пять|шесть)"
 _PART_OF_VALUE = re.compile(r"(?<![\w])(?:starts?|begins?|ends?|opens?|closes?)\s+(?:with|in)\s+$"
-                            r"|(?<![\w])(?:начина|заканчива|оканчива)\w*\s+(?:на|с|со)\s+$"
+                            r"|(?<![\w])(?:начина|заканчива|оканчива|конча)\w*\s+(?:на|с|со)\s+$"
                             rf"|(?<![\w])(?:first|last|final)\s+{_FEW}(?:\s+(?:digits?|characters?|letters?))?"
                             r"\s*(?:are|is|[—–:-])?\s*$"
                             rf"|(?<![\w])(?:перв|последн)\w*\s+{_FEW}(?:\s+(?:цифр|знак|символ|букв)\w*)?"
@@ -449,6 +461,15 @@ _FILE_NAME = re.compile(r"[\w-]+\.(?:pdf|docx?|xlsx?|pptx?|odt|ods|rtf|txt|zip|r
                         r"|svg|mp[34]|avi|mov|wav|exe|iso|bin|log)", re.IGNORECASE)
 """The name of a file: a request about «файл report2024.pdf» names the file, its content is not
 in the question."""
+_CODE_PREFIX = re.compile(r"(?<![\w])(?!(?:USD|EUR|RUB|RUR|CNY|KZT|GBP|BYN|UAH|CHF|JPY|PLN)\s)"
+                          r"[A-Z]{2,4}\s?$")
+"""Capitals before a long number make it an identifier: a container «TGHU 7730415», a plate "WGM
+48213" (a currency's code before an amount does not)."""
+_FULL_NAME = re.compile(r"(?<![\w-])[А-ЯЁ][а-яё]+(?:-[А-ЯЁ][а-яё]+)?\s+[А-ЯЁ][а-яё]+\s+[А-ЯЁ][а-яё]+"
+                        r"(?:вич|вна|ична|инична)(?![\w-])")
+"""A Russian full name: surname, given name and patronymic («Шарафутдинов Рустем Ильдарович»)."""
+_SINCE_YEAR = re.compile(r"(?<!\w)(?:since|с|со|начиная\s+с)\s+(?:19|20)\d\d$", re.IGNORECASE)
+"""A year after "since" or «с» ends here: where a count starts, no quantity of its own."""
 _UP_TO = re.compile(r"(?<!\w)(?:up\s+to|until|till|до)\s+(?:the\s+)?$", re.IGNORECASE)
 """The words before a date that end a span of time: "up to 2025-05-19", «до 19.05.2025»."""
 _DAY_GAP = re.compile(r"\s+(?:of\s+)?", re.IGNORECASE)
@@ -597,8 +618,9 @@ def describes_data(question: str) -> bool:
     460", «начинается на 16»). Where the value itself is missing, such words name circumstances
     of the data, not the data.
     """
-    return any(_part_of_value(question, m.start(), m[0].rstrip(".?"))
-               for m in [*_TOKEN.finditer(question), *_COUNT.finditer(question)])
+    return _COUNT_IN_WORDS.search(question) is not None or any(
+        _part_of_value(question, m.start(), m[0].rstrip(".?"))
+        for m in [*_TOKEN.finditer(question), *_COUNT.finditer(question)])
 
 
 def _part_of_value(question: str, start: int, text: str) -> bool:
@@ -728,6 +750,13 @@ _WORLD_FACT = re.compile(
     r"|(?:can|may)\s+(?:we|i)\s+(?:legally\s+)?(?:fire|dismiss|lay\s+off)"
     r"|(?:какой|какая|каков\w*)\s+(?:\w+\s+)?(?:оклад|зарплат\w*)\s+у"
     r"|what(?:'s|\s+is)\s+(?:the\s+)?salary\s+of|(?:how\s+much\s+does|what\s+does)\s+\w+(?:\s+\w+)?\s+earn"
+    # a duty's rate, where a vehicle or a load is now, and another country's holidays
+    r"|(?:ввозн\w+|импортн\w+|таможенн\w+|экспортн\w+)\s+пошлин\w*|(?:customs|import|export)\s+dut(?:y|ies)"
+    r"|where\s+is\s+(?:the\s+|our\s+|my\s+)?(?:truck|lorry|parcel|package|shipment|container|driver|load)"
+    r"|где\s+(?:сейчас\s+)?(?:наша\s+|наш\s+)?(?:машина|фура|груз|контейнер|водитель|посылка)"
+    rf"|праздник\w*\s+в\s+{_FOREIGN_COUNTRY_IN}|holidays?\s+in\s+{_FOREIGN_COUNTRY}"
+    # a question put to a colleague by name: «Марина, ты … отправила?»
+    r"|^\W*[А-ЯЁA-Z][а-яёa-z]+,\s+(?:ты|did\s+you|have\s+you)(?!\w)"
     # the postcode that serves a place: a lookup in the post's registry, no computation
     r"|(?:which|what)\s+(?:postal\s+code|post\s?code|zip(?:\s?code)?)\s+(?:serves|covers|belongs\s+to)"
     r"|(?:какой|каким)\s+(?:почтов\w+\s+)?индекс\s+(?:обслуживает|у\s+(?:дома|здания|улицы))"
@@ -980,6 +1009,7 @@ class _Offer:
         quoted_names = [(s, e) for s, e in question_literal_spans(question) if _quoted_name(question, s, e)]
         self.numbers = [n for n in number_spans(question) if not _overlaps(n, avoid)
                         and not _NUMERO.search(question, 0, n[0])
+                        and not (n[1] - n[0] >= 5 and _CODE_PREFIX.search(question, 0, n[0]))
                         and not any(s <= n[0] and n[1] <= e for s, e in quoted_names)
                         and not any(_DAY_GAP.fullmatch(question, n[1], m) for m, _ in self.months)]
         # number words count only where the digits run out: in "my two favourite numbers are 84
@@ -1475,6 +1505,25 @@ def _cued_first(literals: list[tuple[int, int]], question: str) -> None:
             return
 
 
+REPAIRED_DATA = frozenset({"charset.fix_mojibake"})
+"""Utilities that repair their data: a span is their data only where calling them changes it."""
+
+
+def _repaired(spans: list[tuple[int, int]], question: str, uid: str) -> list[tuple[int, int]]:
+    """The spans that ``uid`` (:data:`REPAIRED_DATA`) changes.
+
+    «UTF-8 прочитали как cp1251» is correct Russian, which no misreading undone gives back, so it
+    is no garbled text.
+    """
+    kept = []
+    for start, end in spans:
+        text = question[start:end]
+        outcome = call_utility(uid, {"text": text})
+        if outcome.ok and outcome.result != text:
+            kept.append((start, end))
+    return kept
+
+
 def _in_alphabet(spans: list[tuple[int, int]], question: str, alphabet: re.Pattern[str]
                  ) -> list[tuple[int, int]]:
     """The spans whose whole text is written in the utility's alphabet (:data:`DATA_ALPHABETS`)."""
@@ -1778,6 +1827,8 @@ class RuleRouter:
             elif name in DURATION_ARGS and arg.type in {"integer", "number"}:
                 taken = _take_duration(offer.numbers, question, name, arg.type + offer.number_style)
             elif arg.type in {"integer", "number"} and (arg.role.value == "data" or arg.required):
+                if name != "year":  # "seconds since 1970", «с 2019 года»: a year the count starts from
+                    offer.numbers = [n for n in offer.numbers if not _SINCE_YEAR.search(question, 0, n[1])]
                 if uid in unit_codes() and name == "value":
                     _measured_first(offer.numbers, question, uid)
                 taken = _take(offer.numbers, question, arg.type + offer.number_style)
@@ -1802,6 +1853,9 @@ class RuleRouter:
                 if uid in DATA_ALPHABETS:
                     offer.literals = _in_alphabet(offer.literals, question, DATA_ALPHABETS[uid])
                     offer.tokens = _in_alphabet(offer.tokens, question, DATA_ALPHABETS[uid])
+                if uid in REPAIRED_DATA:  # a text the repair leaves as it is was never misread
+                    offer.literals = _repaired(offer.literals, question, uid)
+                    offer.tokens = _repaired(offer.tokens, question, uid)
                 if (name in TAIL_ARGS and ELSEWHERE_WORDS.search(question)) or uid in WORD_COUNTS:
                     # "the essay I attached? The limit is 500": with the text kept elsewhere, a bare
                     # number the question holds is a figure about it, not the text
@@ -1825,6 +1879,9 @@ class RuleRouter:
                 taken = (_take(offer.literals, question, kind)
                          or (_take(offer.pair, question, kind) if name in PAIR_ARGS else None)
                          or _take(named, question, kind)
+                         # a full name with its patronymic is one value («Шарафутдинов Рустем Ильдарович»)
+                         or (_take([m.span() for m in _FULL_NAME.finditer(question)], question, kind)
+                             if name in TAIL_ARGS else None)
                          or _take(offer.tokens, question, kind)
                          or (_take(_shape_runs(question, DATA_SHAPES[uid]), question, kind)
                              if uid in DATA_SHAPES and name in TAIL_ARGS else None)
@@ -1834,7 +1891,8 @@ class RuleRouter:
                          or (_take(_cued_value(question, _SUBSTRING_CUE, offer.literals), question, kind)
                              if name == "substring" else None)
                          or (_take(_in_alphabet(offer.tail(), question, DATA_ALPHABETS[uid])
-                                   if uid in DATA_ALPHABETS else offer.tail(), question, kind)
+                                   if uid in DATA_ALPHABETS else _repaired(offer.tail(), question, uid)
+                                   if uid in REPAIRED_DATA else offer.tail(), question, kind)
                              # with the data kept elsewhere, unquoted words describe it
                              if name in TAIL_ARGS and not ELSEWHERE_WORDS.search(question) else None))
             if taken is not None:

@@ -586,7 +586,8 @@ class SpanRouter:
             # names a circumstance; a question that asks why ("Why does Norway disappear from my
             # YAML list?") is no request
             named = (self.rule.route(question) if not asks_reason(question) and (
-                points_at_data_elsewhere(question) or names_charset(question)) else None)
+                points_at_data_elsewhere(question) or names_charset(question)
+                or describes_data(question)) else None)
             refusal = named.refusal if named is not None else None
             if refusal is not None and "utility" in refusal.numbers and (
                     refusal.code == "ARGUMENT_IS_CIRCUMSTANCE"):
