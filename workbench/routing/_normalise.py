@@ -705,7 +705,7 @@ def vocabularies() -> dict[str, Vocabulary]:
         if len(alias) >= 2 and analyze(alias):  # "are" (the unit of area) is also a stopword
             units.setdefault(code, []).append(alias + "*" if len(alias) >= 4 and alias.isalpha() else alias)
     zones = table.setdefault("timezone", {})
-    for zone in zoneinfo.available_timezones():  # every IANA zone names itself: "Asia/Tokyo"
+    for zone in sorted(zoneinfo.available_timezones()):  # every IANA zone names itself: "Asia/Tokyo"
         if "/" in zone:
             zones.setdefault(zone, [])
             # and a city of a continent names its zone ("Warsaw time", "in New York"), unless the

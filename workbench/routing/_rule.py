@@ -919,7 +919,7 @@ _PREMISE_CLAUSE = re.compile(r"\W*(?:given\s+that|since|seeing\s+that|раз|п�
 def premise_text(premise: dict[str, Any]) -> str:
     """The refusal's words for :func:`unheld_premise`'s finding."""
     if "utility" in premise:
-        computed = ", ".join(str(h) for h in premise["held"]) or "another answer"
+        computed = ", ".join(str(h) for h in premise["held"])
         return (f"The question takes {premise['stated']} as {premise['premise']}, and "
                 f"{premise['utility']} computes {computed}, so what follows rests on nothing a "
                 "source holds.")
