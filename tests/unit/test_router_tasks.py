@@ -372,7 +372,8 @@ CHECK_SETS = (  # in the order they were written: name, least refusals, least ca
     ("router_learners", 16, 20, BOTH), ("router_public", 30, 14, frozenset({"en"})),
     ("router_tester", 40, 14, BOTH), ("router_review", 40, 18, BOTH),
     ("router_shop", 30, 20, BOTH), ("router_hr", 30, 15, BOTH),
-    ("router_logistics", 30, 20, BOTH),
+    ("router_logistics", 30, 20, BOTH), ("router_oncall", 30, 20, BOTH),
+    ("router_realty", 30, 15, BOTH),
 )
 """Each set is checked against every set written before it (``also_seen``)."""
 
