@@ -27,6 +27,7 @@ from workbench.routing._normalise import NormaliseError, normalise_code
 from workbench.routing._rule import (
     DATA_ALPHABETS,
     ELSEWHERE_WORDS,
+    _numbered,
     asks_world_fact,
     describes_data,
     held_vat_rates,
@@ -1537,6 +1538,10 @@ def test_a_count_noun_before_its_number_counts_parts() -> None:
     ("Выдели НДС из итога — итог возьми из накладной.", "возьми из"),
     ("Сверь контрольную цифру, цифры я не переписал.", "не переписал"),
     ("Посчитай дни до отгрузки, даты нет под рукой.", "нет под рукой"),
+    ("Хеш акта посчитай, акт лежит на сетевом диске.", "лежит на"),
+    ("Проверь КПП арендатора, он в скане устава.", "в скане"),
+    ("Проверь СНИЛС, Ринат продиктует после обеда.", "продиктует"),
+    ("Count the words of the memo, I'll paste it after the call.", "I'll paste"),
 ])
 def test_words_that_say_where_the_data_sits(question: str, where: str) -> None:
     found = ELSEWHERE_WORDS.search(question)
@@ -1718,3 +1723,80 @@ def test_a_charset_a_size_and_a_rough_count_name_no_data(rule: RuleRouter) -> No
     assert not describes_data("The payload weighs 3 kg. Is that heavy?")
     question = "Сколько байт в UTF-8: строка символов на сорок"
     assert "text" not in rule._bind("charset.utf8_length", question)
+
+
+@pytest.mark.parametrize(("question", "utility", "argument"), [
+    ("Проверь ИНН поставщика — Олег прислал его в 16:45", "id.validate_inn", "inn"),  # a time of day
+    ("url-decode the string Pavel posted in #ops at 04:10", "encoding.url_decode", "data"),
+    ("Разбери по полям адрес из заявки, тикет 5120", "address.parse_ru", "address"),  # a record's number
+    ("Сумму из договора с Ивановыми (кв. 17) напиши прописью", "money.amount_in_words_ru", "amount"),
+    ("Проверь СНИЛС сотрудника, кадровик ответит минут через 15", "id.validate_snils", "snils"),  # time
+    ("напиши прописью сумму для расписки от 14.05", "money.amount_in_words_ru", "amount"),  # a short date
+    ("what's the sha256 of the sshd config on db-msk-02?", "hash.sha256", "text"),  # a host
+    ("Хеш выписки № 77/24 от 02.04.2025 посчитай, она лежит в папке «Архив»", "hash.sha256", "text"),
+    ("Посчитай SHA-256 договора № 112/25", "hash.sha256", "text"),  # the number of a document
+    ("какая маска у подсети клиента? прислали письмом в 23:40", "net.prefix_to_netmask", "prefix"),
+    ("сумма задатка пятизначная, начинается на 42, напиши прописью", "money.amount_in_words_ru", "amount"),
+    ("url-encode имя файла: латиница, два слова, длина 15 символов", "encoding.url_encode", "text"),
+])
+def test_a_time_a_records_number_a_short_date_and_a_host_give_no_value(
+        rule: RuleRouter, question: str, utility: str, argument: str) -> None:
+    assert argument not in rule._bind(utility, question)
+
+
+def test_the_values_beside_those_names_are_still_bound(rule: RuleRouter) -> None:
+    assert _numbered("Составь адрес: Казань, кв. 48", 27, place=True)
+    assert not _numbered("Составь адрес: Казань, кв. 48", 27, place=False)  # a flat to an address
+    question = "Прописью для договора: продаём через 2 года за 5 000 000"
+    assert rule._bind("money.amount_in_words_ru", question)["amount"].value(question) == 5000000
+    host = "sha256 of «db-msk-02» please"
+    assert rule._bind("hash.sha256", host)["text"].value(host) == "db-msk-02"
+
+
+@pytest.mark.parametrize(("question", "utility", "argument"), [
+    ("md5 of a 10-char token that starts with 'abc' — what is it?", "hash.md5", "text"),
+    ("фамилия из 9 букв, заканчивается на «-ова», переведи латиницей по ГОСТ", "text.transliterate", "text"),
+    ("expand our IPv6 address: it begins with 2001 and ends with ::8", "net.ipv6_expand", "ip"),
+    ("url-encode the file name: Cyrillic, two words, 19 characters", "encoding.url_encode", "text"),
+    ("Сколько слов в отчёте? там 5 страниц, строк по 30", "text.word_count", "text"),
+    ("decode the hex: 40 hex chars from the modem's serial field", "encoding.hex_decode", "data"),
+])
+def test_a_value_described_by_its_parts_gives_no_span(rule: RuleRouter, question: str, utility: str,
+                                                       argument: str) -> None:
+    assert argument not in rule._bind(utility, question)
+    assert rule.route(question).source is Source.REFUSE
+
+
+def test_a_size_in_one_word_describes_the_data() -> None:
+    assert describes_data("сумма пятизначная, прописью")
+    assert describes_data("ИНН двенадцатизначный, проверь")
+    assert not describes_data("сумма 52 000, прописью")
+    assert describes_data("the serial is 32 hex chars")
+    assert describes_data("в договоре 3 страницы")
+    assert describes_data("строк по 40 на странице")
+
+
+@pytest.mark.parametrize("question", [
+    "пингуется ли 10.0.0.5 сейчас?",
+    "is there an outage at the Frankfurt data centre?",
+    "what port does postgres listen on by default?",
+    "зачем в Омске перевели часы в 2016 году?",
+    "Кадастровая стоимость участка 50:21:010101:17?",
+    "Есть ли обременения на доме 4?",
+    "Какая госпошлина за смену фамилии?",
+    "Сколько НДФЛ заплатит продавец дачи?",
+    "What's the Central Bank key rate?",
+    "What's the EUR to RUB rate today?",
+    "what's the dirham rate today?",
+    "что поменялось в законе об аренде с марта?",
+    "Нужно ли нотариальное согласие супруги на продажу гаража?",
+    "Is the passport office open on Saturday?",
+])
+def test_the_state_of_the_world_registries_rates_and_legal_advice_are_out_of_scope(
+        rule: RuleRouter, question: str) -> None:
+    assert asks_world_fact(question) is not None
+    assert rule.route(question).refusal.code == "OUT_OF_SCOPE"
+
+
+def test_a_tax_named_beside_a_computation_is_no_world_fact() -> None:
+    assert asks_world_fact("13% от 48 000 — сколько это? хочу прикинуть НДФЛ") is None

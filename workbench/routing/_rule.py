@@ -408,8 +408,48 @@ _DOMAIN = re.compile(r"(?<![\w.@/-])[\w-]+(?:\.[\w-]+)*\.[^\W\d_]{2,}(?![\w.-])"
 _NUMERO = re.compile(r"(?:№|(?<!\w)No\.|(?<!\w)nr\.|(?<!\w)(?:ticket|order|issue|invoice|case|заказ\w*"
                      r"|тикет\w*|заявк\w*|сч[её]т\w*|обращени\w*)\s*#)\s*$", re.IGNORECASE)
 """The sign that makes the number after it a name: «счёт № 118», "invoice No. 42", "ticket #5521"."""
-_COUNTED = re.compile(r"(?:\s+|-)(?:символ|знак|значн|цифр|букв|байт|бит|слов|строк|character|char|digit"
-                      r"|letter|byte|bit|word|line|kb|mb|kib|mib|кб|мб|килобайт|мегабайт)", re.IGNORECASE)
+_CLOCK = re.compile(r"(?<![\w:.])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\w:])")
+"""A time of day («переслал на почту в 14:20», "around 02:15"): when a thing happened, no value."""
+_RECORD_NOUN = re.compile(r"(?<!\w)(?:тикет\w*|ticket|line|port|порт[аеу]?|vlan|commit|коммит\w*"
+                          r"|page|стр\.|страниц[аеуы]|clause|пункт\w*|п\.|section|раздел\w*)\s*$",
+                          re.IGNORECASE)
+"""A noun that numbers a record or a part of one: "line 8812", «тикет 4471», "port 22", "clause 2.1"."""
+_PLACE_NOUN = re.compile(r"(?<!\w)(?:кв\.?|квартир\w*|flat|apt\.?|apartment|дом[ауе]?|д\.|house|офис\w*"
+                         r"|office|room|комнат\w*|этаж\w*|floor)\s*$", re.IGNORECASE)
+"""The same for a place: «кв. 48», "flat 112", «дом 5» (parts of an address to the address utilities)."""
+_TIME_COUNT = re.compile(r"\s*(?:минут\w*|мин\.|час(?:а|ов)?|секунд\w*|сек\.|дн(?:я|ей)|день|суток|недел\w*"
+                         r"|месяц\w*|мес\.?|год(?:а|у)?|лет|years?|months?|weeks?|days?|hours?|minutes?|mins?"
+                         r"|seconds?|secs?)(?!\w)", re.IGNORECASE)
+"""A unit of time after a number: «3 года», "20 minutes" count time, no amount or identifier."""
+_THROUGH = re.compile(r"(?<!\w)через\s+$", re.IGNORECASE)
+"""«минут через 20»: the number after «через» is a span of time too."""
+
+
+_DAY_MONTH = re.compile(r"(?:0?[1-9]|[12]\d|3[01])\.(?:0?[1-9]|1[0-2])")
+_DATE_PREPOSITION = re.compile(r"(?<!\w)(?:от|с|со|до|по|на|к|from|on|until|by)\s+$", re.IGNORECASE)
+"""«расписка от 21.03»: a day and a month after a preposition of time are a date, no number."""
+_HOST = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}")
+_HOST_PLACE = re.compile(r"(?<!\w)(?:on|at|of|from|host|server|на|с|хост\w*|сервер\w*)\s+$", re.IGNORECASE)
+"""A host's name where a thing sits or runs ("on web-fra-03", "port 3 of olt-nsk-2"): the name of
+a machine, not its data."""
+
+
+def _counts_time(question: str, span: tuple[int, int]) -> bool:
+    """Whether the number at ``span`` counts a span of time (:data:`_TIME_COUNT`, :data:`_THROUGH`)."""
+    return bool(_TIME_COUNT.match(question, span[1])
+                or _THROUGH.search(question, max(0, span[0] - 8), span[0]))
+
+
+def _numbered(question: str, start: int, place: bool) -> bool:
+    """Whether the value at ``start`` numbers a record (:data:`_RECORD_NOUN`) or, with ``place``, a place."""
+    head = max(0, start - 24)
+    return bool(_RECORD_NOUN.search(question, head, start)
+                or (place and _PLACE_NOUN.search(question, head, start)))
+
+
+_COUNTED = re.compile(r"(?:\s+|-)(?:(?:hex|hexadecimal|шестнадцатеричн\w*)\s+)?"
+                      r"(?:символ|знак|значн|цифр|букв|байт|бит|слов|строк|страниц|character|char|digit|letter|byte|bit|word|line|page|kb|mb|kib|mib"
+                      r"|кб|мб|килобайт|мегабайт)", re.IGNORECASE)
 """A noun or adjective after a number that makes it a count of the data's parts: «пароль из 12
 символов», «12-значный ИНН», "a 10-digit INN" give the data's size, not the data."""
 
@@ -426,7 +466,9 @@ def _counts_within(question: str, start: int, end: int) -> bool:
 
 
 _COUNT_IN_WORDS = re.compile(
-    r"(?<!\w)(?:символ|знак|цифр|букв|байт|слов|строк)\w*\s+(?:на|под|около)\s+[а-яё]{3,}"
+    r"(?<!\w)(?:одно|двух|тр[её]х|четыр[её]х|пяти|шести|семи|восьми|девяти|десяти|одиннадцати|двенадцати"
+    r"|тринадцати|четырнадцати|пятнадцати|шестнадцати|двадцати)значн\w*"
+    r"|(?<!\w)(?:символ|знак|цифр|букв|байт|слов|строк)\w*\s+(?:по\s+\d+|(?:на|под|около)\s+[а-яё]{3,})"
     r"|(?<!\w)(?:около|примерно|приблизительно)\s+[а-яё]{3,}\s+(?:символ|знак|цифр|букв|байт)\w*"
     r"|(?<!\w)(?:about|around|roughly)\s+[a-z]{3,}\s+(?:characters|chars|digits|letters|bytes)(?!\w)",
     re.IGNORECASE)
@@ -447,8 +489,8 @@ def _counts_parts(question: str, start: int, text: str) -> bool:
     return digits is not None and text[digits.end():digits.end() + 1] in {"", "-"} and bool(
         _COUNTED.match(question, start + digits.end()) or _COUNTED_BEFORE.search(question, 0, start))
 _FEW = r"(?:\d{1,2}|one|two|three|four|five|six|одн[аи]|две|два|три|четыре|пять|шесть)"
-_PART_OF_VALUE = re.compile(r"(?<![\w])(?:starts?|begins?|ends?|opens?|closes?)\s+(?:with|in)\s+$"
-                            r"|(?<![\w])(?:начина|заканчива|оканчива|конча)\w*\s+(?:на|с|со)\s+$"
+_PART_OF_VALUE = re.compile(r"(?<![\w])(?:starts?|begins?|ends?|opens?|closes?)\s+(?:with|in)\s+[«\"'`“„]?$"
+                            r"|(?<![\w])(?:начина|заканчива|оканчива|конча)\w*\s+(?:на|с|со)\s+[«\"'`“„]?$"
                             rf"|(?<![\w])(?:first|last|final)\s+{_FEW}(?:\s+(?:digits?|characters?|letters?))?"
                             r"\s*(?:are|is|[—–:-])?\s*$"
                             rf"|(?<![\w])(?:перв|последн)\w*\s+{_FEW}(?:\s+(?:цифр|знак|символ|букв)\w*)?"
@@ -457,6 +499,9 @@ _PART_OF_VALUE = re.compile(r"(?<![\w])(?:starts?|begins?|ends?|opens?|closes?)\
 last two digits are 37", «последние две — 37»), no value."""
 _STANDARD_NAME = re.compile(r"(?<![\w])(?:гост|gost|iso|rfc|ieee)\s*(?:р\s*)?$", re.IGNORECASE)
 """The number after a standard's name is its number («ГОСТ 7.79», "ISO 8601", "RFC 4122"), no data."""
+_CONTAINER = re.compile(r"(?<!\w)(?:папк\w*|folder|файл\w*|file|лист\w*|sheet|канал\w*|channel|чат\w*|chat)"
+                        r"\s*$", re.IGNORECASE)
+"""A quoted name after a folder, a file or a channel («в папке «Сделки»») names where data is kept."""
 _FILE_NAME = re.compile(r"[\w-]+\.(?:pdf|docx?|xlsx?|pptx?|odt|ods|rtf|txt|zip|rar|7z|tar|gz|png|jpe?g|gif"
                         r"|svg|mp[34]|avi|mov|wav|exe|iso|bin|log)", re.IGNORECASE)
 """The name of a file: a request about «файл report2024.pdf» names the file, its content is not
@@ -564,9 +609,14 @@ ELSEWHERE_WORDS = re.compile(
     r"|dig\s+(?:(?:it|them|the\s+\w+(?:\s+\w+)?)\s+)?out|(?:haven't|didn't|did\s+not|have\s+not)\s+"
     r"(?:copied|written\s+down|noted\s+down)"
     r"|(?:возьми|возьмите|бери|берите|глянь|гляньте)\s+(?:\w+\s+)?(?:из|в|во)"
-    r"|не\s+(?:переписал|записал|скопировал|сохранил)\w*|(?:нет\s+под\s+рукой|под\s+рукой\s+нет))(?!\w)",
+    r"|не\s+(?:переписал|записал|скопировал|сохранил)\w*|(?:нет\s+под\s+рукой|под\s+рукой\s+нет)"
+    # a file on a drive or in a folder, a scan, and data someone will give later
+    r"|лежит\s+(?:на|в|во|у)|в\s+папк\w+|(?:on|in)\s+the\s+shared\s+(?:drive|folder)|в\s+скан\w*"
+    r"|in\s+the\s+scan|продиктует|will\s+dictate|I'll\s+(?:paste|send)|(?:paste|send)\s+it\s+later"
+    r"|(?:скину|пришлю|пришлёт|пришлет)\s+(?:\w+\s+)?позже)(?!\w)",
     re.IGNORECASE)
 """Words that place the data somewhere the question is not: "the JSON in the ticket above",
+«файл лежит на общем диске», «ИНН в скане», «Гульнара продиктует», "I'll paste it later",
 «договор во вложении», «дата, указанная в приказе», "the log I pasted", "the file I put on the
 shared drive", «адрес, который я скидывал в чат», «тот же, что в прошлом заказе», "the number
 from my previous message", "it's sitting in ticket #5521", "somewhere in the brandbook", "I'll dig
@@ -764,6 +814,21 @@ _WORLD_FACT = re.compile(
     r"|who\s+does\s+(?:\S+\s+){1,6}?belong\s+to|(?:which|what)\s+(?:company|firm|business|organi[sz]ation)"
     r"\s+is\s+registered|registered\s+under|какая\s+(?:компания|организация|фирма)\s+(?:зарегистрирован\w*|"
     r"владеет)"
+    # whether a host answers or a service is down now, what a program listens on by default, and
+    # why a rule of the past was changed: the state of the world and its history
+    r"|пингу\w*|(?:is|are)\s+there\s+(?:an?\s+)?(?:\w+\s+){0,2}?(?:outage|downtime)"
+    r"|(?:is|are)\s+\S+\s+(?:up|down|reachable)\s+(?:right\s+)?now|доступ\w+\s+ли\s+(?:\S+\s+)?сейчас"
+    r"|(?:port|порт\w*)\s+(?:\S+\s+){0,6}?(?:by\s+default|по\s+умолчанию)|default\s+port"
+    r"|зачем\s+(?:\w+\s+){0,2}?(?:поменял\w*|изменил\w*|перев[её]л\w*)|why\s+did\s+they\s+change"
+    # a property's registered value and encumbrances, a state fee, a tax on a sale, a bank's key
+    # rate and today's rate of a currency, what a law changed and what it requires: registries,
+    # rates and legal advice, no computation
+    r"|кадастров\w+\s+стоимост\w*|cadastral\s+value|обременени\w*|encumbranc\w*|госпошлин\w*"
+    r"|state\s+(?:duty|fee)|(?:какой|какая|сколько)\s+(?:\w+\s+){0,2}?ндфл|key\s+rate|ключев\w+\s+ставк\w*"
+    r"|(?:usd|eur|cny|rub|доллар\w*|евро|юан\w*)\s+(?:to|/|к)\s+(?:usd|eur|cny|rub|рубл\w*)\s+(?:rate|курс)"
+    r"|rate\s+today|курс\s+(?:на\s+)?сегодня|(?:что|what)\s+(?:\w+\s+)?(?:поменял\w*|изменил\w*|changed)"
+    r"\s+(?:\w+\s+)?(?:в\s+закон\w*|in\s+the\s+law)|нужно\s+ли\s+(?:\w+\s+)?(?:нотариальн\w+|согласи\w*)"
+    r"|open\s+on\s+(?:saturday|sunday|monday|tuesday|wednesday|thursday|friday|weekends?|holidays?)"
     # a judgement of a secret: "Is 'Tr0ub4dor&3' a good password?"
     r"|(?:is|was)\s+\S.{0,40}?\s+(?:a\s+)?(?:good|strong|weak|bad|safe|secure)\s+(?:password|passphrase)"
     r"|(?:хороший|надёжный|надежный|сильный|слабый)\s+(?:ли\s+)?пароль"
@@ -993,7 +1058,9 @@ class _Offer:
             block = literals.pop()  # the block after the colon comes first
             literals.insert(0, block)
         self.literals = literals
-        self.ips = sorted([(m.start(), m.end()) for m in _IP.finditer(question)] + _ipv6_spans(question))
+        # what an address starts or ends with ("ends with ::1") is a part of it
+        ips = [(m.start(), m.end()) for m in _IP.finditer(question)] + _ipv6_spans(question)
+        self.ips = sorted(ip for ip in ips if not _PART_OF_VALUE.search(question, max(0, ip[0] - 20), ip[0]))
         self.romans = [(m.start(), m.end()) for m in _ROMAN.finditer(question)]
         self.dates = date_spans(question)
         self.date_spans = tuple(self.dates)  # every date, kept while binding takes from self.dates
@@ -1007,7 +1074,15 @@ class _Offer:
         # a number after «№» or "No." numbers a thing (an invoice, a house), and one before a
         # month's name is the day of a date: neither is a quantity
         quoted_names = [(s, e) for s, e in question_literal_spans(question) if _quoted_name(question, s, e)]
-        self.numbers = [n for n in number_spans(question) if not _overlaps(n, avoid)
+        # a time of day and a number after a record's noun ("line 8812", «кв. 48») name when and
+        # what, no value; an address utility reads a flat's number as a part of its address
+        clocks = [(m.start(), m.end()) for m in _CLOCK.finditer(question)]
+        place = schema.category != "address"
+        self.numbers = [n for n in number_spans(question) if not _overlaps(n, avoid + clocks)
+                        and not _numbered(question, n[0], place)
+                        and not _PART_OF_VALUE.search(question, max(0, n[0] - 20), n[0])
+                        and not (_DAY_MONTH.fullmatch(question, *n)
+                                 and _DATE_PREPOSITION.search(question, max(0, n[0] - 8), n[0]))
                         and not _NUMERO.search(question, 0, n[0])
                         and not (n[1] - n[0] >= 5 and _CODE_PREFIX.search(question, 0, n[0]))
                         and not any(s <= n[0] and n[1] <= e for s, e in quoted_names)
@@ -1051,6 +1126,11 @@ class _Offer:
                 tokens.append(whole)  # "SHA-256 of 3,200": the whole number is the token
             if (whole is not None
                     or (text[:1] == "#" and _NUMERO.search(question, 0, m.start() + 1))  # "ticket #5521"
+                    or _NUMERO.search(question, max(0, m.start() - 24), m.start())  # «договора № 112/25»
+                    or _overlaps((m.start(), end), clocks) or _numbered(question, m.start(), place)
+                    or (_HOST.fullmatch(text)
+                        and _HOST_PLACE.search(question, max(0, m.start() - 10), m.start()))
+                    or (text.isdigit() and _counts_time(question, (m.start(), end)))
                     or any(s <= m.start() and end <= e and (s, e) != (m.start(), end) for s, e in self.dates)
                     or _part_of_value(question, m.start(), text)
                     or _STANDARD_NAME.search(question, max(0, m.start() - 8), m.start())
@@ -1092,10 +1172,12 @@ class _Offer:
         if self._tail is None:
             names = "|".join(re.escape(w) for w in sorted(self.own, key=len, reverse=True) if w)
             targets = self._targets()
-            self._tail = (_tail_spans(self.question, names)
-                          + _between_order_and_target(self.question, targets)
-                          + _after_opening_name(self.question, names, targets)
-                          + _cyrillic_in_english(self.question))
+            # words that count their own parts («три слова, длина 27 символов») describe the data
+            self._tail = [span for span in (_tail_spans(self.question, names)
+                                            + _between_order_and_target(self.question, targets)
+                                            + _after_opening_name(self.question, names, targets)
+                                            + _cyrillic_in_english(self.question))
+                          if not _counts_within(self.question, *span)]
         return self._tail
 
     def _targets(self) -> list[int]:
@@ -1828,19 +1910,29 @@ class RuleRouter:
                 taken = _take_duration(offer.numbers, question, name, arg.type + offer.number_style)
             elif arg.type in {"integer", "number"} and (arg.role.value == "data" or arg.required):
                 if name != "year":  # "seconds since 1970", «с 2019 года»: a year the count starts from
+                    # and «3 года», «через 20» count time, no amount
                     offer.numbers = [n for n in offer.numbers if not _SINCE_YEAR.search(question, 0, n[1])]
                 if uid in unit_codes() and name == "value":
                     _measured_first(offer.numbers, question, uid)
-                taken = _take(offer.numbers, question, arg.type + offer.number_style)
+                # «3 года», «через 20» count time, no amount: left to an argument that counts time
+                untimed = [n for n in offer.numbers if name == "year" or not _counts_time(question, n)]
+                left = len(untimed)
+                taken = _take(untimed, question, arg.type + offer.number_style)
+                popped = set([n for n in offer.numbers if name == "year" or not _counts_time(question, n)][
+                    :left - len(untimed)])
+                offer.numbers = [n for n in offer.numbers if n not in popped]
             elif arg.role.value == "data" and arg.type == "string":
                 # a quoted text that itself says the data is elsewhere («адрес тот же, что в
                 # прошлом заказе») points at the data and is none
                 # and so does one that counts its own parts («адрес: одна строка, символов 80»),
                 # and one that opens by standing in for a value of a form («адрес: он в Казани, с
                 # корпусом») where the value is no free text
+                # and one that is what the value starts or ends with ("starts with 'Nsk'")
                 offer.literals = [lit for lit in offer.literals
                                   if not ELSEWHERE_WORDS.search(question, lit[0], lit[1])
                                   and not _counts_within(question, *lit)
+                                  and not _PART_OF_VALUE.search(question, max(0, lit[0] - 21), lit[0])
+                                  and not _CONTAINER.search(question, max(0, lit[0] - 12), max(0, lit[0] - 1))
                                   and (name in TAIL_ARGS or not _STANDS_IN.match(question, lit[0]))]
                 if name == "text":
                     _cued_first(offer.literals, question)
@@ -1858,8 +1950,8 @@ class RuleRouter:
                     offer.tokens = _repaired(offer.tokens, question, uid)
                 if (name in TAIL_ARGS and ELSEWHERE_WORDS.search(question)) or uid in WORD_COUNTS:
                     # "the essay I attached? The limit is 500": with the text kept elsewhere, a bare
-                    # number the question holds is a figure about it, not the text
-                    offer.tokens = [t for t in offer.tokens if not question[t[0]:t[1]].isdigit()]
+                    # number or date the question holds is a figure about it, not the text
+                    offer.tokens = [t for t in offer.tokens if any(c.isalpha() for c in question[t[0]:t[1]])]
                 if name in TAIL_ARGS:
                     # "about 40 Cyrillic characters", "300 rows": a figure about the data
                     offer.tokens = [t for t in offer.tokens if not _figure_about_data(question, t)]
