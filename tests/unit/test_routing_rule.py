@@ -1800,3 +1800,56 @@ def test_the_state_of_the_world_registries_rates_and_legal_advice_are_out_of_sco
 
 def test_a_tax_named_beside_a_computation_is_no_world_fact() -> None:
     assert asks_world_fact("13% от 48 000 — сколько это? хочу прикинуть НДФЛ") is None
+
+
+@pytest.mark.parametrize(("question", "utility", "args"), [
+    ("count lines and words in this:\nup 3\ndown 1", "text.stats", {"text": "up 3\ndown 1"}),
+    ("dedupe these pls:\nx1.local\ny2.local\nx1.local", "text.dedupe_lines",
+     {"text": "x1.local\ny2.local\nx1.local"}),
+    ("need 10.0.0.1 as an integer for the table", "net.ip_to_int", {"ip": "10.0.0.1"}),
+    ("в таблице IP хранится числом 167772161, какой это адрес?", "net.int_to_ip", {"n": 167772161}),
+    ("unix ts for 2025-01-01T00:00:00 UTC please", "date.to_unix",
+     {"datetime": "2025-01-01T00:00:00", "tz": "UTC"}),
+    ("таймстамп 1700000000 — это сколько по Новосибу?", "date.from_unix",
+     {"timestamp": 1700000000, "tz": "Asia/Novosibirsk"}),
+    ("convert 2025-03-01T10:00:00 Berlin time to Novosibirsk", "date.convert_timezone",
+     {"datetime": "2025-03-01T10:00:00", "from_tz": "Europe/Berlin", "to_tz": "Asia/Novosibirsk"}),
+    ("the flat is 55 m2, what is it in sq ft?", "units.area",
+     {"value": 55, "from_unit": "m2", "to_unit": "ft2"}),
+    ("15 sotok (ares) — how many acres?", "units.area", {"value": 15, "from_unit": "a", "to_unit": "acre"}),
+    ("приведи адрес к нормальному виду: москва тверская 7", "address.normalize_ru",
+     {"address": "москва тверская 7"}),
+    ("Приведи MAC 00-1A-2B-3C-4D-5F к нормальному виду", "net.mac_normalize", {"mac": "00-1A-2B-3C-4D-5F"}),
+    ("Ипотека 3 000 000, ставка 8% годовых, срок 120 месяцев. Ежемесячный платёж?", "money.loan_payment",
+     {"principal": 3000000, "annual_rate": 8, "months": 120}),
+    ("make userAccountId kebab-case", "text.change_case", {"text": "userAccountId", "mode": "kebab"}),
+    ("Займ 900 000 на 36 месяцев под 12% годовых — ежемесячный платёж?", "money.loan_payment",
+     {"principal": 900000, "annual_rate": 12, "months": 36}),
+    ("md5 от строки db-01:/srv/x нужен", "hash.md5", {"text": "db-01:/srv/x"}),
+    ("md5 of this line exactly: foo bar\nthat's what the cron printed", "hash.md5", {"text": "foo bar"}),
+    ("почини, выгрузилось так: РђРєС‚ РїСЂРёС‘РјР°-РїРµСЂРµРґР°С‡Рё РєРІР°СЂС‚РёСЂС‹ — срочно",
+     "charset.fix_mojibake",
+     {"text": "РђРєС‚ РїСЂРёС‘РјР°-РїРµСЂРµРґР°С‡Рё РєРІР°СЂС‚РёСЂС‹"}),
+])
+def test_the_night_shifts_and_the_property_offices_requests_are_bound(
+        rule: RuleRouter, question: str, utility: str, args: dict[str, object]) -> None:
+    decision = rule.route(question)
+    assert (decision.utility, decision.args) == (utility, args), decision
+
+
+@pytest.mark.parametrize(("question", "utility", "argument"), [
+    ("netmask for it? the MAC is 12 hex digits", "net.prefix_to_netmask", "prefix"),  # parts counted
+    ("the plot is somewhere under 90 square metres, in sq ft?", "units.area", "value"),  # a bound
+    ("Переведи таймстамп из лога, строка 5120, в московское время", "date.from_unix", "timestamp"),
+    ("camelCase to snake_case for the var, it starts with 'get'", "text.change_case", "text"),
+])
+def test_counted_parts_bounds_and_line_numbers_give_no_value(rule: RuleRouter, question: str, utility: str,
+                                                            argument: str) -> None:
+    assert argument not in rule._bind(utility, question)
+
+
+def test_a_string_after_its_noun_is_still_the_string(rule: RuleRouter) -> None:
+    question = "md5 строки 12345"
+    assert rule._bind("hash.md5", question)["text"].value(question) == "12345"
+    assert describes_data("a two-digit number of square metres")
+    assert "text" not in rule._bind("text.change_case", "convert camelCase to snake_case please")

@@ -125,6 +125,8 @@ def test_a_colon_inside_a_literal_introduces_no_data():
     assert question_literals(question) == ['{"user":42}', "webhook-key-7"]
     assert first_colon(question) == -1
     assert first_colon('JSON: {"a": 1}') == 4  # the colon before the data, not the one inside it
+    assert first_colon("в 14:20 прислали, хеш: abc") == 21  # a colon inside a word joins its parts
+    assert first_colon("md5 of host-01:/srv/x") == -1
 
 
 def test_registered_as_relevance_rule():

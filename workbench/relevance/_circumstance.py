@@ -170,14 +170,16 @@ def _quoted_spans(question: str) -> list[tuple[int, int]]:
 def first_colon(question: str) -> int:
     """Where the first colon outside the quoted literals stands, or -1.
 
-    It is the colon that may introduce data: the one in `{"user":42}` is part of that literal.
+    It is the colon that may introduce data: the one in `{"user":42}` is part of that literal, and
+    one inside a word ("14:20", "backup-01:/srv", "https://") joins the word's parts.
     """
     return _colon_outside(question, _quoted_spans(question))
 
 
 def _colon_outside(question: str, quoted: list[tuple[int, int]]) -> int:
     return next((i for i, ch in enumerate(question)
-                 if ch == ":" and not any(s <= i < e for s, e in quoted)), -1)
+                 if ch == ":" and not any(s <= i < e for s, e in quoted)
+                 and not (question[i - 1:i].strip() and question[i + 1:i + 2].strip())), -1)
 
 
 OPENING_QUOTES = "«\"'`“„"

@@ -98,7 +98,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "charset.encode": ("какие байты", "which bytes", "какими байтами", "what bytes"),
     "charset.byte_length": ("сколько байт",
                                                                                "how many bytes"),
-    "text.stats": ("статистик", "statistics", "сколько символов"),
+    "text.stats": ("статистик", "statistics", "сколько символов", "lines and words", "words and lines",
+                   "строк и слов", "строки и слова"),
     "text.word_count": ("сколько слов", "how many words", "word count", "count the words",
                         "посчитай слова", "counted in words", "word limit"),
     "text.slugify": ("slug", "слаг"), "text.transliterate": ("латиниц", "транслит", "transliterat"),
@@ -109,7 +110,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "text.reverse": ("задом наперёд", "reverse", "переверн", "в обратном порядке букв", "backwards",
                      "выведи наоборот", "напиши наоборот", "запиши наоборот"),
     "text.dedupe_lines": ("повторяющиеся строки", "duplicate lines", "повторы строк", "дубли строк",
-                          "с повторами", "оставь по одному"),
+                          "с повторами", "оставь по одному", "dedupe", "deduplicate", "убери дубли"),
     "text.sort_lines": ("отсортируй строки", "sort the lines"),
     "text.collapse_whitespace": ("лишние пробелы", "пробелы", "whitespace", "extra spaces",
                                  "double spaces"),
@@ -144,9 +145,11 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "date.weekday": ("день недели", "day of the week", "weekday"),
     "date.diff_hours": ("how many hours", "hours between", "hours pass", "сколько часов", "часов между",
                         "часов прошло"),
-    "date.to_unix": ("в unix", "to unix"), "date.from_unix": ("метк", "timestamp", "as local time"),
+    "date.to_unix": ("в unix", "to unix", "unix ts for", "unix timestamp for", "unix time for"),
+    "date.from_unix": ("метк", "timestamp", "as local time", "таймстамп", "ts из"),
     "date.convert_timezone": ("когда в", "time zone", "what time is it", "который час", "local clock",
-                               "what time is that", "what time will it be"),
+                               "what time is that", "what time will it be", "time to", "her time",
+                               "his time", "their time"),
     "date.iso_week": ("iso-недел", "iso week"),
     "date.is_leap_year": ("високосн", "leap year"), "date.business_days": ("будних", "business days",
                                                                             "рабочих дней"),
@@ -158,7 +161,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                          "разбери по полям", "разбей по полям",
                          "разбей его на поля",
                          "into separate fields"), "address.normalize_ru": (
-        "адрес к стандартному", "normalize the address", "в стандартный вид"),
+        "адрес к стандартному", "normalize the address", "в стандартный вид", "адрес к нормальному виду",
+        "к нормальному виду адрес"),
     "address.validate_postcode_ru": ("индекс",), "address.extract_postcode": ("почтовые индексы",
                                                                               "индексы", "postcodes"),
     "address.format_ru": ("собери строку адреса",),
@@ -172,8 +176,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "net.cidr_info": ("сети", "subnet", "network"),
     "net.ip_in_network": ("входит ли", "is the ip", "fall within", "falls within", "fall inside",
                           "falls inside"),
-    "net.ip_to_int": ("целое число", "to an integer", "into an integer"),
-    "net.int_to_ip": ("в ip", "to an ip"),
+    "net.ip_to_int": ("целое число", "to an integer", "into an integer", "as an integer"),
+    "net.int_to_ip": ("в ip", "to an ip", "хранится числом", "stored as a number", "stored as an integer"),
     "net.mac_normalize": ("mac", "мак-адрес", "мак адрес"),
     "net.parse_url": ("url на части", "parse the url", "разбери url"),
     "net.ipv6_expand": ("разверни", "expand"),
@@ -192,7 +196,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "units.temperature": ("цельси", "celsius", "fahrenheit", "kelvin", "°f", "°c"),
     "units.data_size": ("tib", "gib", "мегабайт", "гигабайт", "мебибайт", "гибибайт", "килобайт",
                         "terabyte", "gigabyte", "megabyte", "mib", "kib"),
-    "units.area": ("square", "квадрат"),
+    "units.area": ("square", "квадрат", "sq ft", "acre", "акр", "сотк", "соток", "гектар", "hectare"),
     "money.vat_add": ("начисли ндс", "add vat", "vat on top", "what's the gross", "what is the gross",
                       "ндс сверху"),
     "money.vat_extract": ("выдели ндс", "выделить ндс", "extract vat", "vat out of", "vat included",
@@ -203,7 +207,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                              "by how many percent", "percentage change", "percent increase",
                              "percentage increase", "percent decrease", "percentage decrease",
                              "изменение в процентах"),
-    "money.loan_payment": ("платёж по кредиту", "monthly payment", "loan"),
+    "money.loan_payment": ("платёж по кредиту", "monthly payment", "loan", "ежемесячный платёж",
+                           "ежемесячный платеж", "ипотек", "mortgage"),
     "money.amount_in_words_ru": ("прописью", "in russian words", "платёжн", "платежн"),
     "money.compound_interest": ("вклад", "compound", "капитализац"),
     "money.discount": ("скидк", "discount", "режем цену", "снижаем цену", "снизить цену", "уцен",
@@ -322,6 +327,9 @@ DATA_SHAPES: dict[str, re.Pattern[str]] = {
     # an IBAN: two capital letters of its country, two check digits, then groups of four
     "id.validate_iban": re.compile(r"(?<![\w])[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?"
                                    r"(?![\w])"),
+    # a name in camelCase ("maxUpstreamRetries"): only the change of case takes one (the word
+    # "camelCase" is its mode, and one span is never two values)
+    "text.change_case": re.compile(r"(?<![\w-])[a-z]{2,}(?:[A-Z][a-z0-9]+)+(?![\w-])"),
     # two time zones by their IANA names: only a conversion from one zone to another takes two
     "date.convert_timezone": re.compile(rf"{_IANA_ZONE}[^\n]*?{_IANA_ZONE}"),
     # a percent of a number: «15% от 3 400», "12.5% of 640" (VAT is added "to" an amount)
@@ -434,16 +442,43 @@ _HOST_PLACE = re.compile(r"(?<!\w)(?:on|at|of|from|host|server|на|с|хост\
 a machine, not its data."""
 
 
+_PARTS_AFTER = re.compile(r"[\s-]*(?:hex\s+)?(?:digits?|characters?|chars?|letters?|символ\w*|знак\w*|цифр\w*"
+                          r"|букв\w*)(?!\w)", re.IGNORECASE)
+"""The parts a number counts when it stands before them ("12 hex digits", «16 цифр»): no quantity."""
+
+
+_BOUND = re.compile(r"(?<!\w)(?:under|below|over|above|less\s+than|more\s+than|at\s+most|at\s+least"
+                    r"|не\s+более|не\s+менее|меньше|больше)\s+$", re.IGNORECASE)
+"""A bound on a value ("somewhere under 80", «не более 50»): where the value lies, not the value."""
+
+
+def _no_quantity(question: str, span: tuple[int, int], name: str) -> bool:
+    """Whether the number at ``span`` is no value of argument ``name``, though a number.
+
+    «3 года», «через 20» count time (left to an argument that counts time, or a year), «12 hex
+    digits» counts the data's parts (the places of a rounding are its own), "under 80" bounds it.
+    """
+    return ((name != "year" and _counts_time(question, span))
+            or (name != "digits" and _PARTS_AFTER.match(question, span[1]) is not None)
+            or _BOUND.search(question, max(0, span[0] - 14), span[0]) is not None)
+
+
 def _counts_time(question: str, span: tuple[int, int]) -> bool:
     """Whether the number at ``span`` counts a span of time (:data:`_TIME_COUNT`, :data:`_THROUGH`)."""
     return bool(_TIME_COUNT.match(question, span[1])
                 or _THROUGH.search(question, max(0, span[0] - 8), span[0]))
 
 
+_LINE_NUMBER = re.compile(r"(?<!\w)строк[аеи]\s*$", re.IGNORECASE)
+"""«строка 12044,» numbers a line of a file where a comma or a bracket closes the number; «хеш строки
+12345» hashes the string."""
+
+
 def _numbered(question: str, start: int, place: bool) -> bool:
     """Whether the value at ``start`` numbers a record (:data:`_RECORD_NOUN`) or, with ``place``, a place."""
     head = max(0, start - 24)
     return bool(_RECORD_NOUN.search(question, head, start)
+                or (_LINE_NUMBER.search(question, head, start) and re.match(r"\d+\s*[,;)]", question[start:]))
                 or (place and _PLACE_NOUN.search(question, head, start)))
 
 
@@ -470,7 +505,9 @@ _COUNT_IN_WORDS = re.compile(
     r"|тринадцати|четырнадцати|пятнадцати|шестнадцати|двадцати)значн\w*"
     r"|(?<!\w)(?:символ|знак|цифр|букв|байт|слов|строк)\w*\s+(?:по\s+\d+|(?:на|под|около)\s+[а-яё]{3,})"
     r"|(?<!\w)(?:около|примерно|приблизительно)\s+[а-яё]{3,}\s+(?:символ|знак|цифр|букв|байт)\w*"
-    r"|(?<!\w)(?:about|around|roughly)\s+[a-z]{3,}\s+(?:characters|chars|digits|letters|bytes)(?!\w)",
+    r"|(?<!\w)(?:about|around|roughly)\s+[a-z]{3,}\s+(?:characters|chars|digits|letters|bytes)(?!\w)"
+    r"|(?<!\w)(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|sixteen|twenty)"
+    r"-(?:digit|character|char|letter)(?!\w)",
     re.IGNORECASE)
 """A rough count in words of the data's parts: «строка символов на сорок», "about forty characters"."""
 _STANDS_IN = re.compile(r"(?:он|она|оно|они|it|it's|they|they're)(?!\w)", re.IGNORECASE)
@@ -1043,6 +1080,11 @@ def _quoted_name(question: str, start: int, end: int) -> bool:
         w[:1].isupper() and w.isalpha() for w in words) and any(any(c.isdigit() for c in w) for w in words)
 
 
+_ONE_LINE = re.compile(r"(?<!\w)(?:(?:this|the)\s+line|эт[ауо]\s+строк[аиу])"
+                       r"(?:\s+(?:exactly|ровно|целиком))?\s*:$", re.IGNORECASE)
+"""The one line a colon introduces ("this line exactly:", «эту строку:»)."""
+
+
 class _Offer:
     """The spans one question offers, by kind, in order; binding takes them one by one."""
 
@@ -1054,6 +1096,10 @@ class _Offer:
         literals = _blocks_whole(question, _tail_resolved(
             question, [(s, e) for s, e in question_literal_spans(question) if e > s], colon))
         tail = question[colon + 1:].strip()
+        if colon >= 0 and "\n" in tail and _ONE_LINE.search(question, 0, colon + 1):
+            # "sha256 of this line exactly:" names one line: the lines after it are remarks
+            start = colon + 1 + len(question[colon + 1:]) - len(question[colon + 1:].lstrip())
+            literals = [(s, question.index("\n", start) if s == start else e) for s, e in literals]
         if colon >= 0 and (tail[:1] in {"{", "["} or "\n" in tail) and literals:
             block = literals.pop()  # the block after the colon comes first
             literals.insert(0, block)
@@ -1625,6 +1671,8 @@ def _shape_runs(question: str, shape: re.Pattern[str]) -> list[tuple[int, int]]:
     """
     found: list[tuple[int, int]] = []
     for m in shape.finditer(question):
+        if found and m.start() < found[-1][1]:
+            continue  # a run inside the word the last one was carried to («купли-продажи»)
         end = m.end()
         while end < len(question) and not question[end].isspace() and question[end] not in ".,;:!?":
             end += 1  # the rest of the word the run ends in
@@ -1857,6 +1905,10 @@ class RuleRouter:
                                     != taken[1]]
                 else:  # a unit of another quantity is no unit of this conversion ("kg" of a data size)
                     taken = _take_unit(name, offer, accepted)
+                    if taken is not None:  # «12 соток (ares)»: a unit named twice is one
+                        for kind, spans in (("enum:unit", offer.vocabulary("unit")),
+                                            ("unit-letter", offer.unit_letters())):
+                            spans[:] = [s for s in spans if _value_or_none(question, s, kind) != taken[1]]
             elif name in DATE_ARGS:
                 # «с 1 по 31 марта 2026»: the first day takes its month and year from the end
                 # and a date after "up to" or «до» ends a span of time, never starts it
@@ -1914,12 +1966,10 @@ class RuleRouter:
                     offer.numbers = [n for n in offer.numbers if not _SINCE_YEAR.search(question, 0, n[1])]
                 if uid in unit_codes() and name == "value":
                     _measured_first(offer.numbers, question, uid)
-                # «3 года», «через 20» count time, no amount: left to an argument that counts time
-                untimed = [n for n in offer.numbers if name == "year" or not _counts_time(question, n)]
-                left = len(untimed)
-                taken = _take(untimed, question, arg.type + offer.number_style)
-                popped = set([n for n in offer.numbers if name == "year" or not _counts_time(question, n)][
-                    :left - len(untimed)])
+                quantities = [n for n in offer.numbers if not _no_quantity(question, n, name)]
+                offered = list(quantities)
+                taken = _take(quantities, question, arg.type + offer.number_style)
+                popped = set(offered[:len(offered) - len(quantities)])  # taken, or no value
                 offer.numbers = [n for n in offer.numbers if n not in popped]
             elif arg.role.value == "data" and arg.type == "string":
                 # a quoted text that itself says the data is elsewhere («адрес тот же, что в
