@@ -464,9 +464,15 @@ def _no_quantity(question: str, span: tuple[int, int], name: str) -> bool:
 
 
 def _counts_time(question: str, span: tuple[int, int]) -> bool:
-    """Whether the number at ``span`` counts a span of time (:data:`_TIME_COUNT`, :data:`_THROUGH`)."""
-    return bool(_TIME_COUNT.match(question, span[1])
-                or _THROUGH.search(question, max(0, span[0] - 8), span[0]))
+    """Whether the number at ``span`` counts a span of time (:data:`_TIME_COUNT`, :data:`_THROUGH`).
+
+    Four digits before «год» or "year" name a year of the calendar («2025 год»), no count.
+    """
+    unit = _TIME_COUNT.match(question, span[1])
+    if unit and re.fullmatch(r"[12]\d{3}", question[span[0]:span[1]]) and re.match(
+            r"\s*(?:год|year)", unit[0], re.IGNORECASE):
+        return False
+    return bool(unit or _THROUGH.search(question, max(0, span[0] - 8), span[0]))
 
 
 _LINE_NUMBER = re.compile(r"(?<!\w)строк[аеи]\s*$", re.IGNORECASE)
