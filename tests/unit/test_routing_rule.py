@@ -1747,6 +1747,8 @@ def test_a_time_a_records_number_a_short_date_and_a_host_give_no_value(
 def test_the_values_beside_those_names_are_still_bound(rule: RuleRouter) -> None:
     assert _numbered("Составь адрес: Казань, кв. 48", 27, place=True)
     assert not _numbered("Составь адрес: Казань, кв. 48", 27, place=False)  # a flat to an address
+    factor = "Округли на 1.5 до целых"  # a date after «на» has two digits for its day and month
+    assert rule._bind("number.round", factor)["value"].value(factor) == 1.5
     year = "Напиши 2025 год прописью"  # a year of the calendar counts no time
     assert rule._bind("number.to_words_ru", year)["n"].value(year) == 2025
     question = "Прописью для договора: продаём через 2 года за 5 000 000"

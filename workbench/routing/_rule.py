@@ -433,7 +433,7 @@ _THROUGH = re.compile(r"(?<!\w)через\s+$", re.IGNORECASE)
 """«минут через 20»: the number after «через» is a span of time too."""
 
 
-_DAY_MONTH = re.compile(r"(?:0?[1-9]|[12]\d|3[01])\.(?:0?[1-9]|1[0-2])")
+_DAY_MONTH = re.compile(r"(?:0[1-9]|[12]\d|3[01])\.(?:0[1-9]|1[0-2])")
 _DATE_PREPOSITION = re.compile(r"(?<!\w)(?:от|с|со|до|по|на|к|from|on|until|by)\s+$", re.IGNORECASE)
 """«расписка от 21.03»: a day and a month after a preposition of time are a date, no number."""
 _HOST = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}")
