@@ -373,7 +373,7 @@ CHECK_SETS = (  # in the order they were written: name, least refusals, least ca
     ("router_tester", 40, 14, BOTH), ("router_review", 40, 18, BOTH),
     ("router_shop", 30, 20, BOTH), ("router_hr", 30, 15, BOTH),
     ("router_logistics", 30, 20, BOTH), ("router_oncall", 30, 20, BOTH),
-    ("router_realty", 30, 15, BOTH),
+    ("router_realty", 30, 15, BOTH), ("router_clinic", 25, 20, BOTH),
 )
 """Each set is checked against every set written before it (``also_seen``)."""
 
