@@ -1436,6 +1436,7 @@ def test_a_record_number_after_its_noun_is_no_data(rule: RuleRouter) -> None:
 
 
 @pytest.mark.parametrize("question", [
+    # rates, another country's VAT, days off, the postcode that serves a place
     "По чём ЦБ установил доллар на сегодня?",
     "What is the euro exchange rate today?",
     "Какой курс евро на завтра?",
@@ -1444,9 +1445,39 @@ def test_a_record_number_after_its_noun_is_no_data(rule: RuleRouter) -> None:
     "Is 2025-06-12 an official non-working day in Russia?",
     "Which postal code serves Lenina street 5 in Omsk?",
     "Какой индекс у дома 12 на улице Мира в Омске?",
+    # a firm's reliability, labour law, a person's pay
+    "Is ООО «Вектор», ИНН 7707083893, a reliable contractor for our canteen?",
+    "ООО «Вектор» с ИНН 7707083893 — надёжный ли это партнёр?",
+    "Можно ли уволить кладовщика, пока он в отпуске с 01.08.2025?",
+    "Can we legally fire an employee who is on sick leave since 2025-10-02?",
+    "какой оклад у начальника смены Крылова? табельный 00417",
+    "What does Maria Lindqvist earn per month?",
+    # duties, whereabouts, another country's holidays, a question put to a colleague
+    "какая ставка ввозной пошлины для ноутбуков из Китая по коду 8471 30 000 0?",
+    "What is the import duty on HS 8471 laptops?",
+    "Where is truck WGM 48213 right now? It left Brest on 2025-03-14 at 10:20.",
+    "где сейчас наша фура А123ВС, вышла 14.03.2025?",
+    "на сколько встанет граница из-за праздников в Китае на следующей неделе?",
+    "Марина, ты оригиналы инвойсов № 2025/117 в Забайкальск отправила?",
+    "Oleg, did you send the CMR for truck 48213?",
+    # a host's state now, a program's defaults, registries, fees, rates, legal advice
+    "пингуется ли 10.0.0.5 сейчас?",
+    "is there an outage at the Frankfurt data centre?",
+    "what port does postgres listen on by default?",
+    "зачем в Омске перевели часы в 2016 году?",
+    "Кадастровая стоимость участка 50:21:010101:17?",
+    "Есть ли обременения на доме 4?",
+    "Какая госпошлина за смену фамилии?",
+    "Сколько НДФЛ заплатит продавец дачи?",
+    "What's the Central Bank key rate?",
+    "What's the EUR to RUB rate today?",
+    "what's the dirham rate today?",
+    "что поменялось в законе об аренде с марта?",
+    "Нужно ли нотариальное согласие супруги на продажу гаража?",
+    "Is the passport office open on Saturday?",
 ])
-def test_rates_foreign_taxes_days_off_and_postcodes_by_place_are_world_facts(rule: RuleRouter,
-                                                                             question: str) -> None:
+def test_facts_of_the_world_judgements_and_legal_advice_are_out_of_scope(rule: RuleRouter,
+                                                                          question: str) -> None:
     assert asks_world_fact(question) is not None
     assert rule.route(question).refusal.code == "OUT_OF_SCOPE"
 
@@ -1605,19 +1636,6 @@ def test_a_description_opening_with_a_pronoun_is_still_free_text(rule: RuleRoute
     assert rule.route(quoted).args == {"text": "they said yes"}
 
 
-@pytest.mark.parametrize("question", [
-    "Is ООО «Вектор», ИНН 7707083893, a reliable contractor for our canteen?",
-    "ООО «Вектор» с ИНН 7707083893 — надёжный ли это партнёр?",
-    "Можно ли уволить кладовщика, пока он в отпуске с 01.08.2025?",
-    "Can we legally fire an employee who is on sick leave since 2025-10-02?",
-    "какой оклад у начальника смены Крылова? табельный 00417",
-    "What does Maria Lindqvist earn per month?",
-])
-def test_reliability_labour_law_and_pay_are_out_of_scope(rule: RuleRouter, question: str) -> None:
-    assert asks_world_fact(question) is not None
-    assert rule.route(question).refusal.code == "OUT_OF_SCOPE"
-
-
 def test_a_word_inside_a_zones_name_is_no_out_of_scope_word(rule: RuleRouter) -> None:
     question = "How many hours from 2025-03-29 22:00 to 2025-03-30 08:00 in Europe/Stockholm?"
     decision = rule.route(question)
@@ -1695,21 +1713,6 @@ def test_a_garbled_text_is_one_the_repair_changes(rule: RuleRouter) -> None:
 
 
 @pytest.mark.parametrize("question", [
-    "какая ставка ввозной пошлины для ноутбуков из Китая по коду 8471 30 000 0?",
-    "What is the import duty on HS 8471 laptops?",
-    "Where is truck WGM 48213 right now? It left Brest on 2025-03-14 at 10:20.",
-    "где сейчас наша фура А123ВС, вышла 14.03.2025?",
-    "на сколько встанет граница из-за праздников в Китае на следующей неделе?",
-    "Марина, ты оригиналы инвойсов № 2025/117 в Забайкальск отправила?",
-    "Oleg, did you send the CMR for truck 48213?",
-])
-def test_duties_whereabouts_foreign_holidays_and_questions_to_colleagues_are_out_of_scope(
-        rule: RuleRouter, question: str) -> None:
-    assert asks_world_fact(question) is not None
-    assert rule.route(question).refusal.code == "OUT_OF_SCOPE"
-
-
-@pytest.mark.parametrize("question", [
     "Please, can you compute the MD5 of hello?",  # a polite opening is no colleague's name
     "Коллеги, какой день недели 03.03.2025?",
 ])
@@ -1778,28 +1781,6 @@ def test_a_size_in_one_word_describes_the_data() -> None:
     assert describes_data("the serial is 32 hex chars")
     assert describes_data("в договоре 3 страницы")
     assert describes_data("строк по 40 на странице")
-
-
-@pytest.mark.parametrize("question", [
-    "пингуется ли 10.0.0.5 сейчас?",
-    "is there an outage at the Frankfurt data centre?",
-    "what port does postgres listen on by default?",
-    "зачем в Омске перевели часы в 2016 году?",
-    "Кадастровая стоимость участка 50:21:010101:17?",
-    "Есть ли обременения на доме 4?",
-    "Какая госпошлина за смену фамилии?",
-    "Сколько НДФЛ заплатит продавец дачи?",
-    "What's the Central Bank key rate?",
-    "What's the EUR to RUB rate today?",
-    "what's the dirham rate today?",
-    "что поменялось в законе об аренде с марта?",
-    "Нужно ли нотариальное согласие супруги на продажу гаража?",
-    "Is the passport office open on Saturday?",
-])
-def test_the_state_of_the_world_registries_rates_and_legal_advice_are_out_of_scope(
-        rule: RuleRouter, question: str) -> None:
-    assert asks_world_fact(question) is not None
-    assert rule.route(question).refusal.code == "OUT_OF_SCOPE"
 
 
 def test_a_tax_named_beside_a_computation_is_no_world_fact() -> None:

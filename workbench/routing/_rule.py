@@ -447,8 +447,9 @@ _PARTS_AFTER = re.compile(r"[\s-]*(?:hex\s+)?(?:digits?|characters?|chars?|lette
 """The parts a number counts when it stands before them ("12 hex digits", «16 цифр»): no quantity."""
 
 
-_BOUND = re.compile(r"(?<!\w)(?:under|below|over|above|less\s+than|more\s+than|at\s+most|at\s+least"
-                    r"|не\s+более|не\s+менее|меньше|больше)\s+$", re.IGNORECASE)
+_BOUND_WORDS = (r"under|below|over|above|less\s+than|more\s+than|at\s+most|at\s+least|не\s+более|не\s+менее"
+                r"|меньше|больше")
+_BOUND = re.compile(rf"(?<!\w)(?:{_BOUND_WORDS})\s+$", re.IGNORECASE)
 """A bound on a value ("somewhere under 80", «не более 50»): where the value lies, not the value."""
 
 
@@ -481,9 +482,13 @@ _LINE_NUMBER = re.compile(r"(?<!\w)строк[аеи]\s*$", re.IGNORECASE)
 
 
 def _numbered(question: str, start: int, place: bool) -> bool:
-    """Whether the value at ``start`` numbers a record (:data:`_RECORD_NOUN`) or, with ``place``, a place."""
+    """Whether the value at ``start`` names a thing, no quantity or data of its own.
+
+    It stands after a numbering sign («№», "ticket #", :data:`_NUMERO`), after a record's noun
+    (:data:`_RECORD_NOUN`, :data:`_LINE_NUMBER`) or, with ``place``, after a place's.
+    """
     head = max(0, start - 24)
-    return bool(_RECORD_NOUN.search(question, head, start)
+    return bool(_NUMERO.search(question, head, start) or _RECORD_NOUN.search(question, head, start)
                 or (_LINE_NUMBER.search(question, head, start) and re.match(r"\d+\s*[,;)]", question[start:]))
                 or (place and _PLACE_NOUN.search(question, head, start)))
 
@@ -1135,7 +1140,6 @@ class _Offer:
                         and not _PART_OF_VALUE.search(question, max(0, n[0] - 20), n[0])
                         and not (_DAY_MONTH.fullmatch(question, *n)
                                  and _DATE_PREPOSITION.search(question, max(0, n[0] - 8), n[0]))
-                        and not _NUMERO.search(question, 0, n[0])
                         and not (n[1] - n[0] >= 5 and _CODE_PREFIX.search(question, 0, n[0]))
                         and not any(s <= n[0] and n[1] <= e for s, e in quoted_names)
                         and not any(_DAY_GAP.fullmatch(question, n[1], m) for m, _ in self.months)]
@@ -1178,8 +1182,8 @@ class _Offer:
                 tokens.append(whole)  # "SHA-256 of 3,200": the whole number is the token
             if (whole is not None
                     or (text[:1] == "#" and _NUMERO.search(question, 0, m.start() + 1))  # "ticket #5521"
-                    or _NUMERO.search(question, max(0, m.start() - 24), m.start())  # «договора № 112/25»
-                    or _overlaps((m.start(), end), clocks) or _numbered(question, m.start(), place)
+                    or _overlaps((m.start(), end), clocks)
+                    or _numbered(question, m.start(), place)  # «договора № 112/25», «тикет 4471»
                     or (_HOST.fullmatch(text)
                         and _HOST_PLACE.search(question, max(0, m.start() - 10), m.start()))
                     or (text.isdigit() and _counts_time(question, (m.start(), end)))
@@ -1265,8 +1269,8 @@ def _tail_spans(question: str, names: str) -> list[tuple[int, int]]:
     return found
 
 
-_APPROXIMATELY = re.compile(r"(?:about|around|roughly|approximately|almost|nearly|under|over|~|около"
-                            r"|примерно|приблизительно|порядка|почти|больше|меньше)\s*$", re.IGNORECASE)
+_APPROXIMATELY = re.compile(rf"(?:about|around|roughly|approximately|almost|nearly|~|около|примерно"
+                            rf"|приблизительно|порядка|почти|{_BOUND_WORDS})\s*$", re.IGNORECASE)
 _COUNT_NOUN = re.compile(r"\s*(?:rows?|lines?|characters?|chars?|words?|bytes?|kb|mb|gb|pages?|digits?"
                          r"|symbols?|letters?|entries|items?|records?|columns?|строк\w*|символ\w*|слов\w*"
                          r"|байт\w*|кб|мб|страниц\w*|запис\w*|знак\w*|цифр\w*|букв\w*|столб\w*)(?!\w)",
@@ -1972,11 +1976,10 @@ class RuleRouter:
                     offer.numbers = [n for n in offer.numbers if not _SINCE_YEAR.search(question, 0, n[1])]
                 if uid in unit_codes() and name == "value":
                     _measured_first(offer.numbers, question, uid)
-                quantities = [n for n in offer.numbers if not _no_quantity(question, n, name)]
-                offered = list(quantities)
-                taken = _take(quantities, question, arg.type + offer.number_style)
-                popped = set(offered[:len(offered) - len(quantities)])  # taken, or no value
-                offer.numbers = [n for n in offer.numbers if n not in popped]
+                taken = _take([n for n in offer.numbers if not _no_quantity(question, n, name)],
+                              question, arg.type + offer.number_style)
+                if taken is not None:
+                    offer.numbers.remove((taken[0].start, taken[0].end))
             elif arg.role.value == "data" and arg.type == "string":
                 # a quoted text that itself says the data is elsewhere («адрес тот же, что в
                 # прошлом заказе») points at the data and is none
