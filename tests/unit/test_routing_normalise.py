@@ -34,6 +34,7 @@ from workbench.routing._normalise import (
     number_spans,
     places_vocabulary,
     range_start_spans,
+    time_first_spans,
     vocabulary_for,
 )
 from workbench.utilities import load_catalog
@@ -251,6 +252,33 @@ def test_a_time_after_a_date_in_words_reads_back_as_one_iso_datetime(
     assert [question[s:e] for s, e in spans] == [written]
     assert _spans_reading(question, spans, "date") == [
         dt.datetime.combine(day, time).isoformat(timespec="seconds")]
+
+
+@FAST
+@given(st.dates(min_value=dt.date(1900, 1, 1), max_value=dt.date(2100, 12, 31)),
+       st.times().map(lambda t: t.replace(microsecond=0)),
+       st.sampled_from(["{t} Yekaterinburg time on {d}", "{t} по Екб, {d}", "{t} her time, {d}", "{t} {d}"]),
+       st.sampled_from(["dots", "ru", "en"]))
+def test_a_time_before_its_date_reads_back_as_one_iso_datetime(day: dt.date, time: dt.time, between: str,
+                                                               style: str) -> None:
+    clock = f"{time.hour}:{time.minute:02d}" + (f":{time.second:02d}" if time.second else "")
+    written = {"dots": f"{day.day:02d}.{day.month:02d}.{day.year}",
+               "ru": f"{day.day} {RU_MONTHS[day.month - 1]} {day.year}",
+               "en": f"{EN_MONTHS[day.month - 1]} {day.day}, {day.year}"}[style]
+    span = between.format(t=clock, d=written)
+    question = f"The call is at {span}. What time is that in Tokyo?"
+    spans = time_first_spans(question)
+    assert [question[s:e] for s, e in spans] == [span]
+    assert _spans_reading(question, spans, "datetime-time-first") == [
+        dt.datetime.combine(day, time).isoformat(timespec="seconds")]
+
+
+@pytest.mark.parametrize("text", ["25:10 on 01.02.2025", "10:61 01.02.2025", "10:00 on a Monday",
+                                  "10:00 one two three four five 01.02.2025", "01.02.2025 10:00"])
+def test_a_time_before_a_date_that_is_not_one_moment_has_no_value(text: str) -> None:
+    with pytest.raises(NormaliseError):
+        normalise("datetime-time-first", text)
+    assert time_first_spans("Сколько будет 10:00 по Москве, 01.02.2025 10:30?") == []  # the date has its time
 
 
 @pytest.mark.parametrize(("text", "iso"), [

@@ -1838,3 +1838,73 @@ def test_a_string_after_its_noun_is_still_the_string(rule: RuleRouter) -> None:
     assert rule._bind("hash.md5", question)["text"].value(question) == "12345"
     assert describes_data("a two-digit number of square metres")
     assert "text" not in rule._bind("text.change_case", "convert camelCase to snake_case please")
+
+
+@pytest.mark.parametrize("question", [
+    "What is the maximum dose of paracetamol for an adult?",
+    "Какая дозировка амоксициллина ребёнку 15 кг?",
+    "Her fasting glucose is 7.9, is that hyperglycemia?",
+    "He asks whether to start metformin now",
+    "К кардиологу или к неврологу записать пациента с головокружением?",
+    "Какой диагноз поставить при таких анализах: 5.1 и 140?",
+])
+def test_doses_diagnoses_and_which_doctor_to_see_are_out_of_scope(rule: RuleRouter, question: str) -> None:
+    assert asks_world_fact(question) is not None
+    assert rule.route(question).refusal.code == "OUT_OF_SCOPE"
+    assert asks_world_fact("is this hyperlink 10.0.0.1 or a name?") is None  # no condition named
+
+
+@pytest.mark.parametrize(("question", "utility", "argument"), [
+    ("Проверь СНИЛС пациентки, полис 7712-44-001, карта 5521", "id.validate_snils", "snils"),
+    ("check the INN on the insurance policy 0045-12-990", "id.validate_inn", "inn"),
+])
+def test_a_policys_and_a_patient_cards_number_are_no_value(rule: RuleRouter, question: str, utility: str,
+                                                          argument: str) -> None:
+    assert argument not in rule._bind(utility, question)
+
+
+def test_a_bank_cards_number_after_the_word_card_is_still_the_data(rule: RuleRouter) -> None:
+    decision = rule.route("Проверь по Луну, карта 5500000000000004")
+    assert (decision.utility, decision.args) == ("id.luhn_check", {"number": "5500000000000004"})
+
+
+@pytest.mark.parametrize(("question", "utility", "args"), [
+    ("The webinar starts at 09:45 Moscow time on 02.12.2025. What time is that in Tokyo?",
+     "date.convert_timezone",
+     {"datetime": "2025-12-02T09:45:00", "from_tz": "Europe/Moscow", "to_tz": "Asia/Tokyo"}),
+    ("Приём в 16:20 по Екб, 05.11.2025 — сколько будет по московскому?", "date.convert_timezone",
+     {"datetime": "2025-11-05T16:20:00", "from_tz": "Asia/Yekaterinburg", "to_tz": "Europe/Moscow"}),
+    ("sha1 от записи ID-7;2024-01-02;A для сверки", "hash.sha1", {"text": "ID-7;2024-01-02;A"}),
+    ("md5 от A-17; потом скажу ещё", "hash.md5", {"text": "A-17"}),
+    ("из лаборатории пришло: РђРЅР°Р»РёР· РєСЂРѕРІРё 5 РіРѕС‚РѕРІ — исправь, пожалуйста",
+     "charset.fix_mojibake",
+     {"text": "РђРЅР°Р»РёР· РєСЂРѕРІРё 5 РіРѕС‚РѕРІ"}),
+    ("Total 12 000 RUB incl. VAT 20% — what is the net?", "money.vat_extract",
+     {"amount": 12000, "rate": 20}),
+])
+def test_the_clinics_requests_are_bound(rule: RuleRouter, question: str, utility: str,
+                                        args: dict[str, object]) -> None:
+    decision = rule.route(question)
+    assert (decision.utility, decision.args) == (utility, args), decision
+
+
+@pytest.mark.parametrize(("question", "utility"), [
+    ("How many characters is the reminder text? It is two lines, in Cyrillic", "text.stats"),
+    ("сколько слов в тексте договора аренды? он на английском", "text.word_count"),
+    ("сколько слов в памятке пациенту, она примерно на полстраницы", "text.word_count"),
+    ("Fix the garbled subject line from the old mail server", "charset.fix_mojibake"),
+])
+def test_a_text_described_and_not_written_is_refused(rule: RuleRouter, question: str, utility: str) -> None:
+    decision = rule.route(question)
+    assert decision.source is Source.REFUSE
+    assert decision.refusal.numbers.get("utility") == utility, decision
+
+
+@pytest.mark.parametrize("question", [
+    "How many characters is the reminder? It is two lines, in Cyrillic",
+    "сколько слов в памятке, она примерно на полстраницы",
+    "word count of the consent form, about a page long",
+    "в письме три строки, сколько в нём символов?",
+])
+def test_lines_and_pages_counted_in_words_describe_the_data(question: str) -> None:
+    assert describes_data(question)

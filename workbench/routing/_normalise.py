@@ -344,6 +344,50 @@ def _normalised_date(raw: str) -> str:
     return str(parsed.date().isoformat())
 
 
+_TIME_FIRST = re.compile(r"(?<![\d:.])(\d{1,2}):(\d{2})(?::(\d{2}))?((?:[\s,]+[^\W\d_][\w.-]*){0,4}?)[\s,]+$")
+"""A time of day before a date, at most four words between: "at 15:30 Yekaterinburg time on
+21.10.2025", «в 08:15 по Екб, 03.11.2025»."""
+
+
+def time_first_spans(question: str) -> list[tuple[int, int]]:
+    """Spans from a time of day to the date it is on, written after it (:data:`_TIME_FIRST`).
+
+    Only dates that carry no time of their own; the span runs from the time to the date's end
+    and reads through :func:`normalise_time_first`.
+    """
+    found = []
+    for start, end in date_spans(question):
+        if _TIME.search(question, start, end):
+            continue
+        time = _TIME_FIRST.search(question, max(0, start - 60), start)
+        if time is not None:
+            found.append((time.start(), end))
+    return found
+
+
+def normalise_time_first(text: str) -> str:
+    """A time of day, up to four words, then a date, to ISO 8601 with seconds.
+
+    "15:30 Yekaterinburg time on 21.10.2025" is ``2025-10-21T15:30:00``; the words between
+    (a zone, "on") are read by other arguments, not here.
+
+    Raises:
+        NormaliseError: The text does not open with a time of day and end with a date, or the
+            time does not exist.
+    """
+    for start, end in reversed(date_spans(text)):
+        if end != len(text):
+            continue
+        time = _TIME_FIRST.fullmatch(text, 0, start)
+        if time is None:
+            break
+        hour, minute, second = int(time[1]), int(time[2]), int(time[3] or 0)
+        if hour > 23 or minute > 59 or second > 59:
+            raise NormaliseError(f"no such time of day: {text!r}")
+        return f"{normalise_date(text[start:end])}T{hour:02d}:{minute:02d}:{second:02d}"
+    raise NormaliseError(f"not a time of day followed by a date: {text!r}")
+
+
 def _slashed_date(first: int, second: int, year: int, raw: str) -> str:
     """A date written with slashes, read only where its order is not in doubt.
 
@@ -780,6 +824,7 @@ NORMALISERS: dict[str, Callable[[str], Any]] = {
     "number-ru": functools.partial(normalise_number, decimal_comma=True),
     "integer-ru": functools.partial(normalise_integer, decimal_comma=True),
     "date": normalise_date,
+    "datetime-time-first": normalise_time_first,
     "date-range-start": normalise_range_start,
     "month": normalise_month,
     "base": normalise_base,

@@ -53,6 +53,7 @@ from workbench.routing._normalise import (
     place_spans,
     range_start_spans,
     synonym_file,
+    time_first_spans,
     unit_letter_spans,
     vocabularies,
     vocabulary_for,
@@ -88,7 +89,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "encoding.html_unescape": ("сущности обратно", "html entities", "unescape"),
     "encoding.punycode_encode": ("idna", "punycode"), "encoding.punycode_decode": ("из punycode",),
     "encoding.rot13": ("rot13", "rot-13"),
-    "charset.fix_mojibake": ("кракозябр", "mojibake"),
+    "charset.fix_mojibake": ("кракозябр", "mojibake", "garbled text", "garbled subject"),
     "charset.utf8_length": ("байт в utf-8", "байт занимает", "bytes in utf-8", "utf-8 length",
                             "utf-8 bytes"),
     "charset.codepoints": ("кодовые точки", "code point"), "charset.char_names": ("unicode-имена",
@@ -98,8 +99,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "charset.encode": ("какие байты", "which bytes", "какими байтами", "what bytes"),
     "charset.byte_length": ("сколько байт",
                                                                                "how many bytes"),
-    "text.stats": ("статистик", "statistics", "сколько символов", "lines and words", "words and lines",
-                   "строк и слов", "строки и слова"),
+    "text.stats": ("статистик", "statistics", "сколько символов", "how many characters", "character count",
+                   "lines and words", "words and lines", "строк и слов", "строки и слова"),
     "text.word_count": ("сколько слов", "how many words", "word count", "count the words",
                         "посчитай слова", "counted in words", "word limit"),
     "text.slugify": ("slug", "слаг"), "text.transliterate": ("латиниц", "транслит", "transliterat"),
@@ -149,7 +150,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "date.from_unix": ("метк", "timestamp", "as local time", "таймстамп", "ts из"),
     "date.convert_timezone": ("когда в", "time zone", "what time is it", "который час", "local clock",
                                "what time is that", "what time will it be", "time to", "her time",
-                               "his time", "their time"),
+                               "his time", "their time", "сколько будет по"),
     "date.iso_week": ("iso-недел", "iso week"),
     "date.is_leap_year": ("високосн", "leap year"), "date.business_days": ("будних", "business days",
                                                                             "рабочих дней"),
@@ -201,7 +202,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                       "ндс сверху"),
     "money.vat_extract": ("выдели ндс", "выделить ндс", "extract vat", "vat out of", "vat included",
                           "how much of that is vat", "how much of it is vat", "сколько в ней ндс",
-                          "включая ндс", "в том числе ндс",
+                          "включая ндс", "в том числе ндс", "incl. vat", "including vat", "net and vat",
                           "сколько из них ндс"),
     "money.percent_change": ("на сколько процентов", "percent change", "by what percent",
                              "by how many percent", "percentage change", "percent increase",
@@ -402,8 +403,9 @@ PERCENT_ARGS = frozenset({"rate", "percent", "annual_rate"})
 TAIL_ARGS = frozenset({"text", "data"})
 """String data arguments that may take the one word after a cue such as «строки» or "word"."""
 
-# a token with a digit in it; the "=" that pads Base64 ("aGk=") ends it where it ends a word
-_TOKEN = re.compile(r"(?<![\w#@])#?[\w][\w\-:./@]*\d[\w\-:./@]*(?:={1,6}(?![\w=]))?"
+# a token with a digit in it; the "=" that pads Base64 ("aGk=") ends it where it ends a word, and a
+# semicolon between two words joins them («PAT-55812;2025-10-01;CBC;OK» is one record)
+_TOKEN = re.compile(r"(?<![\w#@])#?[\w](?:[\w\-:./@]|;(?=\w))*\d(?:[\w\-:./@]|;(?=\w))*(?:={1,6}(?![\w=]))?"
                     r"|#[0-9a-fA-F]{3,8}\b")
 _BETWEEN = re.compile(r"(?<!\w)(?:between|между|are)\s+([^\s«»\"'`,;]+)\s+(?:and|и)\s+([^\s«»\"'`,;]+?)"
                       r"(?:[.?!]*\s*$|(?=\s+(?:in|by|по)\s))", re.IGNORECASE)
@@ -419,9 +421,14 @@ _NUMERO = re.compile(r"(?:№|(?<!\w)No\.|(?<!\w)nr\.|(?<!\w)(?:ticket|order|iss
 _CLOCK = re.compile(r"(?<![\w:.])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\w:])")
 """A time of day («переслал на почту в 14:20», "around 02:15"): when a thing happened, no value."""
 _RECORD_NOUN = re.compile(r"(?<!\w)(?:тикет\w*|ticket|line|port|порт[аеу]?|vlan|commit|коммит\w*"
-                          r"|page|стр\.|страниц[аеуы]|clause|пункт\w*|п\.|section|раздел\w*)\s*$",
+                          r"|page|стр\.|страниц[аеуы]|clause|пункт\w*|п\.|section|раздел\w*|полис\w*|policy"
+                          r"|карт[аеуы]|медкарт\w*)\s*$",
                           re.IGNORECASE)
-"""A noun that numbers a record or a part of one: "line 8812", «тикет 4471», "port 22", "clause 2.1"."""
+"""A noun that numbers a record or a part of one: "line 8812", «тикет 4471», "port 22", "clause 2.1",
+«полис 0012-55-778», «карта 7781» (a patient's card: a bank card's number, of 12 digits or more, is
+data, :data:`_CARD_DIGITS`)."""
+_CARD_DIGITS = re.compile(r"(?:\d[ -]?){12}")
+"""A bank card's number: twelve digits or more, in groups or not."""
 _PLACE_NOUN = re.compile(r"(?<!\w)(?:кв\.?|квартир\w*|flat|apt\.?|apartment|дом[ауе]?|д\.|house|офис\w*"
                          r"|office|room|комнат\w*|этаж\w*|floor)\s*$", re.IGNORECASE)
 """The same for a place: «кв. 48», "flat 112", «дом 5» (parts of an address to the address utilities)."""
@@ -488,7 +495,10 @@ def _numbered(question: str, start: int, place: bool) -> bool:
     (:data:`_RECORD_NOUN`, :data:`_LINE_NUMBER`) or, with ``place``, after a place's.
     """
     head = max(0, start - 24)
-    return bool(_NUMERO.search(question, head, start) or _RECORD_NOUN.search(question, head, start)
+    record = _RECORD_NOUN.search(question, head, start)
+    if record and record[0].lower().startswith(("карт", "медкарт")) and _CARD_DIGITS.match(question, start):
+        record = None
+    return bool(_NUMERO.search(question, head, start) or record
                 or (_LINE_NUMBER.search(question, head, start) and re.match(r"\d+\s*[,;)]", question[start:]))
                 or (place and _PLACE_NOUN.search(question, head, start)))
 
@@ -518,9 +528,14 @@ _COUNT_IN_WORDS = re.compile(
     r"|(?<!\w)(?:около|примерно|приблизительно)\s+[а-яё]{3,}\s+(?:символ|знак|цифр|букв|байт)\w*"
     r"|(?<!\w)(?:about|around|roughly)\s+[a-z]{3,}\s+(?:characters|chars|digits|letters|bytes)(?!\w)"
     r"|(?<!\w)(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|sixteen|twenty)"
-    r"-(?:digit|character|char|letter)(?!\w)",
+    r"-(?:digit|character|char|letter)(?!\w)"
+    r"|(?<!\w)(?:two|three|four|five|six|seven|eight|nine|ten)\s+(?:lines|sentences|paragraphs)(?!\w)"
+    r"|(?<!\w)(?:две|три|четыре|пять|шесть|семь|восемь|девять|десять)\s+(?:строк|предложени|абзац)\w*"
+    r"|(?<!\w)(?:примерно|около|приблизительно|почти)\s+(?:на\s+)?(?:пол\s*)?(?:страниц|лист|абзац)\w*"
+    r"|(?<!\w)(?:about|around|roughly|almost)\s+(?:a|one|half\s+a)\s+(?:page|paragraph)s?(?!\w)",
     re.IGNORECASE)
-"""A rough count in words of the data's parts: «строка символов на сорок», "about forty characters"."""
+"""A rough count in words of the data's parts: «строка символов на сорок», "about forty characters",
+"three lines", «примерно на страницу» (a text's lines or pages counted, where it is not written)."""
 _STANDS_IN = re.compile(r"(?:он|она|оно|они|it|it's|they|they're)(?!\w)", re.IGNORECASE)
 """A pronoun that opens a text in place of the value it describes: «он в Казани», "it has 12 digits"."""
 _COUNT = re.compile(r"(?<![\w.,])\d+(?:-[^\W\d_]+)?")
@@ -877,6 +892,13 @@ _WORLD_FACT = re.compile(
     r"|rate\s+today|курс\s+(?:на\s+)?сегодня|(?:что|what)\s+(?:\w+\s+)?(?:поменял\w*|изменил\w*|changed)"
     r"\s+(?:\w+\s+)?(?:в\s+закон\w*|in\s+the\s+law)|нужно\s+ли\s+(?:\w+\s+)?(?:нотариальн\w+|согласи\w*)"
     r"|open\s+on\s+(?:saturday|sunday|monday|tuesday|wednesday|thursday|friday|weekends?|holidays?)"
+    # a dose, a diagnosis and which doctor to see: medical advice, which no source gives
+    r"|(?:right|correct|safe|usual|recommended|max(?:imum)?)\s+(?:daily\s+)?dos(?:e|age)|dosage|дозировк\w*"
+    r"|(?:какую|какая|какой|сколько)\s+(?:\w+\s+)?доз[аыу]?|(?:is|are)\s+(?:that|this|it|these)\s+"
+    r"(?:a\s+sign\s+of\s+)?(?:hypo|hyper)(?:thyroid|glyc|tensi|kal|natr)\w*|диагноз\w*|(?:whether|should\s+(?:she|he|i|we))\s+"
+    r"(?:to\s+)?start\s+(?:taking\s+)?[a-z]+(?:ine|ol|in|ide|one)\b"
+    r"|к\s+(?:терапевт|лор|кардиолог|невролог|хирург|педиатр|окулист|офтальмолог|гинеколог|уролог|эндокринолог"
+    r"|врач)\w*\s+или\s+(?:к\s+)?\w+"
     # a judgement of a secret: "Is 'Tr0ub4dor&3' a good password?"
     r"|(?:is|was)\s+\S.{0,40}?\s+(?:a\s+)?(?:good|strong|weak|bad|safe|secure)\s+(?:password|passphrase)"
     r"|(?:хороший|надёжный|надежный|сильный|слабый)\s+(?:ли\s+)?пароль"
@@ -1400,6 +1422,11 @@ def _named_word(question: str) -> list[tuple[int, int]]:
     return found
 
 
+_DESCRIBED_AFTER = re.compile(r"[?.!]\s+(?:он|она|оно|они|it|it's|they|they're)(?!\w)", re.IGNORECASE)
+"""A sentence that opens with a pronoun after the words: «в тексте согласия? он на русском, примерно на
+страницу» names a document and says what it is like; no text is written there."""
+
+
 def _plain_data(question: str, start: int, end: int, *, file_name: bool = False) -> bool:
     """Whether the unquoted words ``question[start:end]`` may be data.
 
@@ -1419,6 +1446,8 @@ def _plain_data(question: str, start: int, end: int, *, file_name: bool = False)
     if any(mark in text for mark in "«»\"`“”„"):  # a quoted literal in it is the data, if any is
         return False
     if GENERIC_WORDS.fullmatch(text.split()[0]):
+        return False
+    if _DESCRIBED_AFTER.search(text):  # «…ПД? он на русском»: the next sentence describes a text not given
         return False
     return not any(s < end and start < e for s, e, _ in circumstance_spans(question))
 
@@ -1651,15 +1680,22 @@ def _repaired(spans: list[tuple[int, int]], question: str, uid: str) -> list[tup
     """The spans that ``uid`` (:data:`REPAIRED_DATA`) changes.
 
     «UTF-8 прочитали как cp1251» is correct Russian, which no misreading undone gives back, so it
-    is no garbled text.
+    is no garbled text. A span that the repair does not take whole is tried up to a dash set apart
+    by spaces («Р“РµРјРѕРіР»РѕР±РёРЅ 132 Рі/Р» — почини пожалуйста»): the words after it are a remark.
     """
     kept = []
     for start, end in spans:
-        text = question[start:end]
-        outcome = call_utility(uid, {"text": text})
-        if outcome.ok and outcome.result != text:
-            kept.append((start, end))
+        dash = _REMARK_DASH.search(question, start, end)
+        for stop in (end, dash.start()) if dash else (end,):
+            text = question[start:stop]
+            outcome = call_utility(uid, {"text": text})
+            if outcome.ok and outcome.result != text:
+                kept.append((start, stop))
+                break
     return kept
+
+
+_REMARK_DASH = re.compile(r"\s+[—–]\s+")
 
 
 def _in_alphabet(spans: list[tuple[int, int]], question: str, alphabet: re.Pattern[str]
@@ -1924,10 +1960,15 @@ class RuleRouter:
                 # and a date after "up to" or «до» ends a span of time, never starts it
                 dates = ([d for d in offer.dates if not _UP_TO.search(question, max(0, d[0] - 12), d[0])]
                          if name == "start" else offer.dates)
+                # and a moment's time may stand before its date ("at 15:30 … on 21.10.2025")
                 taken = ((_take(offer.range_starts, question, "date-range-start")
                           if name == "start" else None)
+                         or (_take(time_first_spans(question), question, "datetime-time-first")
+                             if name == "datetime" else None)
                          or _take(dates, question, "date"))
-                if taken is not None and (taken[0].start, taken[0].end) in offer.dates:
+                if taken is not None and taken[0].normaliser == "datetime-time-first":
+                    offer.dates = [d for d in offer.dates if d[1] != taken[0].end]
+                elif taken is not None and (taken[0].start, taken[0].end) in offer.dates:
                     offer.dates.remove((taken[0].start, taken[0].end))
             elif name in {"ip", "cidr"}:
                 # a network is written with its prefix length, an address without one: in "is
