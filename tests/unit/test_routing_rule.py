@@ -1857,6 +1857,9 @@ def test_doses_diagnoses_and_which_doctor_to_see_are_out_of_scope(rule: RuleRout
 @pytest.mark.parametrize(("question", "utility", "argument"), [
     ("Проверь СНИЛС пациентки, полис 7712-44-001, карта 5521", "id.validate_snils", "snils"),
     ("check the INN on the insurance policy 0045-12-990", "id.validate_inn", "inn"),
+    ("проверь ОГРН клиники, Тел. +7 343 200-15-15", "id.validate_ogrn", "ogrn"),  # a phone
+    ("ИНН принесут к приёму 14.10 в 10:30", "id.validate_inn", "inn"),  # a day before a time
+    ("проверь СНИЛС, пациент ждёт в каб. 305", "id.validate_snils", "snils"),  # a room
 ])
 def test_a_policys_and_a_patient_cards_number_are_no_value(rule: RuleRouter, question: str, utility: str,
                                                           argument: str) -> None:

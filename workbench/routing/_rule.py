@@ -427,10 +427,13 @@ _RECORD_NOUN = re.compile(r"(?<!\w)(?:тикет\w*|ticket|line|port|порт[а
 """A noun that numbers a record or a part of one: "line 8812", «тикет 4471», "port 22", "clause 2.1",
 «полис 0012-55-778», «карта 7781» (a patient's card: a bank card's number, of 12 digits or more, is
 data, :data:`_CARD_DIGITS`)."""
+_PHONE = re.compile(r"(?<![\w+])\+\d[\d\s()-]{7,}\d(?!\d)")
+"""A phone number with its country's code («Тел. +7 343 200-15-15»): no utility reads one, so no
+part of it is a value."""
 _CARD_DIGITS = re.compile(r"(?:\d[ -]?){12}")
 """A bank card's number: twelve digits or more, in groups or not."""
 _PLACE_NOUN = re.compile(r"(?<!\w)(?:кв\.?|квартир\w*|flat|apt\.?|apartment|дом[ауе]?|д\.|house|офис\w*"
-                         r"|office|room|комнат\w*|этаж\w*|floor)\s*$", re.IGNORECASE)
+                         r"|office|room|комнат\w*|этаж\w*|floor|каб\.?|кабинет\w*)\s*$", re.IGNORECASE)
 """The same for a place: «кв. 48», "flat 112", «дом 5» (parts of an address to the address utilities)."""
 _TIME_COUNT = re.compile(r"\s*(?:минут\w*|мин\.|час(?:а|ов)?|секунд\w*|сек\.|дн(?:я|ей)|день|суток|недел\w*"
                          r"|месяц\w*|мес\.?|год(?:а|у)?|лет|years?|months?|weeks?|days?|hours?|minutes?|mins?"
@@ -443,6 +446,17 @@ _THROUGH = re.compile(r"(?<!\w)через\s+$", re.IGNORECASE)
 _DAY_MONTH = re.compile(r"(?:0[1-9]|[12]\d|3[01])\.(?:0[1-9]|1[0-2])")
 _DATE_PREPOSITION = re.compile(r"(?<!\w)(?:от|с|со|до|по|на|к|from|on|until|by)\s+$", re.IGNORECASE)
 """«расписка от 21.03»: a day and a month after a preposition of time are a date, no number."""
+_CLOCK_AFTER = re.compile(r",?\s+(?:(?:в|at)\s+)?(?:[01]?\d|2[0-3]):[0-5]\d(?!\d)", re.IGNORECASE)
+
+
+def _day_and_month(question: str, start: int, end: int) -> bool:
+    """Whether ``question[start:end]`` is a day and a month («21.03»), no number or identifier.
+
+    It stands after a preposition of time («от 21.03») or before a time of day («к кардиологу
+    14.10 в 10:30»).
+    """
+    return _DAY_MONTH.fullmatch(question, start, end) is not None and bool(
+        _DATE_PREPOSITION.search(question, max(0, start - 8), start) or _CLOCK_AFTER.match(question, end))
 _HOST = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}")
 _HOST_PLACE = re.compile(r"(?<!\w)(?:on|at|of|from|host|server|на|с|хост\w*|сервер\w*)\s+$", re.IGNORECASE)
 """A host's name where a thing sits or runs ("on web-fra-03", "port 3 of olt-nsk-2"): the name of
@@ -1153,15 +1167,15 @@ class _Offer:
         # a number after «№» or "No." numbers a thing (an invoice, a house), and one before a
         # month's name is the day of a date: neither is a quantity
         quoted_names = [(s, e) for s, e in question_literal_spans(question) if _quoted_name(question, s, e)]
-        # a time of day and a number after a record's noun ("line 8812", «кв. 48») name when and
-        # what, no value; an address utility reads a flat's number as a part of its address
-        clocks = [(m.start(), m.end()) for m in _CLOCK.finditer(question)]
+        # a time of day, a phone number and a number after a record's noun ("line 8812", «кв. 48»)
+        # name when, whom and what, no value; an address utility reads a flat's number as a part
+        # of its address
+        clocks = [(m.start(), m.end()) for m in [*_CLOCK.finditer(question), *_PHONE.finditer(question)]]
         place = schema.category != "address"
         self.numbers = [n for n in number_spans(question) if not _overlaps(n, avoid + clocks)
                         and not _numbered(question, n[0], place)
                         and not _PART_OF_VALUE.search(question, max(0, n[0] - 20), n[0])
-                        and not (_DAY_MONTH.fullmatch(question, *n)
-                                 and _DATE_PREPOSITION.search(question, max(0, n[0] - 8), n[0]))
+                        and not _day_and_month(question, *n)
                         and not (n[1] - n[0] >= 5 and _CODE_PREFIX.search(question, 0, n[0]))
                         and not any(s <= n[0] and n[1] <= e for s, e in quoted_names)
                         and not any(_DAY_GAP.fullmatch(question, n[1], m) for m, _ in self.months)]
@@ -1200,11 +1214,11 @@ class _Offer:
             # count of the data's parts («из 12 символов») and a file's name are no data of their own
             whole = next(((s, e) for s, e in whole_numbers
                           if s <= m.start() and end <= e and (s, e) != (m.start(), end)), None)
-            if whole is not None and not _overlaps(whole, tokens + self.bases):
+            if whole is not None and not _overlaps(whole, tokens + self.bases + clocks):
                 tokens.append(whole)  # "SHA-256 of 3,200": the whole number is the token
             if (whole is not None
                     or (text[:1] == "#" and _NUMERO.search(question, 0, m.start() + 1))  # "ticket #5521"
-                    or _overlaps((m.start(), end), clocks)
+                    or _overlaps((m.start(), end), clocks) or _day_and_month(question, m.start(), end)
                     or _numbered(question, m.start(), place)  # «договора № 112/25», «тикет 4471»
                     or (_HOST.fullmatch(text)
                         and _HOST_PLACE.search(question, max(0, m.start() - 10), m.start()))
