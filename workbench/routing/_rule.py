@@ -427,11 +427,11 @@ _RECORD_NOUN = re.compile(r"(?<!\w)(?:тикет\w*|ticket|line|port|порт[а
 """A noun that numbers a record or a part of one: "line 8812", «тикет 4471», "port 22", "clause 2.1",
 «полис 0012-55-778», «карта 7781» (a patient's card: a bank card's number, of 12 digits or more, is
 data, :data:`_CARD_DIGITS`)."""
+_CARD_DIGITS = re.compile(r"(?:\d[ -]?){12}")
+"""A bank card's number: twelve digits or more, in groups or not."""
 _PHONE = re.compile(r"(?<![\w+])\+\d[\d\s()-]{7,}\d(?!\d)")
 """A phone number with its country's code («Тел. +7 343 200-15-15»): no utility reads one, so no
 part of it is a value."""
-_CARD_DIGITS = re.compile(r"(?:\d[ -]?){12}")
-"""A bank card's number: twelve digits or more, in groups or not."""
 _PLACE_NOUN = re.compile(r"(?<!\w)(?:кв\.?|квартир\w*|flat|apt\.?|apartment|дом[ауе]?|д\.|house|офис\w*"
                          r"|office|room|комнат\w*|этаж\w*|floor|каб\.?|кабинет\w*)\s*$", re.IGNORECASE)
 """The same for a place: «кв. 48», "flat 112", «дом 5» (parts of an address to the address utilities)."""
@@ -457,6 +457,8 @@ def _day_and_month(question: str, start: int, end: int) -> bool:
     """
     return _DAY_MONTH.fullmatch(question, start, end) is not None and bool(
         _DATE_PREPOSITION.search(question, max(0, start - 8), start) or _CLOCK_AFTER.match(question, end))
+
+
 _HOST = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}")
 _HOST_PLACE = re.compile(r"(?<!\w)(?:on|at|of|from|host|server|на|с|хост\w*|сервер\w*)\s+$", re.IGNORECASE)
 """A host's name where a thing sits or runs ("on web-fra-03", "port 3 of olt-nsk-2"): the name of
@@ -1170,9 +1172,9 @@ class _Offer:
         # a time of day, a phone number and a number after a record's noun ("line 8812", «кв. 48»)
         # name when, whom and what, no value; an address utility reads a flat's number as a part
         # of its address
-        clocks = [(m.start(), m.end()) for m in [*_CLOCK.finditer(question), *_PHONE.finditer(question)]]
+        unnamed = [(m.start(), m.end()) for m in [*_CLOCK.finditer(question), *_PHONE.finditer(question)]]
         place = schema.category != "address"
-        self.numbers = [n for n in number_spans(question) if not _overlaps(n, avoid + clocks)
+        self.numbers = [n for n in number_spans(question) if not _overlaps(n, avoid + unnamed)
                         and not _numbered(question, n[0], place)
                         and not _PART_OF_VALUE.search(question, max(0, n[0] - 20), n[0])
                         and not _day_and_month(question, *n)
@@ -1214,11 +1216,11 @@ class _Offer:
             # count of the data's parts («из 12 символов») and a file's name are no data of their own
             whole = next(((s, e) for s, e in whole_numbers
                           if s <= m.start() and end <= e and (s, e) != (m.start(), end)), None)
-            if whole is not None and not _overlaps(whole, tokens + self.bases + clocks):
+            if whole is not None and not _overlaps(whole, tokens + self.bases + unnamed):
                 tokens.append(whole)  # "SHA-256 of 3,200": the whole number is the token
             if (whole is not None
                     or (text[:1] == "#" and _NUMERO.search(question, 0, m.start() + 1))  # "ticket #5521"
-                    or _overlaps((m.start(), end), clocks) or _day_and_month(question, m.start(), end)
+                    or _overlaps((m.start(), end), unnamed) or _day_and_month(question, m.start(), end)
                     or _numbered(question, m.start(), place)  # «договора № 112/25», «тикет 4471»
                     or (_HOST.fullmatch(text)
                         and _HOST_PLACE.search(question, max(0, m.start() - 10), m.start()))
