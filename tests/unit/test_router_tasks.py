@@ -41,11 +41,11 @@ GOLD_KEYS = {
     "ARGUMENT_IS_CIRCUMSTANCE": {"source", "refusal", "utility", "argument"},
 }
 ID_PATTERN = {
-    "utility": r"rt-u-\d{3}",
+    "utility": r"rt-u-\d{3,4}",  # four digits once the three are taken
     "quote": r"rt-q-\d{3}",
     "spec": r"rt-s-\d{3}",
     "refuse": r"rt-[omc]-\d{3}",
-    "red_team": r"rt-red-\d{3}",
+    "red_team": r"rt-red-\d{3,4}",
 }
 MINIMUM_TASKS = {"utility": 240, "quote": 50, "spec": 40}
 MINIMUM_REFUSALS = {"OUT_OF_SCOPE": 25, "MISSING_ARGUMENT": 25, "ARGUMENT_IS_CIRCUMSTANCE": 25}
@@ -374,6 +374,7 @@ CHECK_SETS = (  # in the order they were written: name, least refusals, least ca
     ("router_shop", 30, 20, BOTH), ("router_hr", 30, 15, BOTH),
     ("router_logistics", 30, 20, BOTH), ("router_oncall", 30, 20, BOTH),
     ("router_realty", 30, 15, BOTH), ("router_clinic", 25, 20, BOTH),
+    ("router_farm", 25, 25, BOTH),
 )
 """Each set is checked against every set written before it (``also_seen``)."""
 
