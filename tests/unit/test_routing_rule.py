@@ -34,6 +34,7 @@ from workbench.routing._rule import (
     holds_shape,
     names_charset_of_data,
     orders_computation,
+    points_at_data_elsewhere,
     unheld_premise,
     vat_rates_held,
 )
@@ -1911,3 +1912,59 @@ def test_a_text_described_and_not_written_is_refused(rule: RuleRouter, question:
 ])
 def test_lines_and_pages_counted_in_words_describe_the_data(question: str) -> None:
     assert describes_data(question)
+
+
+@pytest.mark.parametrize(("question", "utility", "argument"), [
+    ("ИНН перевозчика 12 цифр, машина А 123 ВС 77 на весовой", "id.validate_inn", "inn"),  # a plate
+    ("truck K 455 BM 123 is at the gate, check the carrier's OGRN", "id.validate_ogrn", "ogrn"),
+    ("Прописью сумму по договору 15/2024, сумма будет позже", "money.amount_in_words_ru", "amount"),
+    ("silo 4 reads hot, convert the reading to C", "units.temperature", "value"),
+    ("SHA-256 of our token, starting with ab12, I don't want to paste it here", "hash.sha256", "text"),
+    ("convert today's CSV to JSON, we had 43 trucks", "format.csv_to_json", "data"),
+])
+def test_the_farms_plates_document_numbers_and_bins_give_no_value(rule: RuleRouter, question: str,
+                                                                  utility: str, argument: str) -> None:
+    assert argument not in rule._bind(utility, question)
+
+
+@pytest.mark.parametrize(("question", "utility", "args"), [
+    ("Ячмень 2 кл.: 1 500 000 руб без НДС, ставка 20%, посчитай сумму с НДС", "money.vat_add",
+     {"amount": 1500000, "rate": 20}),
+    ("Shop 12's revenue went from 400 to 520 — percent change?", "money.percent_change",
+     {"old": 400, "new": 520}),
+    ("Бухгалтерия: посчитай MD5 для строки из выгрузки: INV-77;2025-01-02", "hash.md5",
+     {"text": "INV-77;2025-01-02"}),
+    ('Convert to CSV: [{"a": 1}]', "format.json_to_csv", {"data": '[{"a": 1}]'}),
+    ("Переведи CSV в JSON, разделитель точка с запятой:\nа;б\n1;2", "format.csv_to_json",
+     {"data": "а;б\n1;2", "delimiter": ";"}),
+    ("Lab has to finish between 3 November 2025 and 21 November 2025. how many weekdays is that?",
+     "date.business_days", {"start": "2025-11-03", "end": "2025-11-21"}),
+    ("find the postcode in this address: 350000, Краснодар, ул. Красная, д. 1", "address.extract_postcode",
+     {"text": "350000, Краснодар, ул. Красная, д. 1"}),
+    ("Call with the supplier is at 2025-03-03 10:00 Moscow time, what time is that in Dubai?",
+     "date.convert_timezone", {"datetime": "2025-03-03T10:00:00", "from_tz": "Europe/Moscow",
+                               "to_tz": "Asia/Dubai"}),
+])
+def test_the_farms_requests_are_bound(rule: RuleRouter, question: str, utility: str,
+                                      args: dict[str, object]) -> None:
+    decision = rule.route(question)
+    assert (decision.utility, decision.args) == (utility, args), decision
+
+
+@pytest.mark.parametrize("question", [
+    "What's the current market price for sunflower seeds in Novorossiysk?",
+    "Как думаешь, брать с них предоплату?",
+    "Is the Egyptian importer Nile Grain reliable?",
+    "Do you think we should extend them 60 days of credit?",
+])
+def test_prices_reliability_and_opinions_are_out_of_scope(question: str) -> None:
+    assert asks_world_fact(question) is not None
+
+
+@pytest.mark.parametrize("question", [
+    "ИНН на фото накладной, проверь его", "скан счёта у меня в почте", "the reading is in the logbook",
+    "I don't want to paste it here", "сумма будет после сверки", "I don't remember the amount",
+    "сумму сама не помню",
+])
+def test_a_photo_a_mailbox_a_logbook_and_a_sum_to_come_hold_the_data_elsewhere(question: str) -> None:
+    assert points_at_data_elsewhere(question)

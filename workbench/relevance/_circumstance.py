@@ -177,9 +177,19 @@ def first_colon(question: str) -> int:
 
 
 def _colon_outside(question: str, quoted: list[tuple[int, int]]) -> int:
-    return next((i for i, ch in enumerate(question)
-                 if ch == ":" and not any(s <= i < e for s, e in quoted)
-                 and not (question[i - 1:i].strip() and question[i + 1:i + 2].strip())), -1)
+    colons = [i for i, ch in enumerate(question)
+              if ch == ":" and not any(s <= i < e for s, e in quoted)
+              and not (question[i - 1:i].strip() and question[i + 1:i + 2].strip())]
+    if len(colons) > 1 and _LABEL.match(question[:colons[0] + 1]):
+        between = question[colons[0] + 1:colons[1]]
+        if not any(mark in between for mark in "{[\n") and len(between.split()) >= 3:
+            return colons[1]  # "IT: compute SHA-256 …: LOT-17;A": the first names who writes
+    return colons[0] if colons else -1
+
+
+_LABEL = re.compile(r"\s*[^\W\d_][\w.-]*(?:\s+[\w.-]+){0,2}\s*:$")
+"""Up to three words that open a message and end in a colon: who writes («Бухгалтерия:», "IT:",
+"Lab tech here:"), where a later colon, after a sentence of the request, introduces the data."""
 
 
 OPENING_QUOTES = "«\"'`“„"

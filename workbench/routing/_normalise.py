@@ -811,6 +811,7 @@ VOCABULARY_ARGUMENTS: dict[str, frozenset[str]] = {
     "unit": frozenset({"from_unit", "to_unit"}),
     "regex_flags": frozenset({"flags"}),
     "uuid_namespace": frozenset({"namespace"}),
+    "delimiter": frozenset({"delimiter"}),
 }
 """Arguments without declared ``choices`` whose values a shared vocabulary gives."""
 

@@ -152,8 +152,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                                "what time is that", "what time will it be", "time to", "her time",
                                "his time", "their time", "сколько будет по"),
     "date.iso_week": ("iso-недел", "iso week"),
-    "date.is_leap_year": ("високосн", "leap year"), "date.business_days": ("будних", "business days",
-                                                                            "рабочих дней"),
+    "date.is_leap_year": ("високосн", "leap year"), "date.business_days": (
+        "будних", "business days", "how many weekdays", "рабочих дней"),
     "date.age": ("полных лет", "how old"),
     "date.day_of_year": ("day of the year", "день года", "номер дня в году", "дня в году", "день в году",
                          "day number"),
@@ -164,8 +164,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                          "into separate fields"), "address.normalize_ru": (
         "адрес к стандартному", "normalize the address", "в стандартный вид", "адрес к нормальному виду",
         "к нормальному виду адрес"),
-    "address.validate_postcode_ru": ("индекс",), "address.extract_postcode": ("почтовые индексы",
-                                                                              "индексы", "postcodes"),
+    "address.validate_postcode_ru": ("индекс",), "address.extract_postcode": (
+        "почтовые индексы", "find the postcode", "найди индекс", "индексы", "postcodes"),
     "address.format_ru": ("собери строку адреса",),
     "id.validate_inn": ("инн", "inn"), "id.validate_snils": ("снилс", "snils"),
     "id.validate_bik": ("бик", "bik"), "id.validate_kpp": ("кпп", "kpp"),
@@ -199,6 +199,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                         "terabyte", "gigabyte", "megabyte", "mib", "kib"),
     "units.area": ("square", "квадрат", "sq ft", "acre", "акр", "сотк", "соток", "гектар", "hectare"),
     "money.vat_add": ("начисли ндс", "add vat", "vat on top", "what's the gross", "what is the gross",
+                      "сумму с ндс",
                       "ндс сверху"),
     "money.vat_extract": ("выдели ндс", "выделить ндс", "extract vat", "vat out of", "vat included",
                           "how much of that is vat", "how much of it is vat", "сколько в ней ндс",
@@ -279,6 +280,8 @@ DATA_ALPHABETS: dict[str, re.Pattern[str]] = {
     "id.validate_iban": re.compile(r"[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]{1,4})+"),
     # six bytes of hex, with or without separators: not "IPv6", which a MAC request may name, nor
     # the text after a ticket's own colon ("Ticket #4471: … MAC from the sticker is A4-5E-…")
+    # a CSV holds its fields' separator or its lines: "43" of "43 trucks" is no table
+    "format.csv_to_json": re.compile(r"(?s).*[,;\t|\n].*"),
     "net.mac_normalize": re.compile(r"(?:[0-9A-Fa-f]{2}[-:.]?){5}[0-9A-Fa-f]{2}"
                                     r"|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}"),
     # a hex colour: in "grey text #767676 on a #ffffff background" the two colours are the data
@@ -422,7 +425,8 @@ _CLOCK = re.compile(r"(?<![\w:.])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\w:]
 """A time of day («переслал на почту в 14:20», "around 02:15"): when a thing happened, no value."""
 _RECORD_NOUN = re.compile(r"(?<!\w)(?:тикет\w*|ticket|line|port|порт[аеу]?|vlan|commit|коммит\w*"
                           r"|page|стр\.|страниц[аеуы]|clause|пункт\w*|п\.|section|раздел\w*|полис\w*|policy"
-                          r"|карт[аеуы]|медкарт\w*)\s*$",
+                          r"|карт[аеуы]|медкарт\w*|silo|силос\w*|wagon|вагон\w*|truck|sample|проб[аеуы]|batch"
+                          r"|парти[яиюе]|gate|bay)\s*$",
                           re.IGNORECASE)
 """A noun that numbers a record or a part of one: "line 8812", «тикет 4471», "port 22", "clause 2.1",
 «полис 0012-55-778», «карта 7781» (a patient's card: a bank card's number, of 12 digits or more, is
@@ -432,6 +436,12 @@ _CARD_DIGITS = re.compile(r"(?:\d[ -]?){12}")
 _PHONE = re.compile(r"(?<![\w+])\+\d[\d\s()-]{7,}\d(?!\d)")
 """A phone number with its country's code («Тел. +7 343 200-15-15»): no utility reads one, so no
 part of it is a value."""
+_PLATE_LETTER = "[АВЕКМНОРСТУХABEKMHOPCTYX]"
+_PLATE = re.compile(rf"(?<!\w){_PLATE_LETTER}\s?\d{{3}}\s?{_PLATE_LETTER}{{2}}\s?\d{{2,3}}(?!\w)")
+"""A Russian vehicle's plate, in Cyrillic or in the Latin letters of the same shape («Е 901 ТН 23»,
+"M 512 OP 93"): a truck's name, no value."""
+_DOCUMENT_NUMBER = re.compile(r"(?<![\w/])\d{1,6}/(?:19|20)\d\d(?![\w/])")
+"""A number over a year is a document's («к договору 77/2025»): neither part is a quantity."""
 _PLACE_NOUN = re.compile(r"(?<!\w)(?:кв\.?|квартир\w*|flat|apt\.?|apartment|дом[ауе]?|д\.|house|офис\w*"
                          r"|office|room|комнат\w*|этаж\w*|floor|каб\.?|кабинет\w*)\s*$", re.IGNORECASE)
 """The same for a place: «кв. 48», "flat 112", «дом 5» (parts of an address to the address utilities)."""
@@ -476,13 +486,17 @@ _BOUND = re.compile(rf"(?<!\w)(?:{_BOUND_WORDS})\s+$", re.IGNORECASE)
 """A bound on a value ("somewhere under 80", «не более 50»): where the value lies, not the value."""
 
 
+_GRADE = re.compile(r"\s*(?:кл\.|класс\w*|сорт\w*|grade|class)(?!\w)", re.IGNORECASE)
+"""A number before a grade's noun («пшеница 4 кл.», "grade 3" written after) names the grade."""
+
+
 def _no_quantity(question: str, span: tuple[int, int], name: str) -> bool:
     """Whether the number at ``span`` is no value of argument ``name``, though a number.
 
     «3 года», «через 20» count time (left to an argument that counts time, or a year), «12 hex
     digits» counts the data's parts (the places of a rounding are its own), "under 80" bounds it.
     """
-    return ((name != "year" and _counts_time(question, span))
+    return ((name != "year" and _counts_time(question, span)) or _GRADE.match(question, span[1]) is not None
             or (name != "digits" and _PARTS_AFTER.match(question, span[1]) is not None)
             or _BOUND.search(question, max(0, span[0] - 14), span[0]) is not None)
 
@@ -568,7 +582,8 @@ def _counts_parts(question: str, start: int, text: str) -> bool:
     return digits is not None and text[digits.end():digits.end() + 1] in {"", "-"} and bool(
         _COUNTED.match(question, start + digits.end()) or _COUNTED_BEFORE.search(question, 0, start))
 _FEW = r"(?:\d{1,2}|one|two|three|four|five|six|одн[аи]|две|два|три|четыре|пять|шесть)"
-_PART_OF_VALUE = re.compile(r"(?<![\w])(?:starts?|begins?|ends?|opens?|closes?)\s+(?:with|in)\s+[«\"'`“„]?$"
+_PART_OF_VALUE = re.compile(r"(?<![\w])(?:start(?:s|ing)?|begin(?:s|ning)?|end(?:s|ing)?|opens?|closes?)"
+                            r"\s+(?:with|in)\s+[«\"'`“„]?$"
                             r"|(?<![\w])(?:начина|заканчива|оканчива|конча)\w*\s+(?:на|с|со)\s+[«\"'`“„]?$"
                             rf"|(?<![\w])(?:first|last|final)\s+{_FEW}(?:\s+(?:digits?|characters?|letters?))?"
                             r"\s*(?:are|is|[—–:-])?\s*$"
@@ -692,7 +707,11 @@ ELSEWHERE_WORDS = re.compile(
     # a file on a drive or in a folder, a scan, and data someone will give later
     r"|лежит\s+(?:на|в|во|у)|в\s+папк\w+|(?:on|in)\s+the\s+shared\s+(?:drive|folder)|в\s+скан\w*"
     r"|in\s+the\s+scan|продиктует|will\s+dictate|I'll\s+(?:paste|send)|(?:paste|send)\s+it\s+later"
-    r"|(?:скину|пришлю|пришлёт|пришлет)\s+(?:\w+\s+)?позже)(?!\w)",
+    r"|(?:скину|пришлю|пришлёт|пришлет)\s+(?:\w+\s+)?позже"
+    # a photo, a mailbox, a logbook, another computer, a memory that fails, a sum to come
+    r"|на\s+фото\w*|(?:in|on)\s+the\s+photo|(?:у\s+\w+\s+)?в\s+почте|не\s+помн\w*|(?:don't|do\s+not|can't)\s+remember"
+    r"|(?:is|are)\s+(?:still\s+)?(?:in|on)\s+the\s+(?:\w+\s+)?(?:log\s?book|journal|ledger|pc|computer|laptop|desktop)"
+    r"|(?:don't|do\s+not)\s+want\s+to\s+paste|будет\s+после)(?!\w)",
     re.IGNORECASE)
 """Words that place the data somewhere the question is not: "the JSON in the ticket above",
 «файл лежит на общем диске», «ИНН в скане», «Гульнара продиктует», "I'll paste it later",
@@ -908,6 +927,10 @@ _WORLD_FACT = re.compile(
     r"|rate\s+today|курс\s+(?:на\s+)?сегодня|(?:что|what)\s+(?:\w+\s+)?(?:поменял\w*|изменил\w*|changed)"
     r"\s+(?:\w+\s+)?(?:в\s+закон\w*|in\s+the\s+law)|нужно\s+ли\s+(?:\w+\s+)?(?:нотариальн\w+|согласи\w*)"
     r"|open\s+on\s+(?:saturday|sunday|monday|tuesday|wednesday|thursday|friday|weekends?|holidays?)"
+    # a price on a market, a partner's reliability, and what the assistant thinks should be done
+    r"|(?:current|today's|market|spot|fob|cif)\s+(?:\S+\s+){0,3}?price|(?:рыночн|текущ)\w+\s+цен\w*"
+    r"|(?:is|are)\s+(?:the\s+)?(?:\S+\s+){0,4}?(?:reliable|trustworthy)(?!\w)|do\s+you\s+think\s+(?:we|i)\s+should"
+    r"|как\s+(?:ты\s+)?думаешь|стоит\s+ли\s+(?:нам|мне)"
     # a dose, a diagnosis and which doctor to see: medical advice, which no source gives
     r"|(?:right|correct|safe|usual|recommended|max(?:imum)?)\s+(?:daily\s+)?dos(?:e|age)|dosage|дозировк\w*"
     r"|(?:какую|какая|какой|сколько)\s+(?:\w+\s+)?доз[аыу]?|(?:is|are)\s+(?:that|this|it|these)\s+"
@@ -940,7 +963,8 @@ looks a name up; with a digit there («Какой индекс у адреса �
 _ACTION = re.compile(
     r"^\W*(?:please\s+|пожалуйста,?\s+)?(?:deploy|e-?mail|ping|book|schedule|restart|reboot|install"
     r"|publish|order|buy|pay|call|forward|send|задеплой|выкати|отправь|перешли|позвони|закажи|оплати"
-    r"|забронируй|опубликуй|установи|перезагрузи)(?!\w)(?!\s+(?:me|us|мне|нам)(?!\w))", re.IGNORECASE)
+    r"|забронируй|опубликуй|установи|перезагрузи)(?!\w)(?!\s+(?:me|us|мне|нам|with|is|was)(?!\w))",
+    re.IGNORECASE)
 """An order for an action in the world, opening the request: "Deploy build 4.12.3 to staging",
 «Отправь платёжку поставщику». A utility computes; it sends, books and deploys nothing."""
 
@@ -1172,7 +1196,8 @@ class _Offer:
         # a time of day, a phone number and a number after a record's noun ("line 8812", «кв. 48»)
         # name when, whom and what, no value; an address utility reads a flat's number as a part
         # of its address
-        unnamed = [(m.start(), m.end()) for m in [*_CLOCK.finditer(question), *_PHONE.finditer(question)]]
+        unnamed = [(m.start(), m.end()) for pattern in (_CLOCK, _PHONE, _PLATE, _DOCUMENT_NUMBER)
+                   for m in pattern.finditer(question)]
         place = schema.category != "address"
         self.numbers = [n for n in number_spans(question) if not _overlaps(n, avoid + unnamed)
                         and not _numbered(question, n[0], place)
@@ -1748,6 +1773,23 @@ def _shape_runs(question: str, shape: re.Pattern[str]) -> list[tuple[int, int]]:
 _INTO_UNIT = re.compile(r"(?<!\w)(?:in|into|to|в|во)\s+$", re.IGNORECASE)
 
 
+_FROM = re.compile(r"(?<!\w)(?:from|с|со)\s+$", re.IGNORECASE)
+_TO = re.compile(r"(?<!\w)(?:to|до)\s+$", re.IGNORECASE)
+
+
+def _from_to_first(numbers: list[tuple[int, int]], question: str) -> None:
+    """Move the numbers after "from" and "to" («с», «до») to the front, in that order.
+
+    "Yield on field 7 went from 52.4 c/ha last year to 61.9": the old and the new value are
+    the ones the change runs between, not the field's number.
+    """
+    start = next((n for n in numbers if _FROM.search(question, max(0, n[0] - 6), n[0])), None)
+    end = next((n for n in numbers if start is not None and n[0] > start[1]
+                and _TO.search(question, max(0, n[0] - 4), n[0])), None)
+    if start is not None and end is not None:
+        numbers[:] = [start, end] + [n for n in numbers if n not in (start, end)]
+
+
 def _measured_first(numbers: list[tuple[int, int]], question: str, uid: str) -> None:
     """Move the numbers written right before a unit that conversion ``uid`` accepts to the front.
 
@@ -2033,6 +2075,8 @@ class RuleRouter:
                     offer.numbers = [n for n in offer.numbers if not _SINCE_YEAR.search(question, 0, n[1])]
                 if uid in unit_codes() and name == "value":
                     _measured_first(offer.numbers, question, uid)
+                if name == "old":
+                    _from_to_first(offer.numbers, question)
                 taken = _take([n for n in offer.numbers if not _no_quantity(question, n, name)],
                               question, arg.type + offer.number_style)
                 if taken is not None:
