@@ -1964,7 +1964,54 @@ def test_prices_reliability_and_opinions_are_out_of_scope(question: str) -> None
 @pytest.mark.parametrize("question", [
     "ИНН на фото накладной, проверь его", "скан счёта у меня в почте", "the reading is in the logbook",
     "I don't want to paste it here", "сумма будет после сверки", "I don't remember the amount",
-    "сумму сама не помню",
+    "сумму сама не помню", "I'll forward the email with the slot",
 ])
 def test_a_photo_a_mailbox_a_logbook_and_a_sum_to_come_hold_the_data_elsewhere(question: str) -> None:
     assert points_at_data_elsewhere(question)
+
+
+@pytest.mark.parametrize(("question", "utility", "argument"), [
+    ("Урок в 10Б, сравним MD5", "hash.md5", "text"),  # a class
+    ("md5 для 11А", "hash.md5", "text"),
+    ("Hash with MD5 for the lesson with 10A", "hash.md5", "text"),
+    ("Проверь ИНН поставщика, он в договоре. Телефон 8 (843) 200-11-22", "id.validate_inn", "inn"),
+    ("Переведи в десятичную двоичное число с доски в 215 кабинете", "number.convert_base", "value"),
+    ("Is the ISBN valid? 13 digits beginning 978-5-7, on the back cover", "id.validate_isbn", "isbn"),
+    ("Transliterate a surname for the visa by ICAO, it begins with Хайр", "text.transliterate", "text"),
+    ("Convert the slot of our call into Helsinki time, I'll forward the email", "date.convert_timezone",
+     "datetime"),
+])
+def test_a_schools_classes_rooms_and_phones_give_no_value(rule: RuleRouter, question: str, utility: str,
+                                                          argument: str) -> None:
+    assert argument not in rule._bind(utility, question)
+
+
+@pytest.mark.parametrize(("question", "utility", "args"), [
+    ("Латиницей по ИКАО для загранпаспорта: Хайруллина Айгуль Ильдаровна, 9В. Папа заберёт в 15:00.",
+     "text.transliterate", {"text": "Хайруллина Айгуль Ильдаровна", "standard": "icao"}),
+    ("Самостоятельная, вариант 2: перевести 110011 из двоичной системы в десятичную", "number.convert_base",
+     {"value": "110011", "from_base": 2, "to_base": 10}),
+    ("Посчитай символы и слова: Завтра уроков нет.", "text.stats", {"text": "Завтра уроков нет."}),
+    ("Мясо выставили на 30 000 руб. без НДС. Сколько будет с НДС 20%?", "money.vat_add",
+     {"amount": 30000, "rate": 20}),
+    ("The group lands on 2 May 2025 and leaves on 9 May 2025. How many days are there between them?",
+     "date.diff_days", {"start": "2025-05-02", "end": "2025-05-09"}),
+    ("The lesson is at 2025-03-12 09:00 Kazan time, what time is that in Finland?", "date.convert_timezone",
+     {"datetime": "2025-03-12T09:00:00", "from_tz": "Europe/Moscow", "to_tz": "Europe/Helsinki"}),
+    ('проверь, валидный ли JSON: {"a": 1}', "format.json_validate", {"data": '{"a": 1}'}),
+    ("Turn this CSV into JSON: a,b\n1,2", "format.csv_to_json", {"data": "a,b\n1,2"}),
+])
+def test_the_schools_requests_are_bound(rule: RuleRouter, question: str, utility: str,
+                                        args: dict[str, object]) -> None:
+    decision = rule.route(question)
+    assert (decision.utility, decision.args) == (utility, args), decision
+
+
+@pytest.mark.parametrize("question", [
+    "Можно ли по закону не аттестовать ученика за четверть?",
+    "Do pupils from Finland need a visa for a 10-day exchange?",
+    "Would you give this essay a 4 or a 5?",
+    "Какую оценку поставить за такой ответ?",
+])
+def test_the_law_visas_and_marks_are_out_of_scope(question: str) -> None:
+    assert asks_world_fact(question) is not None

@@ -100,6 +100,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "charset.byte_length": ("сколько байт",
                                                                                "how many bytes"),
     "text.stats": ("статистик", "statistics", "сколько символов", "how many characters", "character count",
+                   "символы и слова", "characters and words",
                    "lines and words", "words and lines", "строк и слов", "строки и слова"),
     "text.word_count": ("сколько слов", "how many words", "word count", "count the words",
                         "посчитай слова", "counted in words", "word limit"),
@@ -117,13 +118,14 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                                  "double spaces"),
     "format.json_to_yaml": ("json в yaml", "json to yaml", "into yaml", "to yaml", "в yaml"),
     "format.yaml_to_json": ("yaml",),
-    "format.csv_to_json": ("csv в json", "csv to json"), "format.json_to_csv": ("в csv", "to csv"),
+    "format.csv_to_json": (
+        "csv в json", "csv to json", "csv into json"), "format.json_to_csv": ("в csv", "to csv"),
     "format.json_pretty": ("pretty", "отформатируй json", "с отступ", "indents", "indented"),
     "format.json_minify": ("одну строку", "minify", "минифиц", "сожми json", "compact json",
                            "сожми этот json"),
     "format.csv_to_markdown": ("markdown",),
     "format.json_sort_keys": ("ключи", "sort the keys"), "format.json_validate": (
-        "валидный json", "valid json", "well-formed", "well formed"),
+        "валидный json", "валидный ли json", "valid json", "well-formed", "well formed"),
     "number.convert_base": ("систем", "binary", "octal", "двоичн", "шестнадцатерич", "восьмеричн",
                             "в десятичн", "из десятичн", "to decimal", "in decimal", "radix",
                             "base 2", "base 8", "base 1", "основани"),
@@ -136,6 +138,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "number.gcd": ("нод", "greatest common divisor", "gcd", "общий делитель"),
     "number.is_prime": ("простое", "prime"),
     "date.diff_days": ("сколько дней между", "how many days from", "days between", "дней прошло с",
+                       "how many days are there between",
                        "count the days", "посчитай дни",
                        "days until", "days left until", "days are left until", "сколько дней до",
                        "дней осталось до", "how many days is that", "how many days is it",
@@ -199,7 +202,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                         "terabyte", "gigabyte", "megabyte", "mib", "kib"),
     "units.area": ("square", "квадрат", "sq ft", "acre", "акр", "сотк", "соток", "гектар", "hectare"),
     "money.vat_add": ("начисли ндс", "add vat", "vat on top", "what's the gross", "what is the gross",
-                      "сумму с ндс",
+                      "сумму с ндс", "будет с ндс",
                       "ндс сверху"),
     "money.vat_extract": ("выдели ндс", "выделить ндс", "extract vat", "vat out of", "vat included",
                           "how much of that is vat", "how much of it is vat", "сколько в ней ндс",
@@ -280,6 +283,8 @@ DATA_ALPHABETS: dict[str, re.Pattern[str]] = {
     "id.validate_iban": re.compile(r"[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]{1,4})+"),
     # six bytes of hex, with or without separators: not "IPv6", which a MAC request may name, nor
     # the text after a ticket's own colon ("Ticket #4471: … MAC from the sticker is A4-5E-…")
+    # a number in a base holds no space: «задание 3: перевести 101101 …» is a task, not its number
+    "number.convert_base": re.compile(r"[-+]?(?:0[xXbBoO])?[0-9A-Za-z]+"),
     # a CSV holds its fields' separator or its lines: "43" of "43 trucks" is no table
     "format.csv_to_json": re.compile(r"(?s).*[,;\t|\n].*"),
     "net.mac_normalize": re.compile(r"(?:[0-9A-Fa-f]{2}[-:.]?){5}[0-9A-Fa-f]{2}"
@@ -433,9 +438,16 @@ _RECORD_NOUN = re.compile(r"(?<!\w)(?:тикет\w*|ticket|line|port|порт[а
 data, :data:`_CARD_DIGITS`)."""
 _CARD_DIGITS = re.compile(r"(?:\d[ -]?){12}")
 """A bank card's number: twelve digits or more, in groups or not."""
-_PHONE = re.compile(r"(?<![\w+])\+\d[\d\s()-]{7,}\d(?!\d)")
-"""A phone number with its country's code («Тел. +7 343 200-15-15»): no utility reads one, so no
-part of it is a value."""
+_PHONE = re.compile(r"(?<![\w+])\+\d[\d\s()-]{7,}\d(?!\d)|(?<![\w+])8\s?\(\d{3,5}\)\s?\d[\d-]{4,8}\d(?!\d)")
+"""A phone number with its country's code or a long-distance 8 («Тел. +7 343 200-15-15», «8 (843)
+212-45-67»): no utility reads one, so no part of it is a value."""
+_SCHOOL_CLASS = re.compile(r"(?<![\w-])(?:[1-9]|1[01])\s?[А-ЯЁ](?![\w-])"
+                           r"|(?:(?<=\()|(?<=(?:of|om|th|or|in|ss|rm|up|de)\s))(?:[1-9]|1[01])[A-Z](?![\w-])"
+                           r"|(?<![\w-])(?:[1-9]|1[01])[A-Z](?=\)|\s+(?:group|class|pupils))")
+"""A school's class: «10А», «8 Б», and "9A" in brackets, after "of", "from", "with", "for", "in",
+"class", "form", "group" or "grade", or before "group": which pupils, no value."""
+_ROOM_AFTER = re.compile(r"(?<![\w.,])\d{1,4}(?=\s*-?(?:м|й)?\s+(?:кабинет|аудитори)\w*)")
+"""A room's number before its noun («в 304 кабинете»): a place, no value."""
 _PLATE_LETTER = "[АВЕКМНОРСТУХABEKMHOPCTYX]"
 _PLATE = re.compile(rf"(?<!\w){_PLATE_LETTER}\s?\d{{3}}\s?{_PLATE_LETTER}{{2}}\s?\d{{2,3}}(?!\w)")
 """A Russian vehicle's plate, in Cyrillic or in the Latin letters of the same shape («Е 901 ТН 23»,
@@ -583,7 +595,7 @@ def _counts_parts(question: str, start: int, text: str) -> bool:
         _COUNTED.match(question, start + digits.end()) or _COUNTED_BEFORE.search(question, 0, start))
 _FEW = r"(?:\d{1,2}|one|two|three|four|five|six|одн[аи]|две|два|три|четыре|пять|шесть)"
 _PART_OF_VALUE = re.compile(r"(?<![\w])(?:start(?:s|ing)?|begin(?:s|ning)?|end(?:s|ing)?|opens?|closes?)"
-                            r"\s+(?:with|in)\s+[«\"'`“„]?$"
+                            r"\s+(?:with|in)\s+[«\"'`“„]?$|(?<![\w])beginning\s+[«\"'`“„]?$"
                             r"|(?<![\w])(?:начина|заканчива|оканчива|конча)\w*\s+(?:на|с|со)\s+[«\"'`“„]?$"
                             rf"|(?<![\w])(?:first|last|final)\s+{_FEW}(?:\s+(?:digits?|characters?|letters?))?"
                             r"\s*(?:are|is|[—–:-])?\s*$"
@@ -607,6 +619,19 @@ _CODE_PREFIX = re.compile(r"(?<![\w])(?!(?:USD|EUR|RUB|RUR|CNY|KZT|GBP|BYN|UAH|C
 _FULL_NAME = re.compile(r"(?<![\w-])[А-ЯЁ][а-яё]+(?:-[А-ЯЁ][а-яё]+)?\s+[А-ЯЁ][а-яё]+\s+[А-ЯЁ][а-яё]+"
                         r"(?:вич|вна|ична|инична)(?![\w-])")
 """A Russian full name: surname, given name and patronymic («Шарафутдинов Рустем Ильдарович»)."""
+
+
+def _name_only(question: str, span: tuple[int, int]) -> tuple[int, int]:
+    """``span`` cut to the full name it opens with (:data:`_FULL_NAME`), where a comma or a bracket follows.
+
+    What comes after the name is a remark about the person («, 8А. Мама ждёт к 16:00.»).
+    """
+    name = _FULL_NAME.match(question, span[0], span[1])
+    if name is not None and re.match(r"\s*[,(]", question[name.end():span[1]]):
+        return span[0], name.end()
+    return span
+
+
 _SINCE_YEAR = re.compile(r"(?<!\w)(?:since|с|со|начиная\s+с)\s+(?:19|20)\d\d$", re.IGNORECASE)
 """A year after "since" or «с» ends here: where a count starts, no quantity of its own."""
 _UP_TO = re.compile(r"(?<!\w)(?:up\s+to|until|till|до)\s+(?:the\s+)?$", re.IGNORECASE)
@@ -711,7 +736,8 @@ ELSEWHERE_WORDS = re.compile(
     # a photo, a mailbox, a logbook, another computer, a memory that fails, a sum to come
     r"|на\s+фото\w*|(?:in|on)\s+the\s+photo|(?:у\s+\w+\s+)?в\s+почте|не\s+помн\w*|(?:don't|do\s+not|can't)\s+remember"
     r"|(?:is|are)\s+(?:still\s+)?(?:in|on)\s+the\s+(?:\w+\s+)?(?:log\s?book|journal|ledger|pc|computer|laptop|desktop)"
-    r"|(?:don't|do\s+not)\s+want\s+to\s+paste|будет\s+после)(?!\w)",
+    r"|(?:don't|do\s+not)\s+want\s+to\s+paste|будет\s+после|I'll\s+forward|in\s+(?:my|the|her|his)\s+inbox"
+    r")(?!\w)",
     re.IGNORECASE)
 """Words that place the data somewhere the question is not: "the JSON in the ticket above",
 «файл лежит на общем диске», «ИНН в скане», «Гульнара продиктует», "I'll paste it later",
@@ -927,6 +953,9 @@ _WORLD_FACT = re.compile(
     r"|rate\s+today|курс\s+(?:на\s+)?сегодня|(?:что|what)\s+(?:\w+\s+)?(?:поменял\w*|изменил\w*|changed)"
     r"\s+(?:\w+\s+)?(?:в\s+закон\w*|in\s+the\s+law)|нужно\s+ли\s+(?:\w+\s+)?(?:нотариальн\w+|согласи\w*)"
     r"|open\s+on\s+(?:saturday|sunday|monday|tuesday|wednesday|thursday|friday|weekends?|holidays?)"
+    # what the law allows, a visa, and the mark a piece of work deserves
+    r"|по\s+закону|законно\s+ли|is\s+it\s+legal|(?:need|needs|require)\s+an?\s+visa|нужна\s+ли\s+виза"
+    r"|would\s+you\s+give\s+(?:this|it|him|her|them)|какую\s+оценку"
     # a price on a market, a partner's reliability, and what the assistant thinks should be done
     r"|(?:current|today's|market|spot|fob|cif)\s+(?:\S+\s+){0,3}?price|(?:рыночн|текущ)\w+\s+цен\w*"
     r"|(?:is|are)\s+(?:the\s+)?(?:\S+\s+){0,4}?(?:reliable|trustworthy)(?!\w)|do\s+you\s+think\s+(?:we|i)\s+should"
@@ -1193,11 +1222,13 @@ class _Offer:
         # a number after «№» or "No." numbers a thing (an invoice, a house), and one before a
         # month's name is the day of a date: neither is a quantity
         quoted_names = [(s, e) for s, e in question_literal_spans(question) if _quoted_name(question, s, e)]
-        # a time of day, a phone number and a number after a record's noun ("line 8812", «кв. 48»)
-        # name when, whom and what, no value; an address utility reads a flat's number as a part
-        # of its address
-        unnamed = [(m.start(), m.end()) for pattern in (_CLOCK, _PHONE, _PLATE, _DOCUMENT_NUMBER)
+        # a time of day, a phone number, a vehicle's plate, a document's number, a school's class,
+        # a room and a number after a record's noun ("line 8812", «кв. 48») name when, whom and
+        # what, no value; an address utility reads a flat's number as a part of its address
+        unnamed = [(m.start(), m.end())
+                   for pattern in (_CLOCK, _PHONE, _PLATE, _DOCUMENT_NUMBER, _SCHOOL_CLASS, _ROOM_AFTER)
                    for m in pattern.finditer(question)]
+        self.unnamed = unnamed
         place = schema.category != "address"
         self.numbers = [n for n in number_spans(question) if not _overlaps(n, avoid + unnamed)
                         and not _numbered(question, n[0], place)
@@ -1296,7 +1327,11 @@ class _Offer:
                                             + _between_order_and_target(self.question, targets)
                                             + _after_opening_name(self.question, names, targets)
                                             + _cyrillic_in_english(self.question))
-                          if not _counts_within(self.question, *span)]
+                          if not _counts_within(self.question, *span)
+                          # nor are what a value begins with ("begins with Гали") the value
+                          and not _PART_OF_VALUE.search(self.question, max(0, span[0] - 21), span[0])
+                          # nor a class, a phone or a plate alone («MD5 для 10А»)
+                          and not any(s <= span[0] and span[1] <= e for s, e in self.unnamed)]
         return self._tail
 
     def _targets(self) -> list[int]:
@@ -2094,6 +2129,8 @@ class RuleRouter:
                                   and not _PART_OF_VALUE.search(question, max(0, lit[0] - 21), lit[0])
                                   and not _CONTAINER.search(question, max(0, lit[0] - 12), max(0, lit[0] - 1))
                                   and (name in TAIL_ARGS or not _STANDS_IN.match(question, lit[0]))]
+                if name in TAIL_ARGS:  # «…ИКАО: Гарипова Алсу Ринатовна, 8А. Мама ждёт»: the name
+                    offer.literals = [_name_only(question, lit) for lit in offer.literals]
                 if name == "text":
                     _cued_first(offer.literals, question)
                 if uid in DATA_SHAPES:
