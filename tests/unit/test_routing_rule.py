@@ -1476,6 +1476,23 @@ def test_a_record_number_after_its_noun_is_no_data(rule: RuleRouter) -> None:
     "что поменялось в законе об аренде с марта?",
     "Нужно ли нотариальное согласие супруги на продажу гаража?",
     "Is the passport office open on Saturday?",
+    # a dose, a diagnosis, which doctor to see
+    "What is the maximum dose of paracetamol for an adult?",
+    "Какая дозировка амоксициллина ребёнку 15 кг?",
+    "Her fasting glucose is 7.9, is that hyperglycemia?",
+    "He asks whether to start metformin now",
+    "К кардиологу или к неврологу записать пациента с головокружением?",
+    "Какой диагноз поставить при таких анализах: 5.1 и 140?",
+    # a market's price, a partner's reliability, an opinion
+    "What's the current market price for sunflower seeds in Novorossiysk?",
+    "Как думаешь, брать с них предоплату?",
+    "Is the Egyptian importer Nile Grain reliable?",
+    "Do you think we should extend them 60 days of credit?",
+    # what the law allows, a visa, a mark
+    "Можно ли по закону не аттестовать ученика за четверть?",
+    "Do pupils from Finland need a visa for a 10-day exchange?",
+    "Would you give this essay a 4 or a 5?",
+    "Какую оценку поставить за такой ответ?",
 ])
 def test_facts_of_the_world_judgements_and_legal_advice_are_out_of_scope(rule: RuleRouter,
                                                                           question: str) -> None:
@@ -1487,6 +1504,7 @@ def test_facts_of_the_world_judgements_and_legal_advice_are_out_of_scope(rule: R
     "Какая ставка НДС при экспорте в Казахстан?",  # where goods go: the course's export rate
     "What is the VAT rate on exports to Kazakhstan?",
     "Проверь индекс 644099",
+    "is this hyperlink 10.0.0.1 or a name?",  # no condition of a body named
 ])
 def test_an_export_destination_and_a_given_postcode_are_no_world_facts(question: str) -> None:
     assert asks_world_fact(question) is None
@@ -1816,8 +1834,52 @@ def test_a_tax_named_beside_a_computation_is_no_world_fact() -> None:
     ("почини, выгрузилось так: РђРєС‚ РїСЂРёС‘РјР°-РїРµСЂРµРґР°С‡Рё РєРІР°СЂС‚РёСЂС‹ — срочно",
      "charset.fix_mojibake",
      {"text": "РђРєС‚ РїСЂРёС‘РјР°-РїРµСЂРµРґР°С‡Рё РєРІР°СЂС‚РёСЂС‹"}),
+    # a clinic
+    ("The webinar starts at 09:45 Moscow time on 02.12.2025. What time is that in Tokyo?",
+     "date.convert_timezone",
+     {"datetime": "2025-12-02T09:45:00", "from_tz": "Europe/Moscow", "to_tz": "Asia/Tokyo"}),
+    ("Приём в 16:20 по Екб, 05.11.2025 — сколько будет по московскому?", "date.convert_timezone",
+     {"datetime": "2025-11-05T16:20:00", "from_tz": "Asia/Yekaterinburg", "to_tz": "Europe/Moscow"}),
+    ("sha1 от записи ID-7;2024-01-02;A для сверки", "hash.sha1", {"text": "ID-7;2024-01-02;A"}),
+    ("md5 от A-17; потом скажу ещё", "hash.md5", {"text": "A-17"}),
+    ("из лаборатории пришло: РђРЅР°Р»РёР· РєСЂРѕРІРё 5 РіРѕС‚РѕРІ — исправь, пожалуйста",
+     "charset.fix_mojibake",
+     {"text": "РђРЅР°Р»РёР· РєСЂРѕРІРё 5 РіРѕС‚РѕРІ"}),
+    ("Total 12 000 RUB incl. VAT 20% — what is the net?", "money.vat_extract",
+     {"amount": 12000, "rate": 20}),
+    # a grain farm
+    ("Ячмень 2 кл.: 1 500 000 руб без НДС, ставка 20%, посчитай сумму с НДС", "money.vat_add",
+     {"amount": 1500000, "rate": 20}),
+    ("Shop 12's revenue went from 400 to 520 — percent change?", "money.percent_change",
+     {"old": 400, "new": 520}),
+    ("Бухгалтерия: посчитай MD5 для строки из выгрузки: INV-77;2025-01-02", "hash.md5",
+     {"text": "INV-77;2025-01-02"}),
+    ('Convert to CSV: [{"a": 1}]', "format.json_to_csv", {"data": '[{"a": 1}]'}),
+    ("Переведи CSV в JSON, разделитель точка с запятой:\nа;б\n1;2", "format.csv_to_json",
+     {"data": "а;б\n1;2", "delimiter": ";"}),
+    ("Lab has to finish between 3 November 2025 and 21 November 2025. how many weekdays is that?",
+     "date.business_days", {"start": "2025-11-03", "end": "2025-11-21"}),
+    ("find the postcode in this address: 350000, Краснодар, ул. Красная, д. 1", "address.extract_postcode",
+     {"text": "350000, Краснодар, ул. Красная, д. 1"}),
+    ("Call with the supplier is at 2025-03-03 10:00 Moscow time, what time is that in Dubai?",
+     "date.convert_timezone", {"datetime": "2025-03-03T10:00:00", "from_tz": "Europe/Moscow",
+                               "to_tz": "Asia/Dubai"}),
+    # a school
+    ("Латиницей по ИКАО для загранпаспорта: Хайруллина Айгуль Ильдаровна, 9В. Папа заберёт в 15:00.",
+     "text.transliterate", {"text": "Хайруллина Айгуль Ильдаровна", "standard": "icao"}),
+    ("Самостоятельная, вариант 2: перевести 110011 из двоичной системы в десятичную", "number.convert_base",
+     {"value": "110011", "from_base": 2, "to_base": 10}),
+    ("Посчитай символы и слова: Завтра уроков нет.", "text.stats", {"text": "Завтра уроков нет."}),
+    ("Мясо выставили на 30 000 руб. без НДС. Сколько будет с НДС 20%?", "money.vat_add",
+     {"amount": 30000, "rate": 20}),
+    ("The group lands on 2 May 2025 and leaves on 9 May 2025. How many days are there between them?",
+     "date.diff_days", {"start": "2025-05-02", "end": "2025-05-09"}),
+    ("The lesson is at 2025-03-12 09:00 Kazan time, what time is that in Finland?", "date.convert_timezone",
+     {"datetime": "2025-03-12T09:00:00", "from_tz": "Europe/Moscow", "to_tz": "Europe/Helsinki"}),
+    ('проверь, валидный ли JSON: {"a": 1}', "format.json_validate", {"data": '{"a": 1}'}),
+    ("Turn this CSV into JSON: a,b\n1,2", "format.csv_to_json", {"data": "a,b\n1,2"}),
 ])
-def test_the_night_shifts_and_the_property_offices_requests_are_bound(
+def test_requests_typed_in_their_situations_are_bound(
         rule: RuleRouter, question: str, utility: str, args: dict[str, object]) -> None:
     decision = rule.route(question)
     assert (decision.utility, decision.args) == (utility, args), decision
@@ -1828,6 +1890,29 @@ def test_the_night_shifts_and_the_property_offices_requests_are_bound(
     ("the plot is somewhere under 90 square metres, in sq ft?", "units.area", "value"),  # a bound
     ("Переведи таймстамп из лога, строка 5120, в московское время", "date.from_unix", "timestamp"),
     ("camelCase to snake_case for the var, it starts with 'get'", "text.change_case", "text"),
+    # a policy's, a patient card's number, a phone, a day before a time, a room
+    ("Проверь СНИЛС пациентки, полис 7712-44-001, карта 5521", "id.validate_snils", "snils"),
+    ("check the INN on the insurance policy 0045-12-990", "id.validate_inn", "inn"),
+    ("проверь ОГРН клиники, Тел. +7 343 200-15-15", "id.validate_ogrn", "ogrn"),  # a phone
+    ("ИНН принесут к приёму 14.10 в 10:30", "id.validate_inn", "inn"),  # a day before a time
+    ("проверь СНИЛС, пациент ждёт в каб. 305", "id.validate_snils", "snils"),  # a room
+    # a plate, a document's number, a silo, a described token, a count
+    ("ИНН перевозчика 12 цифр, машина А 123 ВС 77 на весовой", "id.validate_inn", "inn"),  # a plate
+    ("truck K 455 BM 123 is at the gate, check the carrier's OGRN", "id.validate_ogrn", "ogrn"),
+    ("Прописью сумму по договору 15/2024, сумма будет позже", "money.amount_in_words_ru", "amount"),
+    ("silo 4 reads hot, convert the reading to C", "units.temperature", "value"),
+    ("SHA-256 of our token, starting with ab12, I don't want to paste it here", "hash.sha256", "text"),
+    ("convert today's CSV to JSON, we had 43 trucks", "format.csv_to_json", "data"),
+    # a class, a room, a phone, a described value, data to be forwarded
+    ("Урок в 10Б, сравним MD5", "hash.md5", "text"),  # a class
+    ("md5 для 11А", "hash.md5", "text"),
+    ("Hash with MD5 for the lesson with 10A", "hash.md5", "text"),
+    ("Проверь ИНН поставщика, он в договоре. Телефон 8 (843) 200-11-22", "id.validate_inn", "inn"),
+    ("Переведи в десятичную двоичное число с доски в 215 кабинете", "number.convert_base", "value"),
+    ("Is the ISBN valid? 13 digits beginning 978-5-7, on the back cover", "id.validate_isbn", "isbn"),
+    ("Transliterate a surname for the visa by ICAO, it begins with Хайр", "text.transliterate", "text"),
+    ("Convert the slot of our call into Helsinki time, I'll forward the email", "date.convert_timezone",
+     "datetime"),
 ])
 def test_counted_parts_bounds_and_line_numbers_give_no_value(rule: RuleRouter, question: str, utility: str,
                                                             argument: str) -> None:
@@ -1841,55 +1926,11 @@ def test_a_string_after_its_noun_is_still_the_string(rule: RuleRouter) -> None:
     assert "text" not in rule._bind("text.change_case", "convert camelCase to snake_case please")
 
 
-@pytest.mark.parametrize("question", [
-    "What is the maximum dose of paracetamol for an adult?",
-    "Какая дозировка амоксициллина ребёнку 15 кг?",
-    "Her fasting glucose is 7.9, is that hyperglycemia?",
-    "He asks whether to start metformin now",
-    "К кардиологу или к неврологу записать пациента с головокружением?",
-    "Какой диагноз поставить при таких анализах: 5.1 и 140?",
-])
-def test_doses_diagnoses_and_which_doctor_to_see_are_out_of_scope(rule: RuleRouter, question: str) -> None:
-    assert asks_world_fact(question) is not None
-    assert rule.route(question).refusal.code == "OUT_OF_SCOPE"
-    assert asks_world_fact("is this hyperlink 10.0.0.1 or a name?") is None  # no condition named
-
-
-@pytest.mark.parametrize(("question", "utility", "argument"), [
-    ("Проверь СНИЛС пациентки, полис 7712-44-001, карта 5521", "id.validate_snils", "snils"),
-    ("check the INN on the insurance policy 0045-12-990", "id.validate_inn", "inn"),
-    ("проверь ОГРН клиники, Тел. +7 343 200-15-15", "id.validate_ogrn", "ogrn"),  # a phone
-    ("ИНН принесут к приёму 14.10 в 10:30", "id.validate_inn", "inn"),  # a day before a time
-    ("проверь СНИЛС, пациент ждёт в каб. 305", "id.validate_snils", "snils"),  # a room
-])
-def test_a_policys_and_a_patient_cards_number_are_no_value(rule: RuleRouter, question: str, utility: str,
-                                                          argument: str) -> None:
-    assert argument not in rule._bind(utility, question)
-
 
 def test_a_bank_cards_number_after_the_word_card_is_still_the_data(rule: RuleRouter) -> None:
     decision = rule.route("Проверь по Луну, карта 5500000000000004")
     assert (decision.utility, decision.args) == ("id.luhn_check", {"number": "5500000000000004"})
 
-
-@pytest.mark.parametrize(("question", "utility", "args"), [
-    ("The webinar starts at 09:45 Moscow time on 02.12.2025. What time is that in Tokyo?",
-     "date.convert_timezone",
-     {"datetime": "2025-12-02T09:45:00", "from_tz": "Europe/Moscow", "to_tz": "Asia/Tokyo"}),
-    ("Приём в 16:20 по Екб, 05.11.2025 — сколько будет по московскому?", "date.convert_timezone",
-     {"datetime": "2025-11-05T16:20:00", "from_tz": "Asia/Yekaterinburg", "to_tz": "Europe/Moscow"}),
-    ("sha1 от записи ID-7;2024-01-02;A для сверки", "hash.sha1", {"text": "ID-7;2024-01-02;A"}),
-    ("md5 от A-17; потом скажу ещё", "hash.md5", {"text": "A-17"}),
-    ("из лаборатории пришло: РђРЅР°Р»РёР· РєСЂРѕРІРё 5 РіРѕС‚РѕРІ — исправь, пожалуйста",
-     "charset.fix_mojibake",
-     {"text": "РђРЅР°Р»РёР· РєСЂРѕРІРё 5 РіРѕС‚РѕРІ"}),
-    ("Total 12 000 RUB incl. VAT 20% — what is the net?", "money.vat_extract",
-     {"amount": 12000, "rate": 20}),
-])
-def test_the_clinics_requests_are_bound(rule: RuleRouter, question: str, utility: str,
-                                        args: dict[str, object]) -> None:
-    decision = rule.route(question)
-    assert (decision.utility, decision.args) == (utility, args), decision
 
 
 @pytest.mark.parametrize(("question", "utility"), [
@@ -1914,51 +1955,7 @@ def test_lines_and_pages_counted_in_words_describe_the_data(question: str) -> No
     assert describes_data(question)
 
 
-@pytest.mark.parametrize(("question", "utility", "argument"), [
-    ("ИНН перевозчика 12 цифр, машина А 123 ВС 77 на весовой", "id.validate_inn", "inn"),  # a plate
-    ("truck K 455 BM 123 is at the gate, check the carrier's OGRN", "id.validate_ogrn", "ogrn"),
-    ("Прописью сумму по договору 15/2024, сумма будет позже", "money.amount_in_words_ru", "amount"),
-    ("silo 4 reads hot, convert the reading to C", "units.temperature", "value"),
-    ("SHA-256 of our token, starting with ab12, I don't want to paste it here", "hash.sha256", "text"),
-    ("convert today's CSV to JSON, we had 43 trucks", "format.csv_to_json", "data"),
-])
-def test_the_farms_plates_document_numbers_and_bins_give_no_value(rule: RuleRouter, question: str,
-                                                                  utility: str, argument: str) -> None:
-    assert argument not in rule._bind(utility, question)
 
-
-@pytest.mark.parametrize(("question", "utility", "args"), [
-    ("Ячмень 2 кл.: 1 500 000 руб без НДС, ставка 20%, посчитай сумму с НДС", "money.vat_add",
-     {"amount": 1500000, "rate": 20}),
-    ("Shop 12's revenue went from 400 to 520 — percent change?", "money.percent_change",
-     {"old": 400, "new": 520}),
-    ("Бухгалтерия: посчитай MD5 для строки из выгрузки: INV-77;2025-01-02", "hash.md5",
-     {"text": "INV-77;2025-01-02"}),
-    ('Convert to CSV: [{"a": 1}]', "format.json_to_csv", {"data": '[{"a": 1}]'}),
-    ("Переведи CSV в JSON, разделитель точка с запятой:\nа;б\n1;2", "format.csv_to_json",
-     {"data": "а;б\n1;2", "delimiter": ";"}),
-    ("Lab has to finish between 3 November 2025 and 21 November 2025. how many weekdays is that?",
-     "date.business_days", {"start": "2025-11-03", "end": "2025-11-21"}),
-    ("find the postcode in this address: 350000, Краснодар, ул. Красная, д. 1", "address.extract_postcode",
-     {"text": "350000, Краснодар, ул. Красная, д. 1"}),
-    ("Call with the supplier is at 2025-03-03 10:00 Moscow time, what time is that in Dubai?",
-     "date.convert_timezone", {"datetime": "2025-03-03T10:00:00", "from_tz": "Europe/Moscow",
-                               "to_tz": "Asia/Dubai"}),
-])
-def test_the_farms_requests_are_bound(rule: RuleRouter, question: str, utility: str,
-                                      args: dict[str, object]) -> None:
-    decision = rule.route(question)
-    assert (decision.utility, decision.args) == (utility, args), decision
-
-
-@pytest.mark.parametrize("question", [
-    "What's the current market price for sunflower seeds in Novorossiysk?",
-    "Как думаешь, брать с них предоплату?",
-    "Is the Egyptian importer Nile Grain reliable?",
-    "Do you think we should extend them 60 days of credit?",
-])
-def test_prices_reliability_and_opinions_are_out_of_scope(question: str) -> None:
-    assert asks_world_fact(question) is not None
 
 
 @pytest.mark.parametrize("question", [
@@ -1968,50 +1965,3 @@ def test_prices_reliability_and_opinions_are_out_of_scope(question: str) -> None
 ])
 def test_a_photo_a_mailbox_a_logbook_and_a_sum_to_come_hold_the_data_elsewhere(question: str) -> None:
     assert points_at_data_elsewhere(question)
-
-
-@pytest.mark.parametrize(("question", "utility", "argument"), [
-    ("Урок в 10Б, сравним MD5", "hash.md5", "text"),  # a class
-    ("md5 для 11А", "hash.md5", "text"),
-    ("Hash with MD5 for the lesson with 10A", "hash.md5", "text"),
-    ("Проверь ИНН поставщика, он в договоре. Телефон 8 (843) 200-11-22", "id.validate_inn", "inn"),
-    ("Переведи в десятичную двоичное число с доски в 215 кабинете", "number.convert_base", "value"),
-    ("Is the ISBN valid? 13 digits beginning 978-5-7, on the back cover", "id.validate_isbn", "isbn"),
-    ("Transliterate a surname for the visa by ICAO, it begins with Хайр", "text.transliterate", "text"),
-    ("Convert the slot of our call into Helsinki time, I'll forward the email", "date.convert_timezone",
-     "datetime"),
-])
-def test_a_schools_classes_rooms_and_phones_give_no_value(rule: RuleRouter, question: str, utility: str,
-                                                          argument: str) -> None:
-    assert argument not in rule._bind(utility, question)
-
-
-@pytest.mark.parametrize(("question", "utility", "args"), [
-    ("Латиницей по ИКАО для загранпаспорта: Хайруллина Айгуль Ильдаровна, 9В. Папа заберёт в 15:00.",
-     "text.transliterate", {"text": "Хайруллина Айгуль Ильдаровна", "standard": "icao"}),
-    ("Самостоятельная, вариант 2: перевести 110011 из двоичной системы в десятичную", "number.convert_base",
-     {"value": "110011", "from_base": 2, "to_base": 10}),
-    ("Посчитай символы и слова: Завтра уроков нет.", "text.stats", {"text": "Завтра уроков нет."}),
-    ("Мясо выставили на 30 000 руб. без НДС. Сколько будет с НДС 20%?", "money.vat_add",
-     {"amount": 30000, "rate": 20}),
-    ("The group lands on 2 May 2025 and leaves on 9 May 2025. How many days are there between them?",
-     "date.diff_days", {"start": "2025-05-02", "end": "2025-05-09"}),
-    ("The lesson is at 2025-03-12 09:00 Kazan time, what time is that in Finland?", "date.convert_timezone",
-     {"datetime": "2025-03-12T09:00:00", "from_tz": "Europe/Moscow", "to_tz": "Europe/Helsinki"}),
-    ('проверь, валидный ли JSON: {"a": 1}', "format.json_validate", {"data": '{"a": 1}'}),
-    ("Turn this CSV into JSON: a,b\n1,2", "format.csv_to_json", {"data": "a,b\n1,2"}),
-])
-def test_the_schools_requests_are_bound(rule: RuleRouter, question: str, utility: str,
-                                        args: dict[str, object]) -> None:
-    decision = rule.route(question)
-    assert (decision.utility, decision.args) == (utility, args), decision
-
-
-@pytest.mark.parametrize("question", [
-    "Можно ли по закону не аттестовать ученика за четверть?",
-    "Do pupils from Finland need a visa for a 10-day exchange?",
-    "Would you give this essay a 4 or a 5?",
-    "Какую оценку поставить за такой ответ?",
-])
-def test_the_law_visas_and_marks_are_out_of_scope(question: str) -> None:
-    assert asks_world_fact(question) is not None
