@@ -442,10 +442,11 @@ _PHONE = re.compile(r"(?<![\w+])\+\d[\d\s()-]{7,}\d(?!\d)|(?<![\w+])8\s?\(\d{3,5
 """A phone number with its country's code or a long-distance 8 («Тел. +7 343 200-15-15», «8 (843)
 212-45-67»): no utility reads one, so no part of it is a value."""
 _SCHOOL_CLASS = re.compile(r"(?<![\w-])(?:[1-9]|1[01])\s?[А-ЯЁ](?![\w-])"
-                           r"|(?:(?<=\()|(?<=(?:of|om|th|or|in|ss|rm|up|de)\s))(?:[1-9]|1[01])[A-Z](?![\w-])"
-                           r"|(?<![\w-])(?:[1-9]|1[01])[A-Z](?=\)|\s+(?:group|class|pupils))")
-"""A school's class: «10А», «8 Б», and "9A" in brackets, after "of", "from", "with", "for", "in",
-"class", "form", "group" or "grade", or before "group": which pupils, no value."""
+                           r"|(?:\(|(?<!\w)(?:of|from|with|for|in|class|form|group|grade)\s)((?:[1-9]|1[01])[A-Z])(?![\w-])"
+                           r"|(?<![\w-])((?:[1-9]|1[01])[A-Z])(?=\)|\s+(?:group|class|pupils)(?!\w))")
+"""A school's class: «10А», «8 Б», and "9A" (a hex number's shape too) only in brackets, after "of",
+"from", "with", "for", "in", "class", "form", "group" or "grade", or before "group": which pupils,
+no value (the class is the match's group where a word before it is matched)."""
 _ROOM_AFTER = re.compile(r"(?<![\w.,])\d{1,4}(?=\s*-?(?:м|й)?\s+(?:кабинет|аудитори)\w*)")
 """A room's number before its noun («в 304 кабинете»): a place, no value."""
 _PLATE_LETTER = "[АВЕКМНОРСТУХABEKMHOPCTYX]"
@@ -1225,7 +1226,7 @@ class _Offer:
         # a time of day, a phone number, a vehicle's plate, a document's number, a school's class,
         # a room and a number after a record's noun ("line 8812", «кв. 48») name when, whom and
         # what, no value; an address utility reads a flat's number as a part of its address
-        unnamed = [(m.start(), m.end())
+        unnamed = [m.span(m.lastindex or 0)
                    for pattern in (_CLOCK, _PHONE, _PLATE, _DOCUMENT_NUMBER, _SCHOOL_CLASS, _ROOM_AFTER)
                    for m in pattern.finditer(question)]
         self.unnamed = unnamed
