@@ -278,7 +278,10 @@ def test_a_time_before_its_date_reads_back_as_one_iso_datetime(day: dt.date, tim
 def test_a_time_before_a_date_that_is_not_one_moment_has_no_value(text: str) -> None:
     with pytest.raises(NormaliseError):
         normalise("datetime-time-first", text)
-    assert time_first_spans("Сколько будет 10:00 по Москве, 01.02.2025 10:30?") == []  # the date has its time
+
+
+def test_a_date_with_its_own_time_takes_no_time_before_it() -> None:
+    assert time_first_spans("Сколько будет 10:00 по Москве, 01.02.2025 10:30?") == []
 
 
 @pytest.mark.parametrize(("text", "iso"), [

@@ -469,7 +469,7 @@ _THROUGH = re.compile(r"(?<!\w)через\s+$", re.IGNORECASE)
 _DAY_MONTH = re.compile(r"(?:0[1-9]|[12]\d|3[01])\.(?:0[1-9]|1[0-2])")
 _DATE_PREPOSITION = re.compile(r"(?<!\w)(?:от|с|со|до|по|на|к|from|on|until|by)\s+$", re.IGNORECASE)
 """«расписка от 21.03»: a day and a month after a preposition of time are a date, no number."""
-_CLOCK_AFTER = re.compile(r",?\s+(?:(?:в|at)\s+)?(?:[01]?\d|2[0-3]):[0-5]\d(?!\d)", re.IGNORECASE)
+_CLOCK_AFTER = re.compile(r",?\s+(?:(?:в|at)\s+)?" + _CLOCK.pattern, re.IGNORECASE)
 
 
 def _day_and_month(question: str, start: int, end: int) -> bool:
@@ -960,7 +960,7 @@ _WORLD_FACT = re.compile(
     # a price on a market, a partner's reliability, and what the assistant thinks should be done
     r"|(?:current|today's|market|spot|fob|cif)\s+(?:\S+\s+){0,3}?price|(?:рыночн|текущ)\w+\s+цен\w*"
     r"|(?:is|are)\s+(?:the\s+)?(?:\S+\s+){0,4}?(?:reliable|trustworthy)(?!\w)|do\s+you\s+think\s+(?:we|i)\s+should"
-    r"|как\s+(?:ты\s+)?думаешь|стоит\s+ли\s+(?:нам|мне)"
+    r"|как\s+(?:ты\s+)?думаешь"
     # a dose, a diagnosis and which doctor to see: medical advice, which no source gives
     r"|(?:right|correct|safe|usual|recommended|max(?:imum)?)\s+(?:daily\s+)?dos(?:e|age)|dosage|дозировк\w*"
     r"|(?:какую|какая|какой|сколько)\s+(?:\w+\s+)?доз[аыу]?|(?:is|are)\s+(?:that|this|it|these)\s+"
@@ -1499,7 +1499,7 @@ def _named_word(question: str) -> list[tuple[int, int]]:
     return found
 
 
-_DESCRIBED_AFTER = re.compile(r"[?.!]\s+(?:он|она|оно|они|it|it's|they|they're)(?!\w)", re.IGNORECASE)
+_DESCRIBED_AFTER = re.compile(r"[?.!]\s+" + _STANDS_IN.pattern, re.IGNORECASE)
 """A sentence that opens with a pronoun after the words: «в тексте согласия? он на русском, примерно на
 страницу» names a document and says what it is like; no text is written there."""
 
