@@ -258,6 +258,9 @@ def test_rule_router_refusals_quote_and_spec(rule: RuleRouter) -> None:
     assert out.source is Source.REFUSE and out.refusal is not None
     assert out.refusal.code == "OUT_OF_SCOPE"
     assert out.refusal.numbers == {"out_of_scope_word": "погод"}  # why: a scope word, not silence
+    # a judgement of a course of action, the twin of «стоит», also among the course's words
+    worth = rule.route("Turnover will be about 88,000. Would it be worth registering for VAT?")
+    assert worth.refusal is not None and worth.refusal.numbers == {"out_of_scope_word": "worth"}
     unknown = rule.route("Сколько зёрен в мешке риса?")
     assert unknown.refusal is not None and unknown.refusal.numbers == {"keywords_matched": 0}
     assert rule.route("Which bytes are never valid anywhere in a UTF-8 stream?").source is Source.QUOTE
@@ -1493,6 +1496,9 @@ def test_a_record_number_after_its_noun_is_no_data(rule: RuleRouter) -> None:
     "Do pupils from Finland need a visa for a 10-day exchange?",
     "Would you give this essay a 4 or a 5?",
     "Какую оценку поставить за такой ответ?",
+    # a figure of a year to come
+    "What will the Russian VAT rate be in 2035?",
+    "Какой будет НДС в 2030 году?",
 ])
 def test_facts_of_the_world_judgements_and_legal_advice_are_out_of_scope(rule: RuleRouter,
                                                                           question: str) -> None:
@@ -1876,6 +1882,12 @@ def test_a_tax_named_beside_a_computation_is_no_world_fact() -> None:
      "date.diff_days", {"start": "2025-05-02", "end": "2025-05-09"}),
     ("The lesson is at 2025-03-12 09:00 Kazan time, what time is that in Finland?", "date.convert_timezone",
      {"datetime": "2025-03-12T09:00:00", "from_tz": "Europe/Moscow", "to_tz": "Europe/Helsinki"}),
+    # "will" of a time to convert and of a remark: no question about the future
+    ("The call is at 14:30 Kazan time on 12 March 2025. What time will it be in Finland?",
+     "date.convert_timezone", {"datetime": "2025-03-12T14:30:00", "from_tz": "Europe/Moscow",
+                               "to_tz": "Europe/Helsinki"}),
+    ("The fee went up from 450 to 520 euros. What's the percent increase? Parents will ask.",
+     "money.percent_change", {"old": 450, "new": 520}),
     ('проверь, валидный ли JSON: {"a": 1}', "format.json_validate", {"data": '{"a": 1}'}),
     ("Turn this CSV into JSON: a,b\n1,2", "format.csv_to_json", {"data": "a,b\n1,2"}),
 ])

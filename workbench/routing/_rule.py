@@ -389,8 +389,8 @@ COURSE_WORDS = ("unicode", "юникод", "utf", "json", "csv", "xml", "ipv", "
                 "штрих-код",
                 "fias", "rfc", "високосн", "leap", "bom", "ндс", "vat", "адрес", "счёт", "account",
                 "сортировк", "ёж", "form-encoded", "entities", "праздник", "кодировк", "encoding")
-OUT_WORDS = ("погод", "weather", "курс", "биткоин", "bitcoin", "акци", "stock", "будет в 20",
-             "will", "франц", "france", "казахстан", "стоит", "фильм", "стихотворени", "poem")
+OUT_WORDS = ("погод", "weather", "курс", "биткоин", "bitcoin", "акци", "stock",
+             "франц", "france", "казахстан", "стоит", "worth", "фильм", "стихотворени", "poem")
 
 
 def _word_starts(words: tuple[str, ...]) -> re.Pattern[str]:
@@ -951,6 +951,8 @@ _WORLD_FACT = re.compile(
     r"|кадастров\w+\s+стоимост\w*|cadastral\s+value|обременени\w*|encumbranc\w*|госпошлин\w*"
     r"|state\s+(?:duty|fee)|(?:какой|какая|сколько)\s+(?:\w+\s+){0,2}?ндфл|key\s+rate|ключев\w+\s+ставк\w*"
     r"|(?:usd|eur|cny|rub|доллар\w*|евро|юан\w*)\s+(?:to|/|к)\s+(?:usd|eur|cny|rub|рубл\w*)\s+(?:rate|курс)"
+    # a figure of a year to come: "What will the VAT rate be in 2035?", «Какой будет НДС в 2030?»
+    r"|(?:will\s+(?:\S+\s+){0,5}?be\s+in|будет\s+(?:\S+\s+){0,3}?в)\s+20\d\d(?!\d)"
     r"|rate\s+today|курс\s+(?:на\s+)?сегодня|(?:что|what)\s+(?:\w+\s+)?(?:поменял\w*|изменил\w*|changed)"
     r"\s+(?:\w+\s+)?(?:в\s+закон\w*|in\s+the\s+law)|нужно\s+ли\s+(?:\w+\s+)?(?:нотариальн\w+|согласи\w*)"
     r"|open\s+on\s+(?:saturday|sunday|monday|tuesday|wednesday|thursday|friday|weekends?|holidays?)"
