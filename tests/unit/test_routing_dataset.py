@@ -219,7 +219,7 @@ def test_coverage_report_reads_the_file(tmp_path: Path) -> None:
 
 SLICE_UTILITIES = ("charset.encode", "date.convert_timezone", "hash.md5", "number.gcd",
                    "number.is_prime", "text.count_substring", "text.reverse")  # fmt: skip
-SLICE_DIGEST = "75e89e30f01c87f655f3c267336e9c21034784de919c3c6730566aca0db2eb54"
+SLICE_DIGEST = "7058fd79782916886b5263f568eab5fb86086afc84adaaa454c157b3fe2ceefe"
 SLICE_SPEC = """# a rate by kind of supply
 spec demo.rate "Ставка по виду поставки / Rate by kind of supply"
 premise standard = vat.rate.standard_2026

@@ -1496,6 +1496,13 @@ def test_a_record_number_after_its_noun_is_no_data(rule: RuleRouter) -> None:
     "Do pupils from Finland need a visa for a 10-day exchange?",
     "Would you give this essay a 4 or a 5?",
     "Какую оценку поставить за такой ответ?",
+    # whether a claim is true, who said a quote, a text put into another language
+    "Правда ли, что мэр заявил о закрытии моста?",
+    "Is it true that the bridge closes in 2026?",
+    "Кто на самом деле автор цитаты «Город — карман России»?",
+    "Who actually said 'the pocket of Russia'?",
+    "Translate this lead into Russian: 'Flood waters receded on Monday.'",
+    "Переведи заголовок на английский: «Мост закроют»",
     # a figure of a year to come
     "What will the Russian VAT rate be in 2035?",
     "Какой будет НДС в 2030 году?",
@@ -1882,6 +1889,39 @@ def test_a_tax_named_beside_a_computation_is_no_world_fact() -> None:
      "date.diff_days", {"start": "2025-05-02", "end": "2025-05-09"}),
     ("The lesson is at 2025-03-12 09:00 Kazan time, what time is that in Finland?", "date.convert_timezone",
      {"datetime": "2025-03-12T09:00:00", "from_tz": "Europe/Moscow", "to_tz": "Europe/Helsinki"}),
+    # a booking's number, a count of guests, a guest's room, Sochi's time, square feet in Russian
+    ("Luhn check for booking 71904: the card is 4276 3800 1234 5678", "id.luhn_check",
+     {"number": "4276 3800 1234 5678"}),
+    ("Ресторан: банкет на 35 персон, сумма без НДС 142 000 ₽. Начисли НДС 5%.", "money.vat_add",
+     {"amount": 142000, "rate": 5}),
+    ("гость в 507 продиктовал карту 4276 3800 1234 5678, проверь по Луну", "id.luhn_check",
+     {"number": "4276 3800 1234 5678"}),
+    ("Гость заехал 2025-07-20 в 03:15, выехал 2025-07-21 в 12:00, время сочинское. Сколько часов прожил?",
+     "date.diff_hours",
+     {"start": "2025-07-20T03:15:00", "end": "2025-07-21T12:00:00", "tz": "Europe/Moscow"}),
+    ("Зал 240 м², агентство просит в квадратных футах. Переведи.", "units.area",
+     {"value": 240, "from_unit": "m2", "to_unit": "ft2"}),
+    # the words of a hotel and a newsroom for nights, a discount, a commission, a contract's end, a
+    # list without repeats, a link's parameters, VAT inside a bill, a tax held, a correspondent's time
+    ("Гость живёт с 14.07.2025 по 23.07.2025. Сколько это ночей?", "date.diff_days",
+     {"start": "2025-07-14", "end": "2025-07-23"}),
+    ("Rack rate is 14500, the agency gets 12% off. Net rate?", "money.discount",
+     {"price": 14500, "percent": 12}),
+    ("The agency earns 10% commission on 238000. How much do we owe?", "number.percent_of",
+     {"value": 238000, "percent": 10}),
+    ("The contract was signed 2025-01-31 and is valid for 6 months. When does it expire?", "date.add_months",
+     {"date": "2025-01-31", "months": 6}),
+    ("Убери повторы из списка:\n305\n412\n305", "text.dedupe_lines", {"text": "305\n412\n305"}),
+    ("I need the query params: https://example.ru/a?b=1&c=2", "net.parse_url",
+     {"url": "https://example.ru/a?b=1&c=2"}),
+    ("Счёт на 48 000 руб. с НДС 20% — сколько в нём НДС?", "money.vat_extract",
+     {"amount": 48000, "rate": 20}),
+    ("Надо удержать 13% с гонорара 18 500 руб.", "number.percent_of", {"value": 18500, "percent": 13}),
+    ("Лимит 60 знаков с пробелами. Сколько знаков в заголовке «Мост откроют в 2027 году»?", "text.stats",
+     {"text": "Мост откроют в 2027 году"}),
+    ("The presser is on 14 March 2025 at 09:30 Hanoi time. What is that in Moscow time?",
+     "date.convert_timezone", {"datetime": "2025-03-14T09:30:00", "from_tz": "Asia/Ho_Chi_Minh",
+                               "to_tz": "Europe/Moscow"}),
     # "will" of a time to convert and of a remark: no question about the future
     ("The call is at 14:30 Kazan time on 12 March 2025. What time will it be in Finland?",
      "date.convert_timezone", {"datetime": "2025-03-12T14:30:00", "from_tz": "Europe/Moscow",
@@ -1925,6 +1965,16 @@ def test_requests_typed_in_their_situations_are_bound(
     ("Transliterate a surname for the visa by ICAO, it begins with Хайр", "text.transliterate", "text"),
     ("Convert the slot of our call into Helsinki time, I'll forward the email", "date.convert_timezone",
      "datetime"),
+    # a booking, a guest's room, a count of guests, a card's expiry, an article's id, a wire item
+    ("Luhn check on the guarantee card for booking 71904", "id.luhn_check", "number"),
+    ("Выдели НДС 20% из счёта по брони 58213", "money.vat_extract", "amount"),
+    ("Выдели НДС 20% из счёта гостя из 415", "money.vat_extract", "amount"),
+    ("Проверь по Луну карту, гость в 507 ждёт", "id.luhn_check", "number"),
+    ("Начисли НДС 5% на банкет на 35 персон", "money.vat_add", "amount"),
+    ("What's 10% of the group booking, 14 pax and 7 rooms?", "number.percent_of", "value"),
+    ("Card is 16 digits, expiry 09/27. Does it pass Luhn?", "id.luhn_check", "number"),
+    ("Посчитай знаки в заголовке материала id 40512", "text.stats", "text"),
+    ("Convert the briefing's start to Moscow time, it's in item 2231", "date.convert_timezone", "datetime"),
 ])
 def test_counted_parts_bounds_and_line_numbers_give_no_value(rule: RuleRouter, question: str, utility: str,
                                                             argument: str) -> None:
@@ -1974,6 +2024,8 @@ def test_lines_and_pages_counted_in_words_describe_the_data(question: str) -> No
     "ИНН на фото накладной, проверь его", "скан счёта у меня в почте", "the reading is in the logbook",
     "I don't want to paste it here", "сумма будет после сверки", "I don't remember the amount",
     "сумму сама не помню", "I'll forward the email with the slot",
+    "сумму скажу позже", "the card on file", "the start time is on the wire",
+    "the card details are in the PMS", "он уже в CMS",
 ])
 def test_a_photo_a_mailbox_a_logbook_and_a_sum_to_come_hold_the_data_elsewhere(question: str) -> None:
     assert points_at_data_elsewhere(question)

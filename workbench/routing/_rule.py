@@ -101,10 +101,12 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                                                                                "how many bytes"),
     "text.stats": ("статистик", "statistics", "сколько символов", "how many characters", "character count",
                    "символы и слова", "characters and words",
-                   "lines and words", "words and lines", "строк и слов", "строки и слова"),
+                   "lines and words", "words and lines", "строк и слов", "строки и слова",
+                   "сколько знаков", "знаков с пробелами"),
     "text.word_count": ("сколько слов", "how many words", "word count", "count the words",
                         "посчитай слова", "counted in words", "word limit"),
-    "text.slugify": ("slug", "слаг"), "text.transliterate": ("латиниц", "транслит", "transliterat"),
+    "text.slugify": ("slug", "слаг"),
+    "text.transliterate": ("латиниц", "транслит", "transliterat", "passport-style"),
     "text.change_case": ("регистр", "snake_case", "camelcase", "заглавной", "uppercase", "lowercase"),
     "text.levenshtein": ("левенштейн", "levenshtein", "edit distance", "правок", "расстояние редактирования"),
     "text.count_substring": ("сколько раз", "how many times", "occurrences", "вхождени"),
@@ -112,7 +114,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "text.reverse": ("задом наперёд", "reverse", "переверн", "в обратном порядке букв", "backwards",
                      "выведи наоборот", "напиши наоборот", "запиши наоборот"),
     "text.dedupe_lines": ("повторяющиеся строки", "duplicate lines", "повторы строк", "дубли строк",
-                          "с повторами", "оставь по одному", "dedupe", "deduplicate", "убери дубли"),
+                          "с повторами", "оставь по одному", "dedupe", "deduplicate", "убери дубли",
+                          "убери повторы"),
     "text.sort_lines": ("отсортируй строки", "sort the lines"),
     "text.collapse_whitespace": ("лишние пробелы", "пробелы", "whitespace", "extra spaces",
                                  "double spaces"),
@@ -134,7 +137,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "number.to_words_ru": ("словами", "прописью", "прописью число", "число прописью"),
     "number.to_words_en": ("in words", "in english words", "spell out", "английскими словами"),
     "number.round": ("округли", "round"),
-    "number.percent_of": ("percent of", "процентов от", "% of", "% от", "процента от", "процент от"),
+    "number.percent_of": ("percent of", "процентов от", "% of", "% от", "процента от", "процент от",
+                          "commission on", "удержать"),
     "number.gcd": ("нод", "greatest common divisor", "gcd", "общий делитель"),
     "number.is_prime": ("простое", "prime"),
     "date.diff_days": ("сколько дней между", "how many days from", "days between", "дней прошло с",
@@ -142,10 +146,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                        "count the days", "посчитай дни",
                        "days until", "days left until", "days are left until", "сколько дней до",
                        "дней осталось до", "how many days is that", "how many days is it",
-                       "сколько это дней", "сколько дней это"),
+                       "сколько это дней", "сколько дней это", "сколько это ночей", "how many nights"),
     "date.add_days": ("через", "дней после", "days after", "календарных дней", "calendar days"),
     "date.add_months": ("месяца после", "месяцев после", "months after", "add 3 months", "прибавь месяц",
-                         "добавь месяц", "months to", "месяца к", "месяцев к"),
+                         "добавь месяц", "months to", "месяца к", "месяцев к", "when does it expire"),
     "date.weekday": ("день недели", "day of the week", "weekday"),
     "date.diff_hours": ("how many hours", "hours between", "hours pass", "сколько часов", "часов между",
                         "часов прошло"),
@@ -153,7 +157,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "date.from_unix": ("метк", "timestamp", "as local time", "таймстамп", "ts из"),
     "date.convert_timezone": ("когда в", "time zone", "what time is it", "который час", "local clock",
                                "what time is that", "what time will it be", "time to", "her time",
-                               "his time", "their time", "сколько будет по"),
+                               "his time", "their time", "сколько будет по", "in moscow time"),
     "date.iso_week": ("iso-недел", "iso week"),
     "date.is_leap_year": ("високосн", "leap year"), "date.business_days": (
         "будних", "business days", "how many weekdays", "рабочих дней"),
@@ -183,7 +187,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "net.ip_to_int": ("целое число", "to an integer", "into an integer", "as an integer"),
     "net.int_to_ip": ("в ip", "to an ip", "хранится числом", "stored as a number", "stored as an integer"),
     "net.mac_normalize": ("mac", "мак-адрес", "мак адрес"),
-    "net.parse_url": ("url на части", "parse the url", "разбери url"),
+    "net.parse_url": ("url на части", "parse the url", "разбери url", "query params", "break down this link"),
     "net.ipv6_expand": ("разверни", "expand"),
     "net.ipv6_compress": ("сожми ipv6", "compress", "shorten this ipv6", "shorten the ipv6", "сократи ipv6"),
     "net.prefix_to_netmask": ("netmask", "маска для", "маска подсети", "какая маска", "subnet mask"),
@@ -207,7 +211,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "money.vat_extract": ("выдели ндс", "выделить ндс", "extract vat", "vat out of", "vat included",
                           "how much of that is vat", "how much of it is vat", "сколько в ней ндс",
                           "включая ндс", "в том числе ндс", "incl. vat", "including vat", "net and vat",
-                          "сколько из них ндс"),
+                          "сколько из них ндс", "выдели сумму ндс", "сколько в нём ндс",
+                          "сколько в нем ндс"),
     "money.percent_change": ("на сколько процентов", "percent change", "by what percent",
                              "by how many percent", "percentage change", "percent increase",
                              "percentage increase", "percent decrease", "percentage decrease",
@@ -217,7 +222,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "money.amount_in_words_ru": ("прописью", "in russian words", "платёжн", "платежн"),
     "money.compound_interest": ("вклад", "compound", "капитализац"),
     "money.discount": ("скидк", "discount", "режем цену", "снижаем цену", "снизить цену", "уцен",
-                       "cut the price", "mark down"),
+                       "cut the price", "mark down", "% off"),
     "regex.find_all": ("find all", "find every", "все вхождения", "найди все", "all matches",
                        "every match of", "list every", "list all", "extract all", "extract every",
                        "выпиши все", "вытащи все", "pull every", "pull out every"),
@@ -431,7 +436,7 @@ _CLOCK = re.compile(r"(?<![\w:.])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\w:]
 _RECORD_NOUN = re.compile(r"(?<!\w)(?:тикет\w*|ticket|line|port|порт[аеу]?|vlan|commit|коммит\w*"
                           r"|page|стр\.|страниц[аеуы]|clause|пункт\w*|п\.|section|раздел\w*|полис\w*|policy"
                           r"|карт[аеуы]|медкарт\w*|silo|силос\w*|wagon|вагон\w*|truck|sample|проб[аеуы]|batch"
-                          r"|парти[яиюе]|gate|bay)\s*$",
+                          r"|парти[яиюе]|gate|bay|брон[ьиеяю]\w*|booking|reservation|id|item|полос[аеуы])\s*$",
                           re.IGNORECASE)
 """A noun that numbers a record or a part of one: "line 8812", «тикет 4471», "port 22", "clause 2.1",
 «полис 0012-55-778», «карта 7781» (a patient's card: a bank card's number, of 12 digits or more, is
@@ -449,6 +454,13 @@ _SCHOOL_CLASS = re.compile(r"(?<![\w-])(?:[1-9]|1[01])\s?[А-ЯЁ](?![\w-])"
 no value (the class is the match's group where a word before it is matched)."""
 _ROOM_AFTER = re.compile(r"(?<![\w.,])\d{1,4}(?=\s*-?(?:м|й)?\s+(?:кабинет|аудитори)\w*)")
 """A room's number before its noun («в 304 кабинете»): a place, no value."""
+_HEADCOUNT = re.compile(r"(?<![\w.,])\d{1,4}(?=\s*(?:персон\w*|человек\w*|гост(?:ей|я|ям)|взросл\w*"
+                        r"|дет(?:ей|и)|pax|adults?|guests?|people|persons|rooms?|номер(?:ов|а))(?!\w))",
+                        re.IGNORECASE)
+"""A count of people or rooms («банкет на 35 персон», "14 pax, 7 rooms"): who comes, no value."""
+_EXPIRY = re.compile(r"(?<!\w)(?:expiry|expires|exp\.?|valid\s+thru|срок\s+действия|действует\s+до)\s*:?\s*"
+                     r"((?:0[1-9]|1[0-2])/\d\d)(?![\d/])", re.IGNORECASE)
+"""A card's expiry («expiry 09/27»): a month and a year, no number of the card (the match's group)."""
 _PLATE_LETTER = "[АВЕКМНОРСТУХABEKMHOPCTYX]"
 _PLATE = re.compile(rf"(?<!\w){_PLATE_LETTER}\s?\d{{3}}\s?{_PLATE_LETTER}{{2}}\s?\d{{2,3}}(?!\w)")
 """A Russian vehicle's plate, in Cyrillic or in the Latin letters of the same shape («Е 901 ТН 23»,
@@ -456,8 +468,10 @@ _PLATE = re.compile(rf"(?<!\w){_PLATE_LETTER}\s?\d{{3}}\s?{_PLATE_LETTER}{{2}}\s
 _DOCUMENT_NUMBER = re.compile(r"(?<![\w/])\d{1,6}/(?:19|20)\d\d(?![\w/])")
 """A number over a year is a document's («к договору 77/2025»): neither part is a quantity."""
 _PLACE_NOUN = re.compile(r"(?<!\w)(?:кв\.?|квартир\w*|flat|apt\.?|apartment|дом[ауе]?|д\.|house|офис\w*"
-                         r"|office|room|комнат\w*|этаж\w*|floor|каб\.?|кабинет\w*)\s*$", re.IGNORECASE)
-"""The same for a place: «кв. 48», "flat 112", «дом 5» (parts of an address to the address utilities)."""
+                         r"|office|room|комнат\w*|этаж\w*|floor|каб\.?|кабинет\w*"
+                         r"|(?:гост[ьяюе]\w*|guest)\s+(?:в|из|in|from))\s*$", re.IGNORECASE)
+"""The same for a place: «кв. 48», "flat 112", «дом 5» (parts of an address to the address utilities),
+and a guest's room («гость в 507», «гостя из 415»)."""
 _TIME_COUNT = re.compile(r"\s*(?:минут\w*|мин\.|час(?:а|ов)?|секунд\w*|сек\.|дн(?:я|ей)|день|суток|недел\w*"
                          r"|месяц\w*|мес\.?|год(?:а|у)?|лет|years?|months?|weeks?|days?|hours?|minutes?|mins?"
                          r"|seconds?|secs?)(?!\w)", re.IGNORECASE)
@@ -733,7 +747,9 @@ ELSEWHERE_WORDS = re.compile(
     # a file on a drive or in a folder, a scan, and data someone will give later
     r"|лежит\s+(?:на|в|во|у)|в\s+папк\w+|(?:on|in)\s+the\s+shared\s+(?:drive|folder)|в\s+скан\w*"
     r"|in\s+the\s+scan|продиктует|will\s+dictate|I'll\s+(?:paste|send)|(?:paste|send)\s+it\s+later"
-    r"|(?:скину|пришлю|пришлёт|пришлет)\s+(?:\w+\s+)?позже"
+    r"|(?:скину|пришлю|пришлёт|пришлет|скажу|сообщу|назову)\s+(?:\w+\s+)?позже"
+    # a record kept in a system: a hotel's, a site's, a news agency's
+    r"|on\s+file|(?:in|on)\s+the\s+(?:wire|pms|cms|crm)|(?:в|из)\s+(?:cms|crm|pms|црм)"
     # a photo, a mailbox, a logbook, another computer, a memory that fails, a sum to come
     r"|на\s+фото\w*|(?:in|on)\s+the\s+photo|(?:у\s+\w+\s+)?в\s+почте|не\s+помн\w*|(?:don't|do\s+not|can't)\s+remember"
     r"|(?:is|are)\s+(?:still\s+)?(?:in|on)\s+the\s+(?:\w+\s+)?(?:log\s?book|journal|ledger|pc|computer|laptop|desktop)"
@@ -951,8 +967,10 @@ _WORLD_FACT = re.compile(
     r"|кадастров\w+\s+стоимост\w*|cadastral\s+value|обременени\w*|encumbranc\w*|госпошлин\w*"
     r"|state\s+(?:duty|fee)|(?:какой|какая|сколько)\s+(?:\w+\s+){0,2}?ндфл|key\s+rate|ключев\w+\s+ставк\w*"
     r"|(?:usd|eur|cny|rub|доллар\w*|евро|юан\w*)\s+(?:to|/|к)\s+(?:usd|eur|cny|rub|рубл\w*)\s+(?:rate|курс)"
-    # a figure of a year to come: "What will the VAT rate be in 2035?", «Какой будет НДС в 2030?»
+    # a figure of a time to come: "What will the VAT rate be in 2035?", «Какой будет НДС в 2030?»,
+    # "Will the VAT rate go up again next year?"
     r"|(?:will\s+(?:\S+\s+){0,5}?be\s+in|будет\s+(?:\S+\s+){0,3}?в)\s+20\d\d(?!\d)"
+    r"|will\s+(?:\S+\s+){0,6}?next\s+(?:year|month|quarter)"
     r"|rate\s+today|курс\s+(?:на\s+)?сегодня|(?:что|what)\s+(?:\w+\s+)?(?:поменял\w*|изменил\w*|changed)"
     r"\s+(?:\w+\s+)?(?:в\s+закон\w*|in\s+the\s+law)|нужно\s+ли\s+(?:\w+\s+)?(?:нотариальн\w+|согласи\w*)"
     r"|open\s+on\s+(?:saturday|sunday|monday|tuesday|wednesday|thursday|friday|weekends?|holidays?)"
@@ -970,6 +988,13 @@ _WORLD_FACT = re.compile(
     r"(?:to\s+)?start\s+(?:taking\s+)?[a-z]+(?:ine|ol|in|ide|one)\b"
     r"|к\s+(?:терапевт|лор|кардиолог|невролог|хирург|педиатр|окулист|офтальмолог|гинеколог|уролог|эндокринолог"
     r"|врач)\w*\s+или\s+(?:к\s+)?\w+"
+    # whether a claim is true, who said a quote, and a text put into another language
+    r"|правда\s+ли|is\s+it\s+true|(?:кто|who)\s+(?:на\s+самом\s+деле\s+|really\s+|actually\s+)?"
+    r"(?:автор\s+(?:цитаты|слов|фразы)|said|wrote\s+(?:the|this)\s+(?:quote|line))"
+    r"|translate\s+(?:\S+\s+){0,6}?(?:into|to)\s+(?:russian|english|german|french|spanish|chinese|serbian"
+    r"|georgian|vietnamese|turkish|arabic)"
+    r"|переведи\w*\s+(?:\S+\s+){0,6}?на\s+(?:русский|английский|немецкий|французский|испанский|китайский"
+    r"|сербский|грузинский|вьетнамский|турецкий|арабский)"
     # a judgement of a secret: "Is 'Tr0ub4dor&3' a good password?"
     r"|(?:is|was)\s+\S.{0,40}?\s+(?:a\s+)?(?:good|strong|weak|bad|safe|secure)\s+(?:password|passphrase)"
     r"|(?:хороший|надёжный|надежный|сильный|слабый)\s+(?:ли\s+)?пароль"
@@ -1229,7 +1254,8 @@ class _Offer:
         # a room and a number after a record's noun ("line 8812", «кв. 48») name when, whom and
         # what, no value; an address utility reads a flat's number as a part of its address
         unnamed = [m.span(m.lastindex or 0)
-                   for pattern in (_CLOCK, _PHONE, _PLATE, _DOCUMENT_NUMBER, _SCHOOL_CLASS, _ROOM_AFTER)
+                   for pattern in (_CLOCK, _PHONE, _PLATE, _DOCUMENT_NUMBER, _SCHOOL_CLASS, _ROOM_AFTER,
+                                   _HEADCOUNT, _EXPIRY)
                    for m in pattern.finditer(question)]
         self.unnamed = unnamed
         place = schema.category != "address"
