@@ -1668,6 +1668,13 @@ def test_a_description_opening_with_a_pronoun_is_still_free_text(rule: RuleRoute
     assert rule.route(quoted).args == {"text": "they said yes"}
 
 
+def test_an_own_name_is_a_whole_word_and_a_mode_named_by_the_data_is_no_data(rule: RuleRouter) -> None:
+    assert "date.age" not in rule._scores("Send it to the Antalya agency")  # "age" of "agency"
+    assert "text.change_case" not in rule._scores("Для регистрации гостя")  # «регистр» of «регистрации»
+    decision = rule.route("camelCase to snake_case for the var — it's 4 words, starts with 'enable'")
+    assert decision.refusal is not None and decision.refusal.code == "ARGUMENT_IS_CIRCUMSTANCE", decision
+
+
 def test_a_word_inside_a_zones_name_is_no_out_of_scope_word(rule: RuleRouter) -> None:
     question = "How many hours from 2025-03-29 22:00 to 2025-03-30 08:00 in Europe/Stockholm?"
     decision = rule.route(question)
@@ -1922,6 +1929,33 @@ def test_a_tax_named_beside_a_computation_is_no_world_fact() -> None:
     ("The presser is on 14 March 2025 at 09:30 Hanoi time. What is that in Moscow time?",
      "date.convert_timezone", {"datetime": "2025-03-14T09:30:00", "from_tz": "Asia/Ho_Chi_Minh",
                                "to_tz": "Europe/Moscow"}),
+    # a record joined by bars, a value before a question or a remark, a name or a title before the
+    # sentences about the booking or the page, a why said in passing, the mode named last, a table
+    # by its lines, an address after its noun
+    ("SHA-256 of the string booking58213|2025-07-14|412 as a test signature", "hash.sha256",
+     {"text": "booking58213|2025-07-14|412"}),
+    ("pasted into the tag field: %D0%9A%D1%81%D1%82 what does it say?", "encoding.url_decode",
+     {"data": "%D0%9A%D1%81%D1%82"}),
+    ("Сколько слов в описании: «Уютный номер с балконом»? Там лимит вроде 20.", "text.word_count",
+     {"text": "Уютный номер с балконом"}),
+    ("the guest name, room 114: Müller-Lüdenscheid, Jörg — url-encode it please", "encoding.url_encode",
+     {"text": "Müller-Lüdenscheid, Jörg"}),
+    ("Для регистрации латиницей (ICAO): Жанибеков Ерлан Сейтжанович. Номер 305, заезд в 14:00.",
+     "text.transliterate", {"text": "Жанибеков Ерлан Сейтжанович", "standard": "icao"}),
+    ("Сделай slug: Кремль закроют на реставрацию. Материал id 40877, публикация в 07:00", "text.slugify",
+     {"text": "Кремль закроют на реставрацию"}),
+    ("Passport-style (ICAO) spelling for the byline: Святослав Жмуркин. It runs on page 5.",
+     "text.transliterate", {"text": "Святослав Жмуркин", "standard": "icao"}),
+    ("no idea why it's encoded: 0JLRgdGC0YDQtdGH0LA= — can you decode it?", "encoding.base64_decode",
+     {"data": "0JLRgdGC0YDQtdGH0LA="}),
+    ("came in all lowercase, give me title case: serbian farmers block highway", "text.change_case",
+     {"text": "serbian farmers block highway", "mode": "title"}),
+    ("Округли 4,45 до одного знака, пятёрка округляется вверх (half up)", "number.round",
+     {"value": 4.45, "digits": 1, "mode": "half_up"}),
+    ("Convert this rooming list to JSON for the agency (arrival 14:00):\nname,room\nYilmaz,412",
+     "format.csv_to_json", {"data": "name,room\nYilmaz,412"}),
+    ("Письмо для рубрики «Обратная связь». Разбери адрес на части: 603005, г. Нижний Новгород, д. 10",
+     "address.parse_ru", {"address": "603005, г. Нижний Новгород, д. 10"}),
     # "will" of a time to convert and of a remark: no question about the future
     ("The call is at 14:30 Kazan time on 12 March 2025. What time will it be in Finland?",
      "date.convert_timezone", {"datetime": "2025-03-12T14:30:00", "from_tz": "Europe/Moscow",

@@ -107,7 +107,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                         "посчитай слова", "counted in words", "word limit"),
     "text.slugify": ("slug", "слаг"),
     "text.transliterate": ("латиниц", "транслит", "transliterat", "passport-style"),
-    "text.change_case": ("регистр", "snake_case", "camelcase", "заглавной", "uppercase", "lowercase"),
+    # «регистр» by its forms that begin no other word: not «регистрации», «регистратор»
+    "text.change_case": ("верхний регистр", "нижний регистр", "регистре", "регистром", "регистров",
+                         "snake_case", "camelcase", "заглавной", "uppercase", "lowercase"),
     "text.levenshtein": ("левенштейн", "levenshtein", "edit distance", "правок", "расстояние редактирования"),
     "text.count_substring": ("сколько раз", "how many times", "occurrences", "вхождени"),
     "text.is_palindrome": ("палиндром", "palindrome"),
@@ -280,6 +282,8 @@ _HEX_COLOUR = re.compile(rf"#{_COLOUR_DIGITS}|(?=\d*[A-Fa-f]){_COLOUR_DIGITS}")
 DATA_ALPHABETS: dict[str, re.Pattern[str]] = {
     "encoding.base32_decode": re.compile(r"[A-Za-z2-7]+=*"),
     "encoding.base64_decode": re.compile(r"[A-Za-z0-9+/]+={0,2}"),
+    # percent-encoded text holds no space: "%D0%9A%D1%81 what does it say?" is the value and a question
+    "encoding.url_decode": re.compile(r"\S+"),
     "encoding.hex_decode": re.compile(r"[0-9A-Fa-f]{2}(?:[\s:]?[0-9A-Fa-f]{2})*"),
     "encoding.punycode_decode": re.compile(r"[A-Za-z0-9.-]*xn--[A-Za-z0-9.-]*", re.IGNORECASE),
     # a domain is one word with a dot: «пример.рф», not the name of a shop
@@ -306,7 +310,11 @@ _SURE_COLOUR = r"(?<![\w&])#(?:[0-9A-Fa-f]{6}|(?=\d*[A-Fa-f])[0-9A-Fa-f]{3})(?!\
 _IANA_ZONE = (r"(?<![\w/])(?:Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific)"
               r"/[A-Za-z_]+(?:/[A-Za-z_]+)?(?![\w/])")
 _IANA_ZONE_RE = re.compile(_IANA_ZONE)
+_CSV_FIELDS = r"[^\n,;{}\[\]:]+(?:[,;][^\n,;{}\[\]:]*)+"
+_CSV_LINES = re.compile(rf"(?m)^{_CSV_FIELDS}\n{_CSV_FIELDS}$")
 DATA_SHAPES: dict[str, re.Pattern[str]] = {
+    # two lines in a row of fields parted by commas or semicolons, no brace or colon in them: a table
+    "format.csv_to_json": _CSV_LINES, "format.csv_to_markdown": _CSV_LINES,
     # a Roman numeral of two letters or more, written in capitals: MCMLXXXIV, XIV
     "number.from_roman": re.compile(rf"(?<![\w])(?=[MDCLXVI]{{2,}}(?![\w])){ROMAN_NUMERAL}(?![\w])"),
     # an internationalised domain label in its ASCII form
@@ -417,8 +425,10 @@ TAIL_ARGS = frozenset({"text", "data"})
 """String data arguments that may take the one word after a cue such as «строки» or "word"."""
 
 # a token with a digit in it; the "=" that pads Base64 ("aGk=") ends it where it ends a word, and a
-# semicolon between two words joins them («PAT-55812;2025-10-01;CBC;OK» is one record)
-_TOKEN = re.compile(r"(?<![\w#@])#?[\w](?:[\w\-:./@]|;(?=\w))*\d(?:[\w\-:./@]|;(?=\w))*(?:={1,6}(?![\w=]))?"
+# semicolon or a bar between two words joins them («PAT-55812;2025-10-01;CBC;OK»,
+# "booking58213|2025-07-14|412" are one record)
+_TOKEN_CHAR = r"(?:[\w\-:./@]|[;|](?=\w))"
+_TOKEN = re.compile(rf"(?<![\w#@])#?[\w]{_TOKEN_CHAR}*\d{_TOKEN_CHAR}*(?:={{1,6}}(?![\w=]))?"
                     r"|#[0-9a-fA-F]{3,8}\b")
 _BETWEEN = re.compile(r"(?<!\w)(?:between|между|are)\s+([^\s«»\"'`,;]+)\s+(?:and|и)\s+([^\s«»\"'`,;]+?)"
                       r"(?:[.?!]*\s*$|(?=\s+(?:in|by|по)\s))", re.IGNORECASE)
@@ -647,6 +657,24 @@ def _name_only(question: str, span: tuple[int, int]) -> tuple[int, int]:
     return span
 
 
+ONE_SENTENCE_DATA = frozenset({"text.transliterate", "text.slugify"})
+"""Utilities whose data is a name or a title: one sentence, holding no figure."""
+
+
+def _one_sentence(question: str, span: tuple[int, int]) -> tuple[int, int]:
+    """``span`` cut after its first sentence where that holds no digit and the rest holds one.
+
+    «…ICAO: Жанибеков Ерлан Сейтжанович. Номер 305, заезд в 14:00.», «slug: Кремль закроют на
+    реставрацию. Материал id 40877»: the sentences with figures after a name or a title are
+    remarks about the booking or the page, no part of it.
+    """
+    stop = _SENTENCE_END.search(question, span[0], span[1])
+    if stop is not None and not re.search(r"\d", question[span[0]:stop.start()]) and re.search(
+            r"\d", question[stop.end():span[1]]):
+        return span[0], stop.start()
+    return span
+
+
 _SINCE_YEAR = re.compile(r"(?<!\w)(?:since|с|со|начиная\s+с)\s+(?:19|20)\d\d$", re.IGNORECASE)
 """A year after "since" or «с» ends here: where a count starts, no quantity of its own."""
 _UP_TO = re.compile(r"(?<!\w)(?:up\s+to|until|till|до)\s+(?:the\s+)?$", re.IGNORECASE)
@@ -675,6 +703,8 @@ _QUOTE_MARKS = " \t«»\"'`“”„"
 # «в строке «…»», "in the string '…'": the literal that follows names the text searched
 _TEXT_CUE = re.compile(r"(?:строк[аеиу]|текст[аеу]?|слов[аеоу]|string|text|word|\bin|(?<!\w)в)\W{0,3}$",
                        re.IGNORECASE)
+_ADDRESS_CUE = re.compile(r"(?:адрес\w*|address)(?:\s+[^\s:]+){0,2}\s*:\s*$", re.IGNORECASE)
+"""The noun of an address and the colon that introduces it («адрес на части:», "address:")."""
 ADJACENT_GAP = re.compile(r"^[\s(\[°]{0,3}$")
 """What may stand between a value and the unit or zone it is written in («5,5 дюймах», "09:00 (UTC)")."""
 DIRECTED_PAIRS = (("from_unit", "to_unit"), ("from_tz", "to_tz"))
@@ -884,9 +914,16 @@ def held_vat_rates() -> frozenset[float]:
 def asks_reason_itself(question: str) -> bool:
     """Whether ``question`` asks why (:func:`asks_reason`) outside its quoted literals.
 
-    'Apply ROT13 to "Why did the chicken cross the road?"' asks for a call, not a reason.
+    'Apply ROT13 to "Why did the chicken cross the road?"' asks for a call, not a reason, and
+    so does "no idea why it's encoded: … can you decode it?" (:data:`_UNASKED_WHY`).
     """
-    return asks_reason(blank_literals(question))
+    return asks_reason(_UNASKED_WHY.sub(" ", blank_literals(question)))
+
+
+_UNASKED_WHY = re.compile(r"(?<!\w)(?:no\s+idea|not\s+sure|(?:don't|do\s+not)\s+know)\s+why"
+                          r"|(?:не\s+знаю|без\s+понятия|непонятно|не\s+понимаю),?\s+(?:почему|зачем)",
+                          re.IGNORECASE)
+"""A why the asker has no answer to, said in passing ("no idea why it's encoded"): no question."""
 
 
 _FOREIGN_COUNTRY = (r"(?:belarus|kazakhstan|armenia|kyrgyzstan|uzbekistan|georgia|ukraine|germany|france"
@@ -1681,7 +1718,7 @@ def _quote_then_sentence(question: str, tail: tuple[int, int], quote: tuple[int,
     return bool(after) and question[quote[1]:quote[1] + 1] in _QUOTE_MARKS and orders_computation(after)
 
 
-_NEXT_SENTENCE = re.compile(r"[»\"'`”]?\s*[.!;]\s+[A-ZА-ЯЁ]")
+_NEXT_SENTENCE = re.compile(r"[»\"'`”]?\s*[.!;?]\s+[A-ZА-ЯЁ]")
 
 
 def _without_closing_question(question: str, tail: tuple[int, int]) -> tuple[int, int]:
@@ -1706,7 +1743,7 @@ def _without_closing_question(question: str, tail: tuple[int, int]) -> tuple[int
         if orders_computation(block[stop.end():]):
             return tail[0], tail[0] + stop.start()
     # "…: Жукова Светлана Игоревна — это для справки в посольство": why it is needed is no part of it
-    purpose = _PURPOSE_CLAUSE.search(block)
+    purpose = _PURPOSE_CLAUSE.search(block) or _BACK_REFERENCE.search(block)
     if purpose is not None:
         return tail[0], tail[0] + purpose.start()
     return tail
@@ -1718,6 +1755,8 @@ _SENTENCE_END = re.compile(r"(?<=[^\W\d_]{2})[.!]\s+(?=[A-ZА-ЯЁ])")
 _PURPOSE_CLAUSE = re.compile(r"\s+[—–-]\s+(?:(?:это|it's|it\s+is|this\s+is|that's)\s+)?(?:для|нужно|надо|for)"
                              r"(?!\w)", re.IGNORECASE)
 """A dash and what the value is for: «— это для справки», "— it's for the visa file"."""
+_BACK_REFERENCE = re.compile(r"\s+[—–]\s+(?:\S+\s+){0,2}?(?:it|them|его|её|ее|их)(?!\w)", re.IGNORECASE)
+"""A dash and an order that points back at the value: "— url-encode it please", «— переведи его»."""
 
 
 def _closing(block: str) -> int | None:
@@ -1769,10 +1808,15 @@ def _ipv6_spans(question: str) -> list[tuple[int, int]]:
     return found
 
 
-def _cued_first(literals: list[tuple[int, int]], question: str) -> None:
-    """Move the literal that follows «в строке», "in the string" to the front (it is the text)."""
+def _cued_first(literals: list[tuple[int, int]], question: str, cue: re.Pattern[str] | None = None) -> None:
+    """Move the literal that follows «в строке», "in the string" to the front (it is the text).
+
+    With ``cue``, the literal that follows it: «рубрика «Обратная связь». Разбери адрес на
+    части: 603005, …» (:data:`_ADDRESS_CUE`) gives the address after its noun, not the rubric.
+    """
     for i, (start, _) in enumerate(literals):
-        if i and _TEXT_CUE.search(question[max(0, start - 16):start]):
+        if i and (cue or _TEXT_CUE).search(question[max(0, start - 32):start] if cue
+                                           else question[max(0, start - 16):start]):
             literals.insert(0, literals.pop(i))
             return
 
@@ -2008,10 +2052,12 @@ class RuleRouter:
             self.triggers[uid] = tuple(dict.fromkeys(auto + SYNONYMS.get(uid, ())))  # each word once
         # the one-word names of every utility («sha256», "uuid5"): a token that is one names no data
         self._names = frozenset(w for words in self.triggers.values() for w in words if " " not in w)
-        # a trigger that begins with a letter begins a word; «% от» follows a digit
-        self._patterns = {uid: tuple((w, re.compile((r"(?<![\w])" if w[:1].isalnum() else "")
-                                                    + re.escape(w))) for w in words)
-                          for uid, words in self.triggers.items()}
+        # a trigger that begins with a letter begins a word; «% от» follows a digit; a utility's own
+        # name is a whole word ("age" is no part of "agency")
+        self._patterns = {uid: tuple((w, re.compile(
+            (r"(?<![\w])" if w[:1].isalnum() else "") + re.escape(w)
+            + (r"(?!\w)" if w == uid.split(".", 1)[1].lower() else ""))) for w in words)
+            for uid, words in self.triggers.items()}
 
     def _scores(self, question: str) -> dict[str, int]:
         """Each utility's keyword score, for the utilities that score at all.
@@ -2067,7 +2113,9 @@ class RuleRouter:
                 spans = offer.vocabulary(vocabulary)
                 accepted = unit_codes().get(uid) if vocabulary == "unit" else None
                 if accepted is None:
-                    taken = _take(spans, question, f"enum:{vocabulary}")
+                    # of two modes, the one named last is asked for, the first the text as it is:
+                    # "came in all lowercase, give me title case", «из нижнего регистра в верхний»
+                    taken = _take(spans[::-1] if name == "mode" else spans, question, f"enum:{vocabulary}")
                     if taken is not None:  # «in Moscow (Europe/Moscow)»: a value named twice is one
                         spans[:] = [s for s in spans if _value_or_none(question, s, f"enum:{vocabulary}")
                                     != taken[1]]
@@ -2160,8 +2208,12 @@ class RuleRouter:
                                   and (name in TAIL_ARGS or not _STANDS_IN.match(question, lit[0]))]
                 if name in TAIL_ARGS:  # «…ИКАО: Гарипова Алсу Ринатовна, 8А. Мама ждёт»: the name
                     offer.literals = [_name_only(question, lit) for lit in offer.literals]
+                if uid in ONE_SENTENCE_DATA:
+                    offer.literals = [_one_sentence(question, lit) for lit in offer.literals]
                 if name == "text":
                     _cued_first(offer.literals, question)
+                if name == "address":
+                    _cued_first(offer.literals, question, _ADDRESS_CUE)
                 if uid in DATA_SHAPES:
                     _shaped_first(offer.literals, question, DATA_SHAPES[uid])
                     _shaped_first(offer.tokens, question, DATA_SHAPES[uid])
@@ -2191,6 +2243,9 @@ class RuleRouter:
                 # the word after "name" is named as the data: it comes before a bare token
                 # ("a version-5 UUID for the name example.org")
                 named = _named_word(question) if name == "name" else []
+                named_modes = [span for a in schema.arguments if a.name == "mode"
+                               and (mode := vocabulary_for(uid, a.name)) is not None
+                               for span in vocabularies()[mode].separate_spans(question)]
                 # and it is chosen inside a literal too («UUID v3: пространство URL, имя x.org»)
                 if named and any(ls <= named[0][0] and named[0][1] <= le for ls, le in offer.literals[:1]):
                     offer.literals.pop(0)
@@ -2201,7 +2256,10 @@ class RuleRouter:
                          or (_take([m.span() for m in _FULL_NAME.finditer(question)], question, kind)
                              if name in TAIL_ARGS else None)
                          or _take(offer.tokens, question, kind)
-                         or (_take(_shape_runs(question, DATA_SHAPES[uid]), question, kind)
+                         # a run of the data's shape that names a mode ("camelCase to snake_case")
+                         # is that mode, whichever of the two was taken
+                         or (_take([r for r in _shape_runs(question, DATA_SHAPES[uid])
+                                    if not _overlaps(r, named_modes)], question, kind)
                              if uid in DATA_SHAPES and name in TAIL_ARGS else None)
                          or _take(_digits_before_base(question, offer.bases), question, kind)
                          or (_take(_marked_runs(question, self.triggers[uid]), question, kind)
