@@ -1503,6 +1503,18 @@ def test_a_record_number_after_its_noun_is_no_data(rule: RuleRouter) -> None:
     "Who actually said 'the pocket of Russia'?",
     "Translate this lead into Russian: 'Flood waters receded on Monday.'",
     "Переведи заголовок на английский: «Мост закроют»",
+    # whether a thing is genuine, what is wrong with a car, a maker's figure, a reply, a summary,
+    # what the law allows, who wrote a letter, which supplier to take
+    "Is this Bosch pad set genuine or a fake?",
+    "Янтарная брошь — подлинная или новодел?",
+    "Брошь из зала 5 — новодел?",
+    "Grinding noise at 40 km/h when braking. What's wrong with it?",
+    "What's the torque spec for the wheel bolts on a 2019 Tiguan?",
+    "Напиши ответ клиенту с плохим отзывом про задержку",
+    "Summarise 'Königsberg: Geschichte einer Stadt' for our newsletter",
+    "Can we legally put scans of the 1920s letters online?",
+    "Кто мог написать анонимное письмо 1923 года?",
+    "Honestly, should we switch to the Chinese supplier? Their price is 18% lower.",
     # a figure of a year to come
     "What will the Russian VAT rate be in 2035?",
     "Какой будет НДС в 2030 году?",
@@ -1956,6 +1968,27 @@ def test_a_tax_named_beside_a_computation_is_no_world_fact() -> None:
      "format.csv_to_json", {"data": "name,room\nYilmaz,412"}),
     ("Письмо для рубрики «Обратная связь». Разбери адрес на части: 603005, г. Нижний Новгород, д. 10",
      "address.parse_ru", {"address": "603005, г. Нижний Новгород, д. 10"}),
+    # words of a car service and a library for working days, a warranty's last day, a passport's
+    # spelling and a page's address; a quoted abstract, a remark in brackets, years of a change, a hall
+    ("Lead time runs from June 2 to June 20, 2025. How many working days Mon–Fri is that?",
+     "date.business_days", {"start": "2025-06-02", "end": "2025-06-20"}),
+    ("Гарантия 30 дней с даты выдачи авто 14.03.2025. До какого числа действует?", "date.add_days",
+     {"date": "2025-03-14", "days": 30}),
+    ("I need our director's name spelled as in a passport (ICAO): Воробьёва Ксения Олеговна",
+     "text.transliterate", {"text": "Воробьёва Ксения Олеговна", "standard": "icao"}),
+    ("Сделай адрес для страницы события: «Янтарь и бумага»", "text.slugify", {"text": "Янтарь и бумага"}),
+    ('Under 1500 characters. Give me the stats: "We hold 214 letters. Most came in 1990."', "text.stats",
+     {"text": "We hold 214 letters. Most came in 1990."}),
+    ("Сделай slug для страницы: Замена ремня ГРМ (цену 6 500 в адрес не надо).", "text.slugify",
+     {"text": "Замена ремня ГРМ"}),
+    ("закодируй для URL имя: Письма_Бессель_1834.pdf (скан 36 стр.)", "encoding.url_encode",
+     {"text": "Письма_Бессель_1834.pdf"}),
+    ('Generate a URL slug for the post titled "Faster CI Pipelines (2025 Edition)"', "text.slugify",
+     {"text": "Faster CI Pipelines (2025 Edition)"}),
+    ("Visitors were 18 420 in 2023 and 21 305 in 2024. What's the percent change?", "money.percent_change",
+     {"old": 18420, "new": 21305}),
+    ("Для витрины зала 3 нужен век римскими цифрами: 18 век.", "number.to_roman", {"n": 18}),
+    ("Our company was founded in 1994; write that year in Roman numerals.", "number.to_roman", {"n": 1994}),
     # "will" of a time to convert and of a remark: no question about the future
     ("The call is at 14:30 Kazan time on 12 March 2025. What time will it be in Finland?",
      "date.convert_timezone", {"datetime": "2025-03-12T14:30:00", "from_tz": "Europe/Moscow",
@@ -2009,6 +2042,18 @@ def test_requests_typed_in_their_situations_are_bound(
     ("Card is 16 digits, expiry 09/27. Does it pass Luhn?", "id.luhn_check", "number"),
     ("Посчитай знаки в заголовке материала id 40512", "text.stats", "text"),
     ("Convert the briefing's start to Moscow time, it's in item 2231", "date.convert_timezone", "datetime"),
+    # a work order, an order, a reader, a shelf, a PO, a hall, a bay, the first and last digits,
+    # check digits and a start without "with"
+    ("Сумму прописью по наряду 1204", "money.amount_in_words_ru", "amount"),
+    ("Проверь ИНН контрагента, заказ 880", "id.validate_inn", "inn"),
+    ("Check the ISBN for reader 004512", "id.validate_isbn", "isbn"),
+    ("Книга с полки 12-Б, проверь ISBN", "id.validate_isbn", "isbn"),
+    ("PO 20931: convert the weight to lb", "units.mass", "value"),
+    ("Римскими цифрами номер витрины для зала 3", "number.to_roman", "n"),
+    ("Выдели НДС 20%, мастер в боксе 3", "money.vat_extract", "amount"),
+    ("Проверь по Луну: первые 4276, последние 5678", "id.luhn_check", "number"),
+    ("Check the BIK: starts 04 like all of them", "id.validate_bik", "bik"),
+    ("Проверь СНИЛС: контрольное число 45", "id.validate_snils", "snils"),
 ])
 def test_counted_parts_bounds_and_line_numbers_give_no_value(rule: RuleRouter, question: str, utility: str,
                                                             argument: str) -> None:
@@ -2060,6 +2105,8 @@ def test_lines_and_pages_counted_in_words_describe_the_data(question: str) -> No
     "сумму сама не помню", "I'll forward the email with the slot",
     "сумму скажу позже", "the card on file", "the start time is on the wire",
     "the card details are in the PMS", "он уже в CMS",
+    "сумма в самом наряде", "он в карточке в 1С", "оно записано в описи", "ФИО записано у хранителя",
+    "сумму кассир скинет после обеда",
 ])
 def test_a_photo_a_mailbox_a_logbook_and_a_sum_to_come_hold_the_data_elsewhere(question: str) -> None:
     assert points_at_data_elsewhere(question)

@@ -105,8 +105,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                    "сколько знаков", "знаков с пробелами"),
     "text.word_count": ("сколько слов", "how many words", "word count", "count the words",
                         "посчитай слова", "counted in words", "word limit"),
-    "text.slugify": ("slug", "слаг"),
-    "text.transliterate": ("латиниц", "транслит", "transliterat", "passport-style"),
+    "text.slugify": ("slug", "слаг", "адрес для страницы"),
+    "text.transliterate": ("латиниц", "транслит", "transliterat", "passport-style", "as in a passport"),
     # «регистр» by its forms that begin no other word: not «регистрации», «регистратор»
     "text.change_case": ("верхний регистр", "нижний регистр", "регистре", "регистром", "регистров",
                          "snake_case", "camelcase", "заглавной", "uppercase", "lowercase"),
@@ -149,7 +149,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                        "days until", "days left until", "days are left until", "сколько дней до",
                        "дней осталось до", "how many days is that", "how many days is it",
                        "сколько это дней", "сколько дней это", "сколько это ночей", "how many nights"),
-    "date.add_days": ("через", "дней после", "days after", "календарных дней", "calendar days"),
+    "date.add_days": ("через", "дней после", "days after", "календарных дней", "calendar days",
+                      "до какого числа"),
     "date.add_months": ("месяца после", "месяцев после", "months after", "add 3 months", "прибавь месяц",
                          "добавь месяц", "months to", "месяца к", "месяцев к", "when does it expire"),
     "date.weekday": ("день недели", "day of the week", "weekday"),
@@ -162,7 +163,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                                "his time", "their time", "сколько будет по", "in moscow time"),
     "date.iso_week": ("iso-недел", "iso week"),
     "date.is_leap_year": ("високосн", "leap year"), "date.business_days": (
-        "будних", "business days", "how many weekdays", "рабочих дней"),
+        "будних", "business days", "how many weekdays", "рабочих дней", "working days"),
     "date.age": ("полных лет", "how old"),
     "date.day_of_year": ("day of the year", "день года", "номер дня в году", "дня в году", "день в году",
                          "day number"),
@@ -446,9 +447,12 @@ _CLOCK = re.compile(r"(?<![\w:.])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\w:]
 _RECORD_NOUN = re.compile(r"(?<!\w)(?:тикет\w*|ticket|line|port|порт[аеу]?|vlan|commit|коммит\w*"
                           r"|page|стр\.|страниц[аеуы]|clause|пункт\w*|п\.|section|раздел\w*|полис\w*|policy"
                           r"|карт[аеуы]|медкарт\w*|silo|силос\w*|wagon|вагон\w*|truck|sample|проб[аеуы]|batch"
-                          r"|парти[яиюе]|gate|bay|брон[ьиеяю]\w*|booking|reservation|id|item|полос[аеуы])\s*$",
+                          r"|парти[яиюе]|gate|bay|брон[ьиеяю]\w*|booking|reservation|id|item|полос[аеуы]"
+                          r"|наряд\w*|work\s+order|заказ\w*|order|читател\w*|reader|фонд\w*|полк[аиеу]"
+                          r"|shelf|инв\.|inv\.|inventory)\s*$",
                           re.IGNORECASE)
 """A noun that numbers a record or a part of one: "line 8812", «тикет 4471», "port 22", "clause 2.1",
+«по наряду 1204», «заказ 880», «Читатель 004512», «с полки 12-Б»,
 «полис 0012-55-778», «карта 7781» (a patient's card: a bank card's number, of 12 digits or more, is
 data, :data:`_CARD_DIGITS`)."""
 _CARD_DIGITS = re.compile(r"(?:\d[ -]?){12}")
@@ -479,9 +483,11 @@ _DOCUMENT_NUMBER = re.compile(r"(?<![\w/])\d{1,6}/(?:19|20)\d\d(?![\w/])")
 """A number over a year is a document's («к договору 77/2025»): neither part is a quantity."""
 _PLACE_NOUN = re.compile(r"(?<!\w)(?:кв\.?|квартир\w*|flat|apt\.?|apartment|дом[ауе]?|д\.|house|офис\w*"
                          r"|office|room|комнат\w*|этаж\w*|floor|каб\.?|кабинет\w*"
-                         r"|(?:гост[ьяюе]\w*|guest)\s+(?:в|из|in|from))\s*$", re.IGNORECASE)
+                         r"|(?:гост[ьяюе]\w*|guest)\s+(?:в|из|in|from)|зал[аеу]|hall|бокс[аеу]?)\s*$",
+                         re.IGNORECASE)
 """The same for a place: «кв. 48», "flat 112", «дом 5» (parts of an address to the address utilities),
-and a guest's room («гость в 507», «гостя из 415»)."""
+a guest's room («гость в 507», «гостя из 415»), a hall («зала 3», not «Зал 240 м²», an area) and a
+service's bay («в боксе 3»)."""
 _TIME_COUNT = re.compile(r"\s*(?:минут\w*|мин\.|час(?:а|ов)?|секунд\w*|сек\.|дн(?:я|ей)|день|суток|недел\w*"
                          r"|месяц\w*|мес\.?|год(?:а|у)?|лет|years?|months?|weeks?|days?|hours?|minutes?|mins?"
                          r"|seconds?|secs?)(?!\w)", re.IGNORECASE)
@@ -582,6 +588,16 @@ _COUNTED_BEFORE = re.compile(r"(?<!\w)(?:символ|знак|цифр|букв
 """The same nouns right before the number: «символов 80», "characters: 80"."""
 
 
+def _quoted_text(question: str, span: tuple[int, int]) -> bool:
+    """Whether ``span`` is a quoted text of two sentences or more: a text, whatever figures it holds.
+
+    'give me the stats: "The collection comprises 214 letters … Most were acquired …"' quotes the
+    abstract; the count in it is a part of it, not a description of it.
+    """
+    return question[span[0] - 1:span[0]] in OPENING_QUOTES and _SENTENCE_END.search(
+        question, span[0], span[1]) is not None
+
+
 def _counts_within(question: str, start: int, end: int) -> bool:
     """Whether a token of ``question[start:end]`` counts the data's parts (:func:`_counts_parts`)."""
     return _COUNT_IN_WORDS.search(question, start, end) is not None or any(
@@ -625,7 +641,10 @@ _PART_OF_VALUE = re.compile(r"(?<![\w])(?:start(?:s|ing)?|begin(?:s|ning)?|end(?
                             rf"|(?<![\w])(?:first|last|final)\s+{_FEW}(?:\s+(?:digits?|characters?|letters?))?"
                             r"\s*(?:are|is|[—–:-])?\s*$"
                             rf"|(?<![\w])(?:перв|последн)\w*\s+{_FEW}(?:\s+(?:цифр|знак|символ|букв)\w*)?"
-                            r"\s*(?:[—–:-]\s*)?$", re.IGNORECASE)
+                            r"\s*(?:[—–:-]\s*)?$"
+                            r"|(?<![\w])(?:перв|последн)\w*\s*[—–:-]?\s*$|(?<![\w])starts?\s+$"
+                            r"|(?<![\w])(?:контрольн\w+\s+(?:число|цифр\w*|разряд\w*)|check\s+digits?)\s*[—–:-]?\s*$",
+                            re.IGNORECASE)
 """What a value starts or ends with is a part of it ("starts with 460", «начинается на 16», "the
 last two digits are 37", «последние две — 37»), no value."""
 _STANDARD_NAME = re.compile(r"(?<![\w])(?:гост|gost|iso|rfc|ieee)\s*(?:р\s*)?$", re.IGNORECASE)
@@ -657,8 +676,8 @@ def _name_only(question: str, span: tuple[int, int]) -> tuple[int, int]:
     return span
 
 
-ONE_SENTENCE_DATA = frozenset({"text.transliterate", "text.slugify"})
-"""Utilities whose data is a name or a title: one sentence, holding no figure."""
+ONE_SENTENCE_DATA = frozenset({"text.transliterate", "text.slugify", "encoding.url_encode"})
+"""Utilities whose data is a name, a title or a file's name: one sentence, no remark in brackets."""
 
 
 def _one_sentence(question: str, span: tuple[int, int]) -> tuple[int, int]:
@@ -667,16 +686,29 @@ def _one_sentence(question: str, span: tuple[int, int]) -> tuple[int, int]:
     «…ICAO: Жанибеков Ерлан Сейтжанович. Номер 305, заезд в 14:00.», «slug: Кремль закроют на
     реставрацию. Материал id 40877»: the sentences with figures after a name or a title are
     remarks about the booking or the page, no part of it.
+    A remark in brackets with a figure at the end of an unquoted tail is cut as well: «Замена ремня
+    ГРМ (цену 6 500 в адрес не надо).», «Письма_1834.pdf (скан 36 стр.)»; a quoted title keeps its
+    brackets ("Ten Tips for Faster CI Pipelines (2025 Edition)").
     """
     stop = _SENTENCE_END.search(question, span[0], span[1])
     if stop is not None and not re.search(r"\d", question[span[0]:stop.start()]) and re.search(
             r"\d", question[stop.end():span[1]]):
         return span[0], stop.start()
+    remark = _BRACKETED_REMARK.search(question, span[0], span[1])
+    quoted = question[span[0] - 1:span[0]] in OPENING_QUOTES
+    if remark is not None and remark.start() > span[0] and not quoted:
+        return span[0], remark.start()
     return span
+
+
+_BRACKETED_REMARK = re.compile(r"\s+\([^()]*\d[^()]*\)[.!]?$")
 
 
 _SINCE_YEAR = re.compile(r"(?<!\w)(?:since|с|со|начиная\s+с)\s+(?:19|20)\d\d$", re.IGNORECASE)
 """A year after "since" or «с» ends here: where a count starts, no quantity of its own."""
+_IN_YEAR = re.compile(r"(?<!\w)(?:in|в)\s+(?:19|20)\d\d$", re.IGNORECASE)
+"""A year after "in" («в») beside the figures of a change: when each was counted ("18 420 in 2023 and
+21 305 in 2024"), no figure of its own."""
 _UP_TO = re.compile(r"(?<!\w)(?:up\s+to|until|till|до)\s+(?:the\s+)?$", re.IGNORECASE)
 """The words before a date that end a span of time: "up to 2025-05-19", «до 19.05.2025»."""
 _DAY_GAP = re.compile(r"\s+(?:of\s+)?", re.IGNORECASE)
@@ -777,7 +809,8 @@ ELSEWHERE_WORDS = re.compile(
     # a file on a drive or in a folder, a scan, and data someone will give later
     r"|лежит\s+(?:на|в|во|у)|в\s+папк\w+|(?:on|in)\s+the\s+shared\s+(?:drive|folder)|в\s+скан\w*"
     r"|in\s+the\s+scan|продиктует|will\s+dictate|I'll\s+(?:paste|send)|(?:paste|send)\s+it\s+later"
-    r"|(?:скину|пришлю|пришлёт|пришлет|скажу|сообщу|назову)\s+(?:\w+\s+)?позже"
+    r"|(?:скину|скинет|пришлю|пришлёт|пришлет|скажу|сообщу|назову)\s+(?:\w+\s+){0,2}?(?:позже|потом|после\s+\w+)"
+    r"|в\s+сам(?:ом|ой)\s+\w+|в\s+(?:карточк\w*|1с|1c|описи)|(?:in|from)\s+1c|записан\w*\s+(?:в|у)"
     # a record kept in a system: a hotel's, a site's, a news agency's
     r"|on\s+file|(?:in|on)\s+the\s+(?:wire|pms|cms|crm)|(?:в|из)\s+(?:cms|crm|pms|црм)"
     # a photo, a mailbox, a logbook, another computer, a memory that fails, a sum to come
@@ -1025,6 +1058,11 @@ _WORLD_FACT = re.compile(
     r"(?:to\s+)?start\s+(?:taking\s+)?[a-z]+(?:ine|ol|in|ide|one)\b"
     r"|к\s+(?:терапевт|лор|кардиолог|невролог|хирург|педиатр|окулист|офтальмолог|гинеколог|уролог|эндокринолог"
     r"|врач)\w*\s+или\s+(?:к\s+)?\w+"
+    # whether a thing is genuine, what is wrong with a machine, a maker's figures, a reply to write,
+    # a book's summary, what may legally be done, and who wrote a letter
+    r"|genuine|подлинн\w*|новодел\w*|what's\s+wrong\s+with|что\s+с\s+ним\s+не\s+так|torque\s+spec\w*"
+    r"|момент\w*\s+затяжки|напиши\s+(?:\w+\s+)?ответ|summari[sz]e|перескажи|кратк\w+\s+содержани\w*"
+    r"|(?:can|may)\s+(?:we|i)\s+legally|кто\s+мог\s+написать|should\s+we\s+switch"
     # whether a claim is true, who said a quote, and a text put into another language
     r"|правда\s+ли|is\s+it\s+true|(?:кто|who)\s+(?:на\s+самом\s+деле\s+|really\s+|actually\s+)?"
     r"(?:автор\s+(?:цитаты|слов|фразы)|said|wrote\s+(?:the|this)\s+(?:quote|line))"
@@ -2184,7 +2222,8 @@ class RuleRouter:
             elif arg.type in {"integer", "number"} and (arg.role.value == "data" or arg.required):
                 if name != "year":  # "seconds since 1970", «с 2019 года»: a year the count starts from
                     # and «3 года», «через 20» count time, no amount
-                    offer.numbers = [n for n in offer.numbers if not _SINCE_YEAR.search(question, 0, n[1])]
+                    offer.numbers = [n for n in offer.numbers if not _SINCE_YEAR.search(question, 0, n[1])
+                                     and not (name in {"old", "new"} and _IN_YEAR.search(question, 0, n[1]))]
                 if uid in unit_codes() and name == "value":
                     _measured_first(offer.numbers, question, uid)
                 if name == "old":
@@ -2202,7 +2241,7 @@ class RuleRouter:
                 # and one that is what the value starts or ends with ("starts with 'Nsk'")
                 offer.literals = [lit for lit in offer.literals
                                   if not ELSEWHERE_WORDS.search(question, lit[0], lit[1])
-                                  and not _counts_within(question, *lit)
+                                  and not (_counts_within(question, *lit) and not _quoted_text(question, lit))
                                   and not _PART_OF_VALUE.search(question, max(0, lit[0] - 21), lit[0])
                                   and not _CONTAINER.search(question, max(0, lit[0] - 12), max(0, lit[0] - 1))
                                   and (name in TAIL_ARGS or not _STANDS_IN.match(question, lit[0]))]
