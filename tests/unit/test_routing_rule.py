@@ -1989,6 +1989,9 @@ def test_a_tax_named_beside_a_computation_is_no_world_fact() -> None:
      {"old": 18420, "new": 21305}),
     ("Для витрины зала 3 нужен век римскими цифрами: 18 век.", "number.to_roman", {"n": 18}),
     ("Our company was founded in 1994; write that year in Roman numerals.", "number.to_roman", {"n": 1994}),
+    ("We agreed with the Vilnius museum on a call at 14:00 Kaliningrad time on 15 October 2024. "
+     "What time is that for them in Vilnius?", "date.convert_timezone",
+     {"datetime": "2024-10-15T14:00:00", "from_tz": "Europe/Kaliningrad", "to_tz": "Europe/Vilnius"}),
     # "will" of a time to convert and of a remark: no question about the future
     ("The call is at 14:30 Kazan time on 12 March 2025. What time will it be in Finland?",
      "date.convert_timezone", {"datetime": "2025-03-12T14:30:00", "from_tz": "Europe/Moscow",
@@ -2054,6 +2057,8 @@ def test_requests_typed_in_their_situations_are_bound(
     ("Проверь по Луну: первые 4276, последние 5678", "id.luhn_check", "number"),
     ("Check the BIK: starts 04 like all of them", "id.validate_bik", "bik"),
     ("Проверь СНИЛС: контрольное число 45", "id.validate_snils", "snils"),
+    ("Check the BIK: nine digits, ends in 674. Invoice for 96 000 rub.", "id.validate_bik", "bik"),
+    ("Проверь ISBN, шифр 63.3, полка 12", "id.validate_isbn", "isbn"),
 ])
 def test_counted_parts_bounds_and_line_numbers_give_no_value(rule: RuleRouter, question: str, utility: str,
                                                             argument: str) -> None:

@@ -449,7 +449,7 @@ _RECORD_NOUN = re.compile(r"(?<!\w)(?:тикет\w*|ticket|line|port|порт[а
                           r"|карт[аеуы]|медкарт\w*|silo|силос\w*|wagon|вагон\w*|truck|sample|проб[аеуы]|batch"
                           r"|парти[яиюе]|gate|bay|брон[ьиеяю]\w*|booking|reservation|id|item|полос[аеуы]"
                           r"|наряд\w*|work\s+order|заказ\w*|order|читател\w*|reader|фонд\w*|полк[аиеу]"
-                          r"|shelf|инв\.|inv\.|inventory)\s*$",
+                          r"|shelf|инв\.|inv\.|inventory|шифр\w*)\s*$",
                           re.IGNORECASE)
 """A noun that numbers a record or a part of one: "line 8812", «тикет 4471», "port 22", "clause 2.1",
 «по наряду 1204», «заказ 880», «Читатель 004512», «с полки 12-Б»,
@@ -706,6 +706,9 @@ _BRACKETED_REMARK = re.compile(r"\s+\([^()]*\d[^()]*\)[.!]?$")
 
 _SINCE_YEAR = re.compile(r"(?<!\w)(?:since|с|со|начиная\s+с)\s+(?:19|20)\d\d$", re.IGNORECASE)
 """A year after "since" or «с» ends here: where a count starts, no quantity of its own."""
+_CURRENCY_AFTER = re.compile(r"\s*(?:руб\w*|р\.|₽|rub\b|rur\b|eur\b|euros?\b|€|usd\b|\$|dollars?\b"
+                             r"|тенге|kzt\b|cny\b|юан\w*)", re.IGNORECASE)
+"""A currency right after a number: the number is a sum of money, no identifier."""
 _IN_YEAR = re.compile(r"(?<!\w)(?:in|в)\s+(?:19|20)\d\d$", re.IGNORECASE)
 """A year after "in" («в») beside the figures of a change: when each was counted ("18 420 in 2023 and
 21 305 in 2024"), no figure of its own."""
@@ -1959,6 +1962,8 @@ def _orient(uid: str, question: str, bound: dict[str, ArgSpan], first: str, seco
         return
     values = [span.end for name, span in bound.items()
               if name not in (first, second) and not span.normaliser.startswith("enum:")]
+    if first == "from_tz":  # "a call at 14:00 Kaliningrad time on 15 October": the zone of the clock
+        values += [m.end() for m in _CLOCK.finditer(question)]
     adjacent = set()
     for start, end in vocabularies()[vocabulary].spans(question):
         if any(start >= v and ADJACENT_GAP.match(question[v:start]) for v in values):
@@ -2277,8 +2282,10 @@ class RuleRouter:
                     # электрификация, если поле принимает 32?»: the 32 is a limit, not the text)
                     offer.tokens = [t for t in offer.tokens if not question[t[0]:t[1]].isdigit()]
                 kind = "code" if name in CODE_ARGUMENTS else "text"
-                if kind == "code":  # a whole date ("2025-01-31") is a date, never an identifier
-                    offer.tokens = [t for t in offer.tokens if t not in offer.date_spans]
+                if kind == "code":  # a whole date ("2025-01-31") is a date, never an identifier,
+                    # and a sum with its currency ("Invoice for 96 000 rub.") is money
+                    offer.tokens = [t for t in offer.tokens if t not in offer.date_spans
+                                    and not _CURRENCY_AFTER.match(question, t[1])]
                 # the word after "name" is named as the data: it comes before a bare token
                 # ("a version-5 UUID for the name example.org")
                 named = _named_word(question) if name == "name" else []
