@@ -1992,6 +1992,9 @@ def test_a_tax_named_beside_a_computation_is_no_world_fact() -> None:
     ("We agreed with the Vilnius museum on a call at 14:00 Kaliningrad time on 15 October 2024. "
      "What time is that for them in Vilnius?", "date.convert_timezone",
      {"datetime": "2024-10-15T14:00:00", "from_tz": "Europe/Kaliningrad", "to_tz": "Europe/Vilnius"}),
+    # a spec that leaves an input open gives way to a utility whose every argument is given
+    ("Счёт по брони 58213 на 184 800 руб., НДС 20% уже внутри. Выдели сумму НДС", "money.vat_extract",
+     {"amount": 184800, "rate": 20}),
     # "will" of a time to convert and of a remark: no question about the future
     ("The call is at 14:30 Kazan time on 12 March 2025. What time will it be in Finland?",
      "date.convert_timezone", {"datetime": "2025-03-12T14:30:00", "from_tz": "Europe/Moscow",

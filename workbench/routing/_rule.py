@@ -2369,6 +2369,11 @@ class RuleRouter:
                 return other
         return None
 
+    def _binds_all(self, uid: str, question: str) -> bool:
+        """Whether spans of ``question`` give every required argument of ``uid``."""
+        spans = self._bind(uid, question)
+        return all(a.name in spans for a in self.schemas[uid].arguments if a.required)
+
     def _spec_decision(self, chosen: SpecEvidence, question: str) -> RouterDecision:
         """The chosen spec with its settled inputs, or a refusal for an input left open.
 
@@ -2401,9 +2406,10 @@ class RuleRouter:
         if premise is not None:
             return self._refuse("OUT_OF_SCOPE", question, premise_text(premise), **premise)
         chosen = choose_spec(question)
-        if chosen is not None:
-            return self._spec_decision(chosen, question)
         uid = self._pick_utility(question)
+        if chosen is not None and not (open_spec_inputs(chosen.spec, chosen.settled)
+                                       and uid is not None and self._binds_all(uid, question)):
+            return self._spec_decision(chosen, question)
         if uid is not None and asks_reason_itself(question):
             # a utility computes and gives no reason; the words that named it name a topic of the
             # course, which may give one ("Why does an INN have 12 digits?")
