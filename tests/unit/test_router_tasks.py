@@ -377,6 +377,7 @@ CHECK_SETS = (  # in the order they were written: name, least refusals, least ca
     ("router_farm", 25, 25, BOTH), ("router_school", 25, 25, BOTH),
     ("router_hotel", 25, 25, BOTH), ("router_newsroom", 25, 25, BOTH),
     ("router_carservice", 30, 25, BOTH), ("router_library", 30, 25, BOTH),
+    ("router_housing", 30, 20, BOTH), ("router_admissions", 30, 25, BOTH),
 )
 """Each set is checked against every set written before it (``also_seen``)."""
 
