@@ -1496,6 +1496,13 @@ def test_a_record_number_after_its_noun_is_no_data(rule: RuleRouter) -> None:
     "Do pupils from Finland need a visa for a 10-day exchange?",
     "Would you give this essay a 4 or a 5?",
     "Какую оценку поставить за такой ответ?",
+    # a right in law, who pays, a tariff, the cheapest bank, today's rate, a letter's mark
+    "Имеет ли право УК отключить воду должнику?",
+    "Кто платит за ремонт потолка, если протекло сверху?",
+    "Какой будет тариф на ГВС в Самаре с 01.07.2026?",
+    "Which bank charges the lowest commission for paying bills online?",
+    "What's today's RUB to EGP rate?",
+    "Can you rate this motivation letter out of 10?",
     # whether a claim is true, who said a quote, a text put into another language
     "Правда ли, что мэр заявил о закрытии моста?",
     "Is it true that the bridge closes in 2026?",
@@ -1995,6 +2002,24 @@ def test_a_tax_named_beside_a_computation_is_no_world_fact() -> None:
     # a spec that leaves an input open gives way to a utility whose every argument is given
     ("Счёт по брони 58213 на 184 800 руб., НДС 20% уже внутри. Выдели сумму НДС", "money.vat_extract",
      {"amount": 184800, "rate": 20}),
+    # words of a housing company and an admissions office; two words compared before a question mark
+    # and a remark; a quote before a dash and a sentence; degrees written as a word
+    ("Долг висит с 10.11.2024. Сколько дней пройдёт до 25.06.2025?", "date.diff_days",
+     {"start": "2024-11-10", "end": "2025-06-25"}),
+    ("Надбавка 15% к стипендии 3 140 руб. — это сколько в рублях?", "number.percent_of",
+     {"value": 3140, "percent": 15}),
+    ("претензию вручили 14.03.2025, даём 30 дней. какое число будет крайним?", "date.add_days",
+     {"date": "2025-03-14", "days": 30}),
+    ("Счёт на 128 400,00 руб., сумма с НДС 20%. Выделите НДС, пожалуйста.", "money.vat_extract",
+     {"amount": 128400, "rate": 20}),
+    ("Разберите адрес по полям: 443099, г. Самара, ул. Молодогвардейская, д. 151", "address.parse_ru",
+     {"address": "443099, г. Самара, ул. Молодогвардейская, д. 151"}),
+    ("What's the edit distance between Nguyen and Nguen? Need it for a form.", "text.levenshtein",
+     {"a": "Nguyen", "b": "Nguen"}),
+    ('Every match of \\d{5} in this line: "Received: 20931, 21004" — I only want the numbers.',
+     "regex.find_all", {"pattern": "\\d{5}", "text": "Received: 20931, 21004"}),
+    ("thermometer says 17 degrees C, whats that in F?", "units.temperature",
+     {"value": 17, "from_unit": "C", "to_unit": "F"}),
     # "will" of a time to convert and of a remark: no question about the future
     ("The call is at 14:30 Kazan time on 12 March 2025. What time will it be in Finland?",
      "date.convert_timezone", {"datetime": "2025-03-12T14:30:00", "from_tz": "Europe/Moscow",
@@ -2062,6 +2087,17 @@ def test_requests_typed_in_their_situations_are_bound(
     ("Проверь СНИЛС: контрольное число 45", "id.validate_snils", "snils"),
     ("Check the BIK: nine digits, ends in 674. Invoice for 96 000 rub.", "id.validate_bik", "bik"),
     ("Проверь ISBN, шифр 63.3, полка 12", "id.validate_isbn", "isbn"),
+    # a personal account, an applicant, a block, a room, an application, a group, the end of a value,
+    # a room beside a postcode to check
+    ("ИНН собственника, лицевой 1003381", "id.validate_inn", "inn"),
+    ("Сумму прописью для ЛС 1004519", "money.amount_in_words_ru", "amount"),
+    ("Write the total in English words, account 1002345", "number.to_words_en", "n"),
+    ("СНИЛС у абитуриента 21003, проверь", "id.validate_snils", "snils"),
+    ("Сумму прописью, блок 2, комн. 118", "money.amount_in_words_ru", "amount"),
+    ("Транслитерируй ФИО, скан приложен к заявлению 20744", "text.transliterate", "text"),
+    ("Сумму прописью по заявлению 20744", "money.amount_in_words_ru", "amount"),
+    ("Проверь БИК: начинается на 04, в конце 728", "id.validate_bik", "bik"),
+    ("Проверь индекс: начинается на 636, комната 305", "address.validate_postcode_ru", "postcode"),
 ])
 def test_counted_parts_bounds_and_line_numbers_give_no_value(rule: RuleRouter, question: str, utility: str,
                                                             argument: str) -> None:
@@ -2115,6 +2151,8 @@ def test_lines_and_pages_counted_in_words_describe_the_data(question: str) -> No
     "the card details are in the PMS", "он уже в CMS",
     "сумма в самом наряде", "он в карточке в 1С", "оно записано в описи", "ФИО записано у хранителя",
     "сумму кассир скинет после обеда",
+    "он на обороте квитанции", "сумма в выписке по счёту", "указал в анкете", "he entered it on the portal",
+    "the receipt is still in the mailbox downstairs", "скан паспорта приложен к заявлению",
 ])
 def test_a_photo_a_mailbox_a_logbook_and_a_sum_to_come_hold_the_data_elsewhere(question: str) -> None:
     assert points_at_data_elsewhere(question)

@@ -485,7 +485,8 @@ def period_spans(question: str) -> list[tuple[int, int]]:
 
 
 _UNIT_LETTER = re.compile(r"°?[^\W\d_](?![\w°])")
-_BEFORE_UNIT_LETTER = re.compile(r"(?:\d\s?°?|(?<![\w])(?:in|into|to|в|во)\s+)$", re.IGNORECASE)
+_BEFORE_UNIT_LETTER = re.compile(r"(?:\d\s?°?|\d\s(?:degrees?|градус\w*)\s|(?<![\w])(?:in|into|to|в|во)\s+)$",
+                                 re.IGNORECASE)
 _COMMON_LETTERS = frozenset({"a"})  # "in a minute": the are is no unit a letter may name
 
 
@@ -519,8 +520,8 @@ def unit_letter_spans(question: str) -> list[tuple[int, int]]:
     """The single letters of ``question`` that name a unit by where they stand, in order.
 
     One letter is too common in ordinary text to name a unit anywhere («м», "c"), so it does only
-    right after a number ("350 F", "5m", "20 °C") or after the word that asks into a unit ("What's
-    that in C?").
+    right after a number ("350 F", "5m", "20 °C", "17 degrees C") or after the word that asks into a
+    unit ("What's that in C?").
     """
     spans = []
     for m in _UNIT_LETTER.finditer(question):

@@ -140,17 +140,18 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "number.to_words_en": ("in words", "in english words", "spell out", "английскими словами"),
     "number.round": ("округли", "round"),
     "number.percent_of": ("percent of", "процентов от", "% of", "% от", "процента от", "процент от",
-                          "commission on", "удержать"),
+                          "commission on", "удержать", "сколько в рублях", "сколько это в рублях"),
     "number.gcd": ("нод", "greatest common divisor", "gcd", "общий делитель"),
     "number.is_prime": ("простое", "prime"),
     "date.diff_days": ("сколько дней между", "how many days from", "days between", "дней прошло с",
+                       "сколько дней пройдёт",
                        "how many days are there between",
                        "count the days", "посчитай дни",
                        "days until", "days left until", "days are left until", "сколько дней до",
                        "дней осталось до", "how many days is that", "how many days is it",
                        "сколько это дней", "сколько дней это", "сколько это ночей", "how many nights"),
     "date.add_days": ("через", "дней после", "days after", "календарных дней", "calendar days",
-                      "до какого числа"),
+                      "до какого числа", "какое число будет"),
     "date.add_months": ("месяца после", "месяцев после", "months after", "add 3 months", "прибавь месяц",
                          "добавь месяц", "months to", "месяца к", "месяцев к", "when does it expire"),
     "date.weekday": ("день недели", "day of the week", "weekday"),
@@ -168,7 +169,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "date.day_of_year": ("day of the year", "день года", "номер дня в году", "дня в году", "день в году",
                          "day number"),
     "date.days_in_month": ("дней в месяце", "days in"),
-    "address.parse_ru": ("разбери адрес", "разложи на части", "по отдельным полям", "разбей на поля",
+    "address.parse_ru": ("разбери адрес", "разберите адрес", "адрес по полям",
+                         "разложи на части", "по отдельным полям", "разбей на поля",
                          "разбери по полям", "разбей по полям",
                          "разбей его на поля",
                          "into separate fields"), "address.normalize_ru": (
@@ -211,7 +213,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "money.vat_add": ("начисли ндс", "add vat", "vat on top", "what's the gross", "what is the gross",
                       "сумму с ндс", "будет с ндс",
                       "ндс сверху"),
-    "money.vat_extract": ("выдели ндс", "выделить ндс", "extract vat", "vat out of", "vat included",
+    "money.vat_extract": ("выдели ндс", "выделите ндс", "выделить ндс", "extract vat", "vat out of",
+                          "vat included",
                           "how much of that is vat", "how much of it is vat", "сколько в ней ндс",
                           "включая ндс", "в том числе ндс", "incl. vat", "including vat", "net and vat",
                           "сколько из них ндс", "выдели сумму ндс", "сколько в нём ндс",
@@ -345,7 +348,8 @@ DATA_SHAPES: dict[str, re.Pattern[str]] = {
     # a temperature by its unit's letter and the unit asked into ("350 F for the oven. What's that
     # in C?", «−40 F в C»): only the temperature conversion takes the bare letters F, C and K
     "units.temperature": re.compile(
-        r"(?<![\w.,])[-−]?\d+(?:[.,]\d+)?\s?°?\s?[FCK](?![\w°])[^\n]*?(?<![\w])(?:in|to|into|в)\s+"
+        r"(?<![\w.,])[-−]?\d+(?:[.,]\d+)?\s?(?:°|degrees?\s|градус\w*\s)?\s?[FCK](?![\w°])[^\n]*?(?<![\w])"
+        r"(?:in|to|into|в)\s+"
         r"(?:°?[FCK](?![\w°])|celsius|fahrenheit|kelvin|цельси|фаренгейт|кельвин)", re.IGNORECASE),
     # an IBAN: two capital letters of its country, two check digits, then groups of four
     "id.validate_iban": re.compile(r"(?<![\w])[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?"
@@ -432,7 +436,7 @@ _TOKEN_CHAR = r"(?:[\w\-:./@]|[;|](?=\w))"
 _TOKEN = re.compile(rf"(?<![\w#@])#?[\w]{_TOKEN_CHAR}*\d{_TOKEN_CHAR}*(?:={{1,6}}(?![\w=]))?"
                     r"|#[0-9a-fA-F]{3,8}\b")
 _BETWEEN = re.compile(r"(?<!\w)(?:between|между|are)\s+([^\s«»\"'`,;]+)\s+(?:and|и)\s+([^\s«»\"'`,;]+?)"
-                      r"(?:[.?!]*\s*$|(?=\s+(?:in|by|по)\s))", re.IGNORECASE)
+                      r"(?:[.?!]*\s*$|(?=\?)|(?=\s+(?:in|by|по)\s))", re.IGNORECASE)
 """Two unquoted words compared at the end of a question or before the measure: "the edit distance
 between recieve and receive", "How far apart are recieve_payment and receive_payment in
 Levenshtein distance?", «расстояние Левенштейна между кот и кит»."""
@@ -449,7 +453,8 @@ _RECORD_NOUN = re.compile(r"(?<!\w)(?:тикет\w*|ticket|line|port|порт[а
                           r"|карт[аеуы]|медкарт\w*|silo|силос\w*|wagon|вагон\w*|truck|sample|проб[аеуы]|batch"
                           r"|парти[яиюе]|gate|bay|брон[ьиеяю]\w*|booking|reservation|id|item|полос[аеуы]"
                           r"|наряд\w*|work\s+order|заказ\w*|order|читател\w*|reader|фонд\w*|полк[аиеу]"
-                          r"|shelf|инв\.|inv\.|inventory|шифр\w*)\s*$",
+                          r"|shelf|инв\.|inv\.|inventory|шифр\w*|лицев\w*(?:\s+сч[её]т\w*)?|(?-i:ЛС)|account"
+                          r"|абитуриент\w*|applicant|блок\w*|block|комн\.|заявлени\w*|групп\w*)\s*$",
                           re.IGNORECASE)
 """A noun that numbers a record or a part of one: "line 8812", «тикет 4471», "port 22", "clause 2.1",
 «по наряду 1204», «заказ 880», «Читатель 004512», «с полки 12-Б»,
@@ -481,6 +486,9 @@ _PLATE = re.compile(rf"(?<!\w){_PLATE_LETTER}\s?\d{{3}}\s?{_PLATE_LETTER}{{2}}\s
 "M 512 OP 93"): a truck's name, no value."""
 _DOCUMENT_NUMBER = re.compile(r"(?<![\w/])\d{1,6}/(?:19|20)\d\d(?![\w/])")
 """A number over a year is a document's («к договору 77/2025»): neither part is a quantity."""
+ADDRESS_WITH_FLATS = frozenset({"address.format_ru", "address.parse_ru", "address.normalize_ru"})
+"""The utilities that read a flat's or a house's number as a part of the address they work on; for
+the others («Проверь индекс: начинается на 636, комната 305») a place's number is no value."""
 _PLACE_NOUN = re.compile(r"(?<!\w)(?:кв\.?|квартир\w*|flat|apt\.?|apartment|дом[ауе]?|д\.|house|офис\w*"
                          r"|office|room|комнат\w*|этаж\w*|floor|каб\.?|кабинет\w*"
                          r"|(?:гост[ьяюе]\w*|guest)\s+(?:в|из|in|from)|зал[аеу]|hall|бокс[аеу]?)\s*$",
@@ -643,6 +651,7 @@ _PART_OF_VALUE = re.compile(r"(?<![\w])(?:start(?:s|ing)?|begin(?:s|ning)?|end(?
                             rf"|(?<![\w])(?:перв|последн)\w*\s+{_FEW}(?:\s+(?:цифр|знак|символ|букв)\w*)?"
                             r"\s*(?:[—–:-]\s*)?$"
                             r"|(?<![\w])(?:перв|последн)\w*\s*[—–:-]?\s*$|(?<![\w])starts?\s+$"
+                            r"|(?<![\w])(?:в\s+конце|at\s+the\s+end)\s*[—–:-]?\s*$"
                             r"|(?<![\w])(?:контрольн\w+\s+(?:число|цифр\w*|разряд\w*)|check\s+digits?)\s*[—–:-]?\s*$",
                             re.IGNORECASE)
 """What a value starts or ends with is a part of it ("starts with 460", «начинается на 16», "the
@@ -813,6 +822,8 @@ ELSEWHERE_WORDS = re.compile(
     r"|лежит\s+(?:на|в|во|у)|в\s+папк\w+|(?:on|in)\s+the\s+shared\s+(?:drive|folder)|в\s+скан\w*"
     r"|in\s+the\s+scan|продиктует|will\s+dictate|I'll\s+(?:paste|send)|(?:paste|send)\s+it\s+later"
     r"|(?:скину|скинет|пришлю|пришлёт|пришлет|скажу|сообщу|назову)\s+(?:\w+\s+){0,2}?(?:позже|потом|после\s+\w+)"
+    r"|на\s+оборот\w*|в\s+(?:квитанци\w*|выписк\w*|анкет\w*)|(?:in|on)\s+the\s+portal|на\s+портал\w*"
+    r"|in\s+(?:my|the|our)\s+mailbox|приложен\w*"
     r"|в\s+сам(?:ом|ой)\s+\w+|в\s+(?:карточк\w*|1с|1c|описи)|(?:in|from)\s+1c|записан\w*\s+(?:в|у)"
     # a record kept in a system: a hotel's, a site's, a news agency's
     r"|on\s+file|(?:in|on)\s+the\s+(?:wire|pms|cms|crm)|(?:в|из)\s+(?:cms|crm|pms|црм)"
@@ -1066,6 +1077,10 @@ _WORLD_FACT = re.compile(
     r"|genuine|подлинн\w*|новодел\w*|what's\s+wrong\s+with|что\s+с\s+ним\s+не\s+так|torque\s+spec\w*"
     r"|момент\w*\s+затяжки|напиши\s+(?:\w+\s+)?ответ|summari[sz]e|перескажи|кратк\w+\s+содержани\w*"
     r"|(?:can|may)\s+(?:we|i)\s+legally|кто\s+мог\s+написать|should\s+we\s+switch"
+    # a right in law, who pays, a tariff, the cheapest bank, today's rate, a letter's mark
+    r"|имеет\s+ли\s+право|вправе\s+ли|have\s+the\s+right|(?:кто|who)\s+(?:платит|оплачивает|отвечает|pays|is\s+responsible)"
+    r"|тариф\w*|tariffs?|(?:which|what)\s+bank\s+(?:charges|offers|has)|today's\s+(?:\S+\s+){0,4}?rate"
+    r"|rate\s+(?:this|the|my)\s+(?:\S+\s+){0,2}?out\s+of|оцени\s+(?:\S+\s+){0,2}?(?:письм|текст|эсс)\w*"
     # whether a claim is true, who said a quote, and a text put into another language
     r"|правда\s+ли|is\s+it\s+true|(?:кто|who)\s+(?:на\s+самом\s+деле\s+|really\s+|actually\s+)?"
     r"(?:автор\s+(?:цитаты|слов|фразы)|said|wrote\s+(?:the|this)\s+(?:quote|line))"
@@ -1336,7 +1351,7 @@ class _Offer:
                                    _HEADCOUNT, _EXPIRY)
                    for m in pattern.finditer(question)]
         self.unnamed = unnamed
-        place = schema.category != "address"
+        place = schema.id not in ADDRESS_WITH_FLATS
         self.numbers = [n for n in number_spans(question) if not _overlaps(n, avoid + unnamed)
                         and not _numbered(question, n[0], place)
                         and not _PART_OF_VALUE.search(question, max(0, n[0] - 20), n[0])
@@ -1759,7 +1774,7 @@ def _quote_then_sentence(question: str, tail: tuple[int, int], quote: tuple[int,
     return bool(after) and question[quote[1]:quote[1] + 1] in _QUOTE_MARKS and orders_computation(after)
 
 
-_NEXT_SENTENCE = re.compile(r"[»\"'`”]?\s*[.!;?]\s+[A-ZА-ЯЁ]")
+_NEXT_SENTENCE = re.compile(r"[»\"'`”]?\s*[.!;?—–]\s+[A-ZА-ЯЁ]")
 
 
 def _without_closing_question(question: str, tail: tuple[int, int]) -> tuple[int, int]:
