@@ -695,6 +695,7 @@ def _one_sentence(question: str, span: tuple[int, int]) -> tuple[int, int]:
     «…ICAO: Жанибеков Ерлан Сейтжанович. Номер 305, заезд в 14:00.», «slug: Кремль закроют на
     реставрацию. Материал id 40877»: the sentences with figures after a name or a title are
     remarks about the booking or the page, no part of it.
+
     A remark in brackets with a figure at the end of an unquoted tail is cut as well: «Замена ремня
     ГРМ (цену 6 500 в адрес не надо).», «Письма_1834.pdf (скан 36 стр.)»; a quoted title keeps its
     brackets ("Ten Tips for Faster CI Pipelines (2025 Edition)").
@@ -711,6 +712,7 @@ def _one_sentence(question: str, span: tuple[int, int]) -> tuple[int, int]:
 
 
 _BRACKETED_REMARK = re.compile(r"\s+\([^()]*\d[^()]*\)[.!]?$")
+"""A remark in brackets holding a figure, closing a span: «(скан 36 стр.)»."""
 
 
 _SINCE_YEAR = re.compile(r"(?<!\w)(?:since|с|со|начиная\s+с)\s+(?:19|20)\d\d$", re.IGNORECASE)
@@ -804,7 +806,7 @@ OWNER_WORDS = re.compile(
 """Possessives: a request about *my* card, *his* invoice, *the supplier's* IBAN or *the new hire's*
 form points at data someone has and the question does not give."""
 ELSEWHERE_WORDS = re.compile(
-    r"(?<!\w)(?:above|attached|выше|вложени[еия]|прикрепл[её]нн\w*|приложенн\w*|указан\w*"
+    r"(?<!\w)(?:above|attached|выше|вложени[еия]|прикрепл[её]нн\w*|приложен\w*|указан\w*"
     r"|(?:I|you|we|they|he|she)\s+(?:sent|pasted|shared|forwarded|uploaded|showed|put|saved|mentioned)"
     r"|скинул\w*|скидывал\w*|прислал\w*|присылал\w*|переслал\w*|пересланн\w*"
     r"|(?:в|из)\s+(?:прошл|предыдущ|прежн)\w*\s+(?:заказ|письм|сообщени|счет|счёт|раз)\w*"
@@ -822,9 +824,9 @@ ELSEWHERE_WORDS = re.compile(
     r"|лежит\s+(?:на|в|во|у)|в\s+папк\w+|(?:on|in)\s+the\s+shared\s+(?:drive|folder)|в\s+скан\w*"
     r"|in\s+the\s+scan|продиктует|will\s+dictate|I'll\s+(?:paste|send)|(?:paste|send)\s+it\s+later"
     r"|(?:скину|скинет|пришлю|пришлёт|пришлет|скажу|сообщу|назову)\s+(?:\w+\s+){0,2}?(?:позже|потом|после\s+\w+)"
-    r"|на\s+оборот\w*|в\s+(?:квитанци\w*|выписк\w*|анкет\w*)|(?:in|on)\s+the\s+portal|на\s+портал\w*"
-    r"|in\s+(?:my|the|our)\s+mailbox|приложен\w*"
-    r"|в\s+сам(?:ом|ой)\s+\w+|в\s+(?:карточк\w*|1с|1c|описи)|(?:in|from)\s+1c|записан\w*\s+(?:в|у)"
+    r"|на\s+оборот\w*|в\s+(?:квитанци\w*|выписк\w*|анкет\w*|карточк\w*|1с|1c|описи)|(?:in|from)\s+1c"
+    r"|(?:in|on)\s+the\s+portal|на\s+портал\w*|in\s+(?:my|the|our)\s+mailbox"
+    r"|в\s+сам(?:ом|ой)\s+\w+|записан\w*\s+(?:в|у)"
     # a record kept in a system: a hotel's, a site's, a news agency's
     r"|on\s+file|(?:in|on)\s+the\s+(?:wire|pms|cms|crm)|(?:в|из)\s+(?:cms|crm|pms|црм)"
     # a photo, a mailbox, a logbook, another computer, a memory that fails, a sum to come
