@@ -388,7 +388,7 @@ def holds_shape(uid: str, question: str) -> bool:
     matches = [m.span() for m in shape.finditer(question)]
     if not matches:
         return False
-    literals = [(s, e) for s, e in question_literal_spans(question) if question[s - 1:s] in OPENING_QUOTES]
+    literals = [(s, e) for s, e in question_literal_spans(question) if _opens_quote(question, s)]
     for start, end in matches:
         inside = [(s, e) for s, e in literals if s <= start and end <= e and (s, e) != (start, end)]
         if not inside:
@@ -596,13 +596,18 @@ _COUNTED_BEFORE = re.compile(r"(?<!\w)(?:символ|знак|цифр|букв
 """The same nouns right before the number: «символов 80», "characters: 80"."""
 
 
+def _opens_quote(question: str, start: int) -> bool:
+    """Whether an opening quote mark stands right before ``start`` (a quoted literal begins there)."""
+    return question[start - 1:start] in OPENING_QUOTES
+
+
 def _quoted_text(question: str, span: tuple[int, int]) -> bool:
     """Whether ``span`` is a quoted text of two sentences or more: a text, whatever figures it holds.
 
     'give me the stats: "The collection comprises 214 letters … Most were acquired …"' quotes the
     abstract; the count in it is a part of it, not a description of it.
     """
-    return question[span[0] - 1:span[0]] in OPENING_QUOTES and _SENTENCE_END.search(
+    return _opens_quote(question, span[0]) and _SENTENCE_END.search(
         question, span[0], span[1]) is not None
 
 
@@ -705,8 +710,7 @@ def _one_sentence(question: str, span: tuple[int, int]) -> tuple[int, int]:
             r"\d", question[stop.end():span[1]]):
         return span[0], stop.start()
     remark = _BRACKETED_REMARK.search(question, span[0], span[1])
-    quoted = question[span[0] - 1:span[0]] in OPENING_QUOTES
-    if remark is not None and remark.start() > span[0] and not quoted:
+    if remark is not None and remark.start() > span[0] and not _opens_quote(question, span[0]):
         return span[0], remark.start()
     return span
 
@@ -1301,7 +1305,7 @@ def _quoted_name(question: str, start: int, end: int) -> bool:
     "Nova 2"): the number in it is part of the name, no quantity of the request.
     """
     words = question[start:end].split()
-    return question[start - 1:start] in OPENING_QUOTES and len(words) <= 3 and any(
+    return _opens_quote(question, start) and len(words) <= 3 and any(
         w[:1].isupper() and w.isalpha() for w in words) and any(any(c.isdigit() for c in w) for w in words)
 
 
@@ -1872,9 +1876,9 @@ def _cued_first(literals: list[tuple[int, int]], question: str, cue: re.Pattern[
     With ``cue``, the literal that follows it: «рубрика «Обратная связь». Разбери адрес на
     части: 603005, …» (:data:`_ADDRESS_CUE`) gives the address after its noun, not the rubric.
     """
+    pattern, reach = (cue, 32) if cue else (_TEXT_CUE, 16)
     for i, (start, _) in enumerate(literals):
-        if i and (cue or _TEXT_CUE).search(question[max(0, start - 32):start] if cue
-                                           else question[max(0, start - 16):start]):
+        if i and pattern.search(question[max(0, start - reach):start]):
             literals.insert(0, literals.pop(i))
             return
 
@@ -2386,11 +2390,6 @@ class RuleRouter:
                 return other
         return None
 
-    def _binds_all(self, uid: str, question: str) -> bool:
-        """Whether spans of ``question`` give every required argument of ``uid``."""
-        spans = self._bind(uid, question)
-        return all(a.name in spans for a in self.schemas[uid].arguments if a.required)
-
     def _spec_decision(self, chosen: SpecEvidence, question: str) -> RouterDecision:
         """The chosen spec with its settled inputs, or a refusal for an input left open.
 
@@ -2424,16 +2423,18 @@ class RuleRouter:
             return self._refuse("OUT_OF_SCOPE", question, premise_text(premise), **premise)
         chosen = choose_spec(question)
         uid = self._pick_utility(question)
-        if chosen is not None and not (open_spec_inputs(chosen.spec, chosen.settled)
-                                       and uid is not None and self._binds_all(uid, question)):
+        spans = self._bind(uid, question) if uid is not None else {}
+        missing = ([a for a in self.schemas[uid].arguments if a.required and a.name not in spans]
+                   if uid is not None else [])
+        # a spec that would leave an input open gives way to a utility the question gives everything
+        if chosen is not None and not (uid is not None and not missing
+                                       and open_spec_inputs(chosen.spec, chosen.settled)):
             return self._spec_decision(chosen, question)
         if uid is not None and asks_reason_itself(question):
             # a utility computes and gives no reason; the words that named it name a topic of the
             # course, which may give one ("Why does an INN have 12 digits?")
             return RouterDecision(source=Source.QUOTE, raw_output="quote")
         if uid is not None:
-            spans = self._bind(uid, question)
-            missing = [a for a in self.schemas[uid].arguments if a.required and a.name not in spans]
             if not missing:
                 return self._decision(uid, question, spans)
             if missing[0].role.value == "data" and names_charset_of_data(question, self.schemas[uid]):
