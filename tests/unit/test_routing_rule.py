@@ -1975,6 +1975,8 @@ def test_a_tax_named_beside_a_computation_is_no_world_fact() -> None:
      "format.csv_to_json", {"data": "name,room\nYilmaz,412"}),
     ("Письмо для рубрики «Обратная связь». Разбери адрес на части: 603005, г. Нижний Новгород, д. 10",
      "address.parse_ru", {"address": "603005, г. Нижний Новгород, д. 10"}),
+    ("Письмо для «Обратной связи». Разбери адрес регистрации жильца: 443099, г. Самара, д. 5",
+     "address.parse_ru", {"address": "443099, г. Самара, д. 5"}),
     # words of a car service and a library for working days, a warranty's last day, a passport's
     # spelling and a page's address; a quoted abstract, a remark in brackets, years of a change, a hall
     ("Lead time runs from June 2 to June 20, 2025. How many working days Mon–Fri is that?",
