@@ -22,6 +22,7 @@ from workbench.routing import (
     load_span_router,
     underived_arguments,
 )
+from workbench.routing._dataset import TRAINING_SETS
 from workbench.routing._span import (
     EmbeddingCache,
     SpanRouter,
@@ -331,6 +332,24 @@ def test_rule_label_names_the_class_of_each_kind_of_decision() -> None:
     assert rule_label(RouterDecision(source=Source.REFUSE, refusal=missing)) == "hash.md5"
     other = Refusal(code="SEVERAL_REQUESTS", area="t")
     assert rule_label(RouterDecision(source=Source.REFUSE, refusal=other)) is None
+
+
+def test_a_span_router_trains_on_the_sets_written_by_hand_only_when_asked_and_never_on_the_styles() -> None:
+    from workbench.routing._span import SPAN_SETS, WRITTEN_SETS
+
+    folder = Path(__file__).resolve().parents[2] / "corpus" / "questions"
+    written = {p.name for p in folder.glob("router_*.jsonl")} - {"router_styles.jsonl", *TRAINING_SETS}
+    assert set(WRITTEN_SETS) == written and "router_styles.jsonl" not in SPAN_SETS
+
+    def dev(names):
+        return [row["question"] for name in names
+                for row in map(json.loads, (folder / name).read_text(encoding="utf-8").splitlines())
+                if row["split"] == "dev"]
+
+    assert [line["question"] for line in LINES] == dev(TRAINING_SETS)
+    trained = [line["question"] for line in _training_lines(seed=1, generated=0, written=True)]
+    assert trained == dev(SPAN_SETS)
+    assert not set(dev(["router_styles.jsonl"])) & set(trained)
 
 
 def test_training_without_refusals_has_no_refusal_line() -> None:

@@ -37,7 +37,7 @@ def _train_span(args: argparse.Namespace, settings: Settings) -> int:
                                rule_prior=args.rule_prior, rule_vote=args.rule_vote,
                                spec_prior=args.spec_prior, description_prior=args.description_prior,
                                shape_prior=args.shape_prior, quote_doubt=args.quote_doubt,
-                               refusals=not args.no_refusals,
+                               refusals=not args.no_refusals, written=args.written,
                                encoder=args.encoder)
     print(f"trained a span router over {config.embedder}: {len(config.classes)} classes, "
           f"{config.train_items} lines "
@@ -178,6 +178,9 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     span.add_argument("--out", metavar="DIR", help="write the weights here (models/routers/span)")
     span.add_argument("--no-refusals", action="store_true",
                       help="train on no refusal line: no refusal class, refusals only from spans")
+    span.add_argument("--written", action="store_true",
+                      help="train also on the dev sets written by hand (router_chat.jsonl and the others; "
+                           "not router_styles.jsonl)")
     span.set_defaults(handler=_train_span)
     folds = group.add_parser("cv-span", parents=[common, _span_options()],
                              help="score the span router on folds of the dev split, each by a router "
