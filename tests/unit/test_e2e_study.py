@@ -121,6 +121,7 @@ def test_each_outcome_class(settings: Path) -> None:
     assert table.loc["all", "items"] == 6 and table.loc["utility", "verified wrong"] == 1
     assert table.loc["refuse", "same code"] == 0  # NOT_SCRIPTED is not OUT_OF_SCOPE
     assert report.verified_wrong_share == pytest.approx(2 / 6)
+    assert [round(x, 4) for x in report.verified_wrong_interval] == [0.0433, 0.7772]
     assert list(table.columns) == ["items", *OUTCOMES, "same code"]
 
 
@@ -132,9 +133,12 @@ def test_cli_prints_the_table_of_the_whole_set(settings: Path, capsys) -> None:
     total = [line for line in out.splitlines() if line.strip().startswith("all")][0].split()
     assert int(total[1]) == sum(item.split == "test" for item in ITEMS)
     assert "verified-wrong answers:" in out and "run record:" in out
+    assert re.search(r"of \d+ questions \(exact 95% interval \d+\.\d% to \d+\.\d%\)", out)
     record = next((Path(settings).parent / "results").glob("e2e-*"))
     manifest = json.loads((record / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["kind"] == "e2e" and manifest["router"] == "rule"
+    low, high = manifest["summary"]["verified_wrong_interval"]
+    assert 0.0 <= low <= manifest["summary"]["verified_wrong_share"] <= high
 
 
 def test_a_quote_of_a_word_for_word_copy_of_the_gold_span_is_the_golds(tmp_path: Path) -> None:

@@ -141,3 +141,18 @@ def test_the_negative_control_is_given_with_and_without_the_kind_expected_to_pas
         "genuine_passed": 1317}})
     assert "4,293 of 4,560 forgeries caught (94.1%)" in block
     assert "4,293 of 4,320 (99.4%)" in block and "expected to pass: 0 of 240" in block
+
+
+def test_the_end_to_end_verified_wrong_share_is_given_with_its_exact_interval() -> None:
+    from workbench.report._markdown import render_e2e
+
+    counts = {"items": 64, "answered correctly": 45, "refused correctly": 16, "verified wrong": 2,
+              "over-refused": 1, "same code": 12}
+    e2e = {"run": "e2e-x", "router": "rule", "router_reason": "named", "split": "all",
+           "per_source": {"all": counts}, "verified_wrong": [{"id": "a", "source": "quote"}] * 2,
+           "verified_wrong_interval": [0.0038, 0.1084]}
+    line = "verified wrong | 2 of 64 (3.1%; exact 95% interval 0.4% to 10.8%) |"
+    assert line in render_figures({"suite": "s", "quote": {}, "routers": None, "e2e": e2e})
+    assert "Verified wrong: 2 of 64 (3.1%; exact 95% interval 0.4% to 10.8%)." in render_e2e({"e2e": e2e})
+    older = {k: v for k, v in e2e.items() if k != "verified_wrong_interval"}  # a record before it
+    assert "exact 95%" not in render_figures({"suite": "s", "quote": {}, "routers": None, "e2e": older})

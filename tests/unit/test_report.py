@@ -191,6 +191,8 @@ def test_end_to_end_outcomes_per_source_on_the_front_page(tmp_path: Path) -> Non
     front = page[:page.index('<section id="leakage">')]
     assert '<div class="banner bad" id="banner-e2e"><div class="big">1</div>' in front
     assert "End to end: 1 of 4 questions answered verified-wrong</b> (router rule" in front
+    # one of four says little: the share's exact 95% interval is printed beside it
+    assert "exact 95% interval of the share 0.6% to 80.6%)" in front
     # per source: answered correctly, refused correctly, verified wrong, over-refused
     assert "<td>utility</td><td>1</td><td>1</td><td>0</td><td>0</td><td>0</td>" in front
     assert "<td>quote</td><td>1</td><td>0</td><td>0</td><td>1</td><td>0</td>" in front

@@ -25,3 +25,30 @@ def test_every_face_prints_p_through_format_p() -> None:
     files = [*root.joinpath("workbench").rglob("*.py"), *root.joinpath("notebooks").rglob("*.py")]
     offenders = [str(f) for f in files if pattern.search(f.read_text(encoding="utf-8"))]
     assert offenders == []
+
+
+@pytest.mark.parametrize(("k", "n"), [(0, 64), (2, 64), (1, 10), (10, 10), (5, 129), (37, 40)])
+def test_the_exact_interval_is_clopper_pearson(k: int, n: int) -> None:
+    from workbench.stats import exact_interval
+
+    low, high = exact_interval(k, n)
+    assert low <= k / n <= high
+    mirrored = exact_interval(n - k, n)  # the interval of the failures mirrors that of the successes
+    assert low == pytest.approx(1 - mirrored[1], abs=1e-12)
+    assert high == pytest.approx(1 - mirrored[0], abs=1e-12)
+    if k == 0:  # the closed forms at the edges: P(X = 0) = (1 - p) ** n = 0.025
+        assert low == 0.0 and high == pytest.approx(1 - 0.025 ** (1 / n), abs=1e-12)
+    if k == n:
+        assert high == 1.0 and low == pytest.approx(0.025 ** (1 / n), abs=1e-12)
+    narrow = exact_interval(k, n, confidence=0.5)
+    assert low <= narrow[0] and narrow[1] <= high and narrow[1] - narrow[0] < high - low
+
+
+def test_the_exact_interval_of_two_in_sixty_four() -> None:
+    from workbench.stats import exact_interval
+
+    assert [round(x, 5) for x in exact_interval(2, 64)] == [0.00381, 0.10837]  # as scipy's binomtest gives
+    assert exact_interval(0, 64)[1] > 0.05  # none wrong of 64 does not show a share under 1%
+    for k, n, confidence in ((1, 0, 0.95), (-1, 5, 0.95), (6, 5, 0.95), (1, 5, 1.0)):
+        with pytest.raises(ValueError, match="no interval"):
+            exact_interval(k, n, confidence)

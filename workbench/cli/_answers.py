@@ -163,8 +163,9 @@ def _eval_e2e(args: argparse.Namespace, settings: Settings) -> int:
     print(f"router: {report.router} ({report.router_reason}); split {report.split or 'dev+test'}")
     with pd.option_context("display.width", 140):
         print(report.table.to_string(index=False))
+    low, high = report.verified_wrong_interval
     print(f"verified-wrong answers: {100 * report.verified_wrong_share:.1f}% of "
-          f"{len(report.rows)} questions")
+          f"{len(report.rows)} questions (exact 95% interval {100 * low:.1f}% to {100 * high:.1f}%)")
     if args.show:
         missed = report.rows[report.rows["outcome"].isin([o for o in OUTCOMES
                                                           if o not in ("answered correctly",

@@ -76,6 +76,14 @@ def _e2e_cells(e2e: dict[str, Any], source: str) -> str:
     return ", ".join(f"{o} {counts[o]}" for o in OUTCOMES)
 
 
+def _e2e_wrong(e2e: dict[str, Any]) -> str:
+    """How many questions were answered verified-wrong, their share and its exact 95% interval."""
+    wrong, items = len(e2e["verified_wrong"]), e2e["per_source"]["all"]["items"]
+    low, high = e2e["verified_wrong_interval"]
+    return (f"{wrong} of {items} ({_pct(wrong / items if items else 0.0)}; exact 95% interval "
+            f"{_pct(low)} to {_pct(high)})")
+
+
 def render_figures(figures: dict[str, Any]) -> str:
     """The README's measured block (Markdown); the same record gives the same text."""
     lines = [f"Measured by suite `{figures.get('suite') or 'none'}`"
@@ -101,6 +109,8 @@ def render_figures(figures: dict[str, Any]) -> str:
                 continue
             lines.append(f"| end to end, {source} questions ({e2e['per_source'][source]['items']}"
                          f", router {e2e['router']}) | {_e2e_cells(e2e, source)} |")
+        if "verified_wrong_interval" in e2e:
+            lines.append(f"| end to end, verified wrong | {_e2e_wrong(e2e)} |")
     negative = figures.get("negative_control")
     if negative:
         kinds = ", ".join(negative["expected_to_pass"])
@@ -219,6 +229,8 @@ def render_e2e(figures: dict[str, Any]) -> str:
     for source, counts in e2e["per_source"].items():
         lines.append(_row([source, counts["items"], *(counts[o] for o in OUTCOMES)]))
     lines.append("")
+    if "verified_wrong_interval" in e2e:
+        lines += [f"Verified wrong: {_e2e_wrong(e2e)}.", ""]
     lines += [f"- *{outcome}*: {OUTCOME_DEFINITIONS[outcome]}." for outcome in OUTCOMES]
     return "\n".join(lines) + "\n"
 

@@ -42,6 +42,7 @@ from workbench.errors import WorkbenchError
 from workbench.fts import Conclusion, evaluate_spec
 from workbench.gates import QuoteSource
 from workbench.routing import Router
+from workbench.stats import exact_interval
 from workbench.studies._records import record_run
 from workbench.utilities import call_utility, results_equal
 
@@ -222,6 +223,18 @@ class E2EReport:
         """The share of all questions answered verified-wrong."""
         return float((self.rows["outcome"] == "verified wrong").mean()) if len(self.rows) else 0.0
 
+    @property
+    def verified_wrong_interval(self) -> tuple[float, float]:
+        """The exact 95% interval of that share (:func:`workbench.stats.exact_interval`)."""
+        return verified_wrong_interval(self.rows)
+
+
+def verified_wrong_interval(rows: pd.DataFrame) -> tuple[float, float]:
+    """The exact 95% interval of the share of ``rows`` answered verified-wrong ((0, 1) for none)."""
+    if not len(rows):
+        return 0.0, 1.0
+    return exact_interval(int((rows["outcome"] == "verified wrong").sum()), len(rows))
+
 
 def outcome_table(rows: pd.DataFrame) -> pd.DataFrame:
     """Counts of each outcome per gold source, a total row, and the refusal codes that agree."""
@@ -288,6 +301,7 @@ def run_e2e(settings: Settings, *, router: Router | str | None = None, split: st
         return report
     summary = {"router": name, "split": split or "all", "items": len(frame),
                "verified_wrong_share": round(report.verified_wrong_share, 4),
+               "verified_wrong_interval": [round(x, 4) for x in report.verified_wrong_interval],
                **{outcome: int((frame["outcome"] == outcome).sum()) for outcome in OUTCOMES}}
     path = record_run("e2e", frame, settings=settings, summary=summary,
                       extra={"router": name, "router_reason": reason})

@@ -21,7 +21,7 @@ from workbench.routing._transformers import TRAINING_RECORD
 from workbench.runs import RunRecord
 from workbench.stats import format_p
 from workbench.studies._analysis import headline
-from workbench.studies._e2e import OUTCOMES, SOURCES, outcome_table
+from workbench.studies._e2e import OUTCOMES, SOURCES, outcome_table, verified_wrong_interval
 from workbench.studies._selection import gold_for_run, selection_errors
 
 EXPECTED_TO_PASS: tuple[str, ...] = (ForgeryKind.VALID_EVIDENCE_OTHER_QUESTION.value,)
@@ -175,7 +175,8 @@ def reranker_figures(record: RunRecord, models_dir: str | os.PathLike[str] = "mo
 def e2e_figures(record: RunRecord) -> dict[str, Any]:
     """The end-to-end run: per gold source, the count of each outcome class.
 
-    The questions answered verified-wrong are listed by id (the report's traces carry it).
+    The questions answered verified-wrong are listed by id (the report's traces carry it), with the
+    exact 95% interval of their share of all questions.
     """
     rows = record.rows
     table = outcome_table(rows).set_index("source")
@@ -190,6 +191,7 @@ def e2e_figures(record: RunRecord) -> dict[str, Any]:
                        for source in [*SOURCES, "all"]},
         "verified_wrong": [{"id": str(r["id"]), "source": str(r["source"])}
                            for _, r in wrong.iterrows()],
+        "verified_wrong_interval": [round(x, 4) for x in verified_wrong_interval(rows)],
     }
 
 
