@@ -1068,6 +1068,27 @@ def test_a_quote_that_opens_the_tail_is_the_data_before_the_next_sentence(rule: 
 def test_unquoted_mojibake_is_the_text_to_repair(rule: RuleRouter) -> None:
     question = "Her name shows up in the helpdesk as Р•Р»РµРЅР° РЎРѕРєРѕР»РѕРІР°. Can you get it back?"
     assert rule.route(question).args == {"text": "Р•Р»РµРЅР° РЎРѕРєРѕР»РѕРІР°"}
+    # a short word of pairs («Р·Р°», «за») between two runs is a word of the same text
+    question = "Our emails show up as РЎРїР°СЃРёР±Рѕ Р·Р° Р·Р°РєР°Р· in some clients. Can you recover them?"
+    assert rule.route(question).args == {"text": "РЎРїР°СЃРёР±Рѕ Р·Р° Р·Р°РєР°Р·"}
+    question = "В теме письма «РЎС‡РµС‚ РІ СЂСѓР±Р»СЏС…» вместо текста, почини"
+    assert rule.route(question).args == {"text": "РЎС‡РµС‚ РІ СЂСѓР±Р»СЏС…"}
+
+
+@pytest.mark.parametrize(("question", "year"), [
+    ("Переведи 72 градуса по Фаренгейту в Цельсий и заодно скажи, високосный ли 2032 год.", None),
+    ("Convert 12 km to miles, and is 2100 a leap year?", None),
+    ("Високосный ли 2032 год?", 2032),
+    ("Was 1900 a leap year? It was 30 °C that summer.", 1900)])
+def test_a_measure_is_no_year(rule: RuleRouter, question: str, year: int | None) -> None:
+    # «72 градуса» is a temperature: the year is 2032, and the temperature's conversion is a
+    # second request beside it
+    if year is None:
+        assert rule._bind("date.is_leap_year", question)["year"].value(question) > 2000
+        decision = rule.route(question)
+        assert decision.refusal is not None and decision.refusal.code == "SEVERAL_REQUESTS"
+    else:
+        assert rule.route(question).args == {"year": year}
 
 
 @pytest.mark.parametrize("question", [

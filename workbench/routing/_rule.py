@@ -316,6 +316,12 @@ _IANA_ZONE = (r"(?<![\w/])(?:Africa|America|Antarctica|Asia|Atlantic|Australia|E
 _IANA_ZONE_RE = re.compile(_IANA_ZONE)
 _CSV_FIELDS = r"[^\n,;{}\[\]:]+(?:[,;][^\n,;{}\[\]:]*)+"
 _CSV_LINES = re.compile(rf"(?m)^{_CSV_FIELDS}\n{_CSV_FIELDS}$")
+_MOJIBAKE_1251 = (r"[РС][\u0400-\u045F\u0490\u0491\u00A0-\u00BF\u2013-\u2022\u2026\u2030\u2039"
+                  r"\u203A\u20AC\u2116\u2122]")
+"""One letter of UTF-8 Cyrillic read as windows-1251: a capital Р or С and the byte after it."""
+_MOJIBAKE_1252 = (r"[ÐÑ][\u0080-\u00BF\u0152\u0153\u0160\u0161\u0178\u017D\u017E\u0192\u02C6\u02DC"
+                  r"\u2013-\u2022\u2026\u2030\u2039\u203A\u20AC\u2122]")
+"""The same read as latin-1 or windows-1252: Ð or Ñ and the byte after it."""
 DATA_SHAPES: dict[str, re.Pattern[str]] = {
     # two lines in a row of fields parted by commas or semicolons, no brace or colon in them: a table
     "format.csv_to_json": _CSV_LINES, "format.csv_to_markdown": _CSV_LINES,
@@ -364,11 +370,10 @@ DATA_SHAPES: dict[str, re.Pattern[str]] = {
     # UTF-8 Cyrillic read as windows-1251: every other letter a capital Р or С («РЎРїР°СЃ»)
     # (the second letter of a pair is what windows-1251 gives bytes 80-BF: Cyrillic or a sign)
     # and read as latin-1 or windows-1252: every other letter Ð or Ñ («Ð¡ÐµÑ€Ð³ÐµÐ¹»)
+    # (a short word of pairs after a run is the same text: «РЎРїР°СЃРёР±Рѕ Р·Р° Р·Р°РєР°Р·», «за»)
     "charset.fix_mojibake": re.compile(
-        r"(?:[РС][\u0400-\u045F\u0490\u0491\u00A0-\u00BF\u2013-\u2022\u2026\u2030\u2039"
-        r"\u203A\u20AC\u2116\u2122]){3,}"
-        r"|(?:[ÐÑ][\u0080-\u00BF\u0152\u0153\u0160\u0161\u0178\u017D\u017E\u0192\u02C6\u02DC"
-        r"\u2013-\u2022\u2026\u2030\u2039\u203A\u20AC\u2122]){3,}"),
+        rf"(?:{_MOJIBAKE_1251}){{3,}}(?:[ \t](?:{_MOJIBAKE_1251})+(?![^\s.,;:!?]))*"
+        rf"|(?:{_MOJIBAKE_1252}){{3,}}(?:[ \t](?:{_MOJIBAKE_1252})+(?![^\s.,;:!?]))*"),
 }
 """Data whose shape only one utility takes: a question holding it scores for that utility as a
 trigger of :data:`SHAPE_SCORE` letters would, wherever its words are."""
@@ -541,13 +546,27 @@ _GRADE = re.compile(r"\s*(?:кл\.|класс\w*|сорт\w*|grade|class)(?!\w)"
 """A number before a grade's noun («пшеница 4 кл.», "grade 3" written after) names the grade."""
 
 
+_DEGREES_AFTER = re.compile(r"\s?(?:°|degrees?(?!\w)|градус\w*)", re.IGNORECASE)
+
+
+def _measured(question: str, span: tuple[int, int]) -> bool:
+    """Whether a unit of measure follows the number at ``span`` («72 градуса», "5 km"): a measure."""
+    if _DEGREES_AFTER.match(question, span[1]):
+        return True
+    return any(0 <= start - span[1] <= 2 and not question[span[1]:start].strip()
+               for start, _ in vocabularies()["unit"].separate_spans(question))
+
+
 def _no_quantity(question: str, span: tuple[int, int], name: str) -> bool:
     """Whether the number at ``span`` is no value of argument ``name``, though a number.
 
     «3 года», «через 20» count time (left to an argument that counts time, or a year), «12 hex
-    digits» counts the data's parts (the places of a rounding are its own), "under 80" bounds it.
+    digits» counts the data's parts (the places of a rounding are its own), "under 80" bounds it,
+    and a year is no measure («72 градуса по Фаренгейту … високосный ли 2032 год»).
     """
-    return ((name != "year" and _counts_time(question, span)) or _GRADE.match(question, span[1]) is not None
+    return ((name != "year" and _counts_time(question, span))
+            or (name == "year" and _measured(question, span))
+            or _GRADE.match(question, span[1]) is not None
             or (name != "digits" and _PARTS_AFTER.match(question, span[1]) is not None)
             or _BOUND.search(question, max(0, span[0] - 14), span[0]) is not None)
 
@@ -1931,8 +1950,8 @@ def _shape_runs(question: str, shape: re.Pattern[str]) -> list[tuple[int, int]]:
         if found and m.start() < found[-1][1]:
             continue  # a run inside the word the last one was carried to («купли-продажи»)
         end = m.end()
-        while end < len(question) and not question[end].isspace() and question[end] not in ".,;:!?":
-            end += 1  # the rest of the word the run ends in
+        while end < len(question) and not question[end].isspace() and question[end] not in ".,;:!?»”\")":
+            end += 1  # the rest of the word the run ends in, not the quote or bracket closing it
         if found and re.fullmatch(r"[ \t]", question[found[-1][1]:m.start()]):
             found[-1] = (found[-1][0], end)
         else:
