@@ -72,8 +72,13 @@ def mcnemar(a_correct: Sequence[bool], b_correct: Sequence[bool]) -> McNemarResu
 
 
 def _binomial_cdf(k: int, n: int, p: float) -> float:
-    """``P(X <= k)`` for ``X ~ Binomial(n, p)``, summed exactly term by term."""
-    return sum(math.comb(n, i) * p ** i * (1.0 - p) ** (n - i) for i in range(k + 1))
+    """``P(X <= k)`` for ``X ~ Binomial(n, p)``, ``0 < p < 1``, summed term by term in logs.
+
+    In logs, because ``C(n, i)`` alone overflows a float past n of about a thousand.
+    """
+    log_p, log_q, log_n = math.log(p), math.log1p(-p), math.lgamma(n + 1)
+    return sum(math.exp(log_n - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * log_p + (n - i) * log_q)
+               for i in range(k + 1))
 
 
 def _solve(f: Callable[[float], float], target: float) -> float:

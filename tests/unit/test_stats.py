@@ -49,6 +49,9 @@ def test_the_exact_interval_of_two_in_sixty_four() -> None:
 
     assert [round(x, 5) for x in exact_interval(2, 64)] == [0.00381, 0.10837]  # as scipy's binomtest gives
     assert exact_interval(0, 64)[1] > 0.05  # none wrong of 64 does not show a share under 1%
+    assert exact_interval(0, 368)[1] < 0.01 < exact_interval(0, 367)[1]  # what showing 1% takes
+    low, high = exact_interval(50, 5000)  # a large set: no overflow, a narrow interval
+    assert 0.0074 < low < 0.01 < high < 0.0132
     for k, n, confidence in ((1, 0, 0.95), (-1, 5, 0.95), (6, 5, 0.95), (1, 5, 1.0)):
         with pytest.raises(ValueError, match="no interval"):
             exact_interval(k, n, confidence)
