@@ -20,7 +20,7 @@ import pytest
 from workbench.config import load_settings
 from workbench.fts import Conclusion, evaluate_spec
 from workbench.routing._dataset import TRAINING_SETS
-from workbench.routing._span import WRITTEN_SETS
+from workbench.routing._span import written_sets
 from workbench.utilities import call_utility, load_catalog
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -412,4 +412,4 @@ def test_check_set_lines_are_dev_refusals_and_calls_asked_by_no_other_set(
     assert {r["lang"] for r in refusals} == {r["lang"] for r in calls} == langs
     taken = {r["id"] for name in others for r in _read(QUESTIONS / f"{name}.jsonl")}
     assert not {r["id"] for r in rows} & taken and len({r["id"] for r in rows}) == len(rows)
-    assert path.name not in TRAINING_SETS and path.name in WRITTEN_SETS  # trained on only when asked
+    assert path.name not in TRAINING_SETS and path.name in written_sets()  # trained on only when asked

@@ -22,7 +22,6 @@ from workbench.routing import (
     load_span_router,
     underived_arguments,
 )
-from workbench.routing._dataset import TRAINING_SETS
 from workbench.routing._span import (
     EmbeddingCache,
     SpanRouter,
@@ -334,22 +333,26 @@ def test_rule_label_names_the_class_of_each_kind_of_decision() -> None:
     assert rule_label(RouterDecision(source=Source.REFUSE, refusal=other)) is None
 
 
-def test_a_span_router_trains_on_the_sets_written_by_hand_only_when_asked_and_never_on_the_styles() -> None:
-    from workbench.routing._span import SPAN_SETS, WRITTEN_SETS
+def test_a_span_router_trains_on_the_sets_written_by_hand_only_when_asked_and_never_on_the_styles(
+        tmp_path: Path) -> None:
+    def line(qid: str, question: str, split: str = "dev") -> str:
+        gold = {"source": "utility", "utility": "hash.md5", "args": {"text": "x"}}
+        return json.dumps({"id": qid, "question": question, "split": split, "gold": gold}) + "\n"
 
-    folder = Path(__file__).resolve().parents[2] / "corpus" / "questions"
-    written = {p.name for p in folder.glob("router_*.jsonl")} - {"router_styles.jsonl", *TRAINING_SETS}
-    assert set(WRITTEN_SETS) == written and "router_styles.jsonl" not in SPAN_SETS
+    (tmp_path / "router_tasks.jsonl").write_text(line("t1", "task dev") + line("t2", "task test", "test"))
+    (tmp_path / "router_hotel.jsonl").write_text(line("h1", "hotel dev"))
+    (tmp_path / "router_styles.jsonl").write_text(line("s1", "styles dev"))
+    (tmp_path / "e2e.jsonl").write_text(line("e1", "end to end dev"))
 
-    def dev(names):
-        return [row["question"] for name in names
-                for row in map(json.loads, (folder / name).read_text(encoding="utf-8").splitlines())
-                if row["split"] == "dev"]
+    def trained(**kwargs) -> list[str]:
+        return [r["question"] for r in _training_lines(seed=1, generated=0, questions_dir=tmp_path, **kwargs)]
 
-    assert [line["question"] for line in LINES] == dev(TRAINING_SETS)
-    trained = [line["question"] for line in _training_lines(seed=1, generated=0, written=True)]
-    assert trained == dev(SPAN_SETS)
-    assert not set(dev(["router_styles.jsonl"])) & set(trained)
+    assert trained() == ["task dev"]
+    assert trained(written=True) == ["task dev", "hotel dev"]
+    # the committed sets: every hand-written check set is one of them, the styles set never
+    from workbench.routing._span import written_sets
+
+    assert "router_styles.jsonl" not in written_sets() and "router_hotel.jsonl" in written_sets()
 
 
 def test_training_without_refusals_has_no_refusal_line() -> None:

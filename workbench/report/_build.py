@@ -337,11 +337,6 @@ def _e2e_frame(figures: dict[str, Any]) -> pd.DataFrame:
                                       for source, counts in figures["per_source"].items()])
 
 
-def _share(interval: Sequence[float]) -> str:
-    """An interval of shares in percent: ``0.4% to 10.8%``."""
-    return " to ".join(f"{100 * x:.1f}%" for x in interval)
-
-
 def e2e_banner(scope: Scoped) -> tuple[str, Section]:
     """The end-to-end outcomes per source on the front page, and the section with every trace."""
     record = _as_scope(scope).run("e2e")
@@ -359,7 +354,8 @@ def e2e_banner(scope: Scoped) -> tuple[str, Section]:
               f'<div class="what"><b>End to end: {len(wrong):,} of {total["items"]:,} questions '
               f"answered verified-wrong</b> (router {esc(found['router'] or '?')}, every source "
               f"and the refusals, both splits; exact 95% interval of the share "
-              f"{_share(found['verified_wrong_interval'])}){': ' + links if links else ''}"
+              f"{' to '.join(map(percent, found['verified_wrong_interval']))})"
+              f"{': ' + links if links else ''}"
               + table(_e2e_frame(found)[["source", "items", *OUTCOMES]], counts)
               + '<p class="defs">' + " ".join(
                   f"<b>{esc(o)}</b>: {esc(d)}." for o, d in OUTCOME_DEFINITIONS.items())

@@ -484,8 +484,10 @@ def period_spans(question: str) -> list[tuple[int, int]]:
     return counted_vocabulary("periods").separate_spans(question)
 
 
+DEGREE_WORDS = r"(?:degrees?|градус\w*)"
+"""The word for degrees written between a temperature and its unit's letter ("17 degrees C")."""
 _UNIT_LETTER = re.compile(r"°?[^\W\d_](?![\w°])")
-_BEFORE_UNIT_LETTER = re.compile(r"(?:\d\s?°?|\d\s(?:degrees?|градус\w*)\s|(?<![\w])(?:in|into|to|в|во)\s+)$",
+_BEFORE_UNIT_LETTER = re.compile(rf"(?:\d\s?°?|\d\s{DEGREE_WORDS}\s|(?<![\w])(?:in|into|to|в|во)\s+)$",
                                  re.IGNORECASE)
 _COMMON_LETTERS = frozenset({"a"})  # "in a minute": the are is no unit a letter may name
 

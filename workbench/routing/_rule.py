@@ -38,6 +38,7 @@ from workbench.retrieval import lemma, morphology
 from workbench.routing._normalise import (
     BASE_ARGS,
     CODE_ARGUMENTS,
+    DEGREE_WORDS,
     DURATION_ARGS,
     ArgSpan,
     NormaliseError,
@@ -354,7 +355,7 @@ DATA_SHAPES: dict[str, re.Pattern[str]] = {
     # a temperature by its unit's letter and the unit asked into ("350 F for the oven. What's that
     # in C?", «−40 F в C»): only the temperature conversion takes the bare letters F, C and K
     "units.temperature": re.compile(
-        r"(?<![\w.,])[-−]?\d+(?:[.,]\d+)?\s?(?:°|degrees?\s|градус\w*\s)?\s?[FCK](?![\w°])[^\n]*?(?<![\w])"
+        rf"(?<![\w.,])[-−]?\d+(?:[.,]\d+)?\s?(?:°|{DEGREE_WORDS}\s)?\s?[FCK](?![\w°])[^\n]*?(?<![\w])"
         r"(?:in|to|into|в)\s+"
         r"(?:°?[FCK](?![\w°])|celsius|fahrenheit|kelvin|цельси|фаренгейт|кельвин)", re.IGNORECASE),
     # an IBAN: two capital letters of its country, two check digits, then groups of four
@@ -546,15 +547,24 @@ _GRADE = re.compile(r"\s*(?:кл\.|класс\w*|сорт\w*|grade|class)(?!\w)"
 """A number before a grade's noun («пшеница 4 кл.», "grade 3" written after) names the grade."""
 
 
-_DEGREES_AFTER = re.compile(r"\s?(?:°|degrees?(?!\w)|градус\w*)", re.IGNORECASE)
+_DEGREES_AFTER = re.compile(rf"\s?(?:°|{DEGREE_WORDS}(?!\w))", re.IGNORECASE)
+
+
+def _unit_starts(question: str, accepted: frozenset[str] | set[str] | None = None) -> list[int]:
+    """Where the units of measure ``question`` names begin (of the ``accepted`` codes, if given)."""
+    return [start for start, end in vocabularies()["unit"].spans(question)
+            if accepted is None or ArgSpan(start, end, "enum:unit").value(question) in accepted]
+
+
+def _written_in_unit(question: str, end: int, units: list[int]) -> bool:
+    """Whether one of the units beginning at ``units`` is written right after a value ending at ``end``."""
+    return any(ADJACENT_GAP.match(question[end:u]) for u in units if u >= end)
 
 
 def _measured(question: str, span: tuple[int, int]) -> bool:
     """Whether a unit of measure follows the number at ``span`` («72 градуса», "5 km"): a measure."""
-    if _DEGREES_AFTER.match(question, span[1]):
-        return True
-    return any(0 <= start - span[1] <= 2 and not question[span[1]:start].strip()
-               for start, _ in vocabularies()["unit"].separate_spans(question))
+    return (_DEGREES_AFTER.match(question, span[1]) is not None
+            or _written_in_unit(question, span[1], _unit_starts(question)))
 
 
 def _no_quantity(question: str, span: tuple[int, int], name: str) -> bool:
@@ -1984,10 +1994,8 @@ def _measured_first(numbers: list[tuple[int, int]], question: str, uid: str) -> 
 
     In "Pallet 4 of 6 - gross weight 1,850 lb" the value is the number the unit measures.
     """
-    accepted = unit_codes()[uid]
-    units = [start for start, end in vocabularies()["unit"].spans(question)
-             if ArgSpan(start, end, "enum:unit").value(question) in accepted]
-    numbers.sort(key=lambda n: not any(ADJACENT_GAP.match(question[n[1]:u]) for u in units if u >= n[1]))
+    units = _unit_starts(question, unit_codes()[uid])
+    numbers.sort(key=lambda n: not _written_in_unit(question, n[1], units))
 
 
 def _orient(uid: str, question: str, bound: dict[str, ArgSpan], first: str, second: str) -> None:

@@ -128,27 +128,28 @@ SHIPPED_SETTINGS: dict[str, float] = {
 }
 """The priors and the quote doubt a shipped span router is trained with, by their config names
 (what ``router cv-span`` may vary)."""
-WRITTEN_SETS = (
-    "router_probe.jsonl", "router_chat.jsonl", "router_text.jsonl", "router_refusals.jsonl",
-    "router_newcomer.jsonl", "router_helpdesk.jsonl", "router_edges.jsonl", "router_pointers.jsonl",
-    "router_workchat.jsonl", "router_catalog.jsonl", "router_office.jsonl", "router_devteam.jsonl",
-    "router_learners.jsonl", "router_public.jsonl", "router_tester.jsonl", "router_review.jsonl",
-    "router_shop.jsonl", "router_hr.jsonl", "router_logistics.jsonl", "router_oncall.jsonl",
-    "router_realty.jsonl", "router_clinic.jsonl", "router_farm.jsonl", "router_school.jsonl",
-    "router_hotel.jsonl", "router_newsroom.jsonl", "router_carservice.jsonl", "router_library.jsonl",
-    "router_housing.jsonl", "router_admissions.jsonl",
-)
-"""The dev-only sets written by hand, which a span router trains on beside :data:`TRAINING_SETS` only
-when asked (``written=True``, ``router train-span --written``); the generator never reads them, and
-``router_styles.jsonl`` is not among them: nothing is tuned on it. The shipped routers are not
-trained on them. Trained on them, routers that had not seen a fifth of them (the 30 sets dealt into
-five groups) decided 45 of their 1,699 lines better and 12 worse than the shipped router (utility
-0.910 -> 0.942, refusals 0.965 -> 0.976); on five folds of the task sets' dev split they gained 2
-and lost 1; and on the test split the router trained on them chose worse (source 0.926 -> 0.914,
-over-refusal 0.051 -> 0.080: course questions went to a refusal). The sets are refusal-heavy and
-worded as chat, and what a router learns from them does not carry to the task set's wording."""
-SPAN_SETS = (*TRAINING_SETS, *WRITTEN_SETS)
-"""Every set whose ``dev`` lines a span router trained with ``written=True`` learns from."""
+CHECK_ONLY_SETS = ("router_styles.jsonl",)
+"""Task sets nothing is tuned or trained on: they measure how far the routers carry."""
+
+
+def written_sets(questions_dir: Path | None = None) -> tuple[str, ...]:
+    """The dev-only sets written by hand: every ``router_*.jsonl`` but the training sets and the checks.
+
+    A span router trains on them beside :data:`TRAINING_SETS` only when asked (``written=True``,
+    ``router train-span --written``); the generator never reads them, and the shipped routers are
+    not trained on them. Trained on them, routers that had not seen a fifth of them (the 30 sets
+    dealt into five groups) decided 45 of their 1,699 lines better and 12 worse than the shipped
+    router (utility 0.910 -> 0.942, refusals 0.965 -> 0.976); on five folds of the task sets' dev
+    split they gained 2 and lost 1; and on the test split the router trained on them chose worse
+    (source 0.926 -> 0.914, over-refusal 0.051 -> 0.080: course questions went to a refusal). The
+    sets are refusal-heavy and worded as chat, and what a router learns from them does not carry to
+    the task set's wording.
+    """
+    folder = questions_dir or _default_questions_dir()
+    return tuple(sorted(p.name for p in folder.glob("router_*.jsonl")
+                        if p.name not in {*TRAINING_SETS, *CHECK_ONLY_SETS}))
+
+
 GENERATED_LINES = 3000
 """Generated lines joined to the dev split (10,000 moved dev source accuracy by under 0.02)."""
 
@@ -708,7 +709,7 @@ def _training_lines(seed: int, generated: int, questions_dir: Path | None = None
     """The dev split of the training sets (with ``written``, of the hand-written ones too), then generated."""
     folder = questions_dir or _default_questions_dir()
     lines = []
-    for name in SPAN_SETS if written else TRAINING_SETS:
+    for name in (*TRAINING_SETS, *written_sets(folder)) if written else TRAINING_SETS:
         if not (folder / name).is_file():
             continue
         for text in (folder / name).read_text(encoding="utf-8").splitlines():
@@ -758,7 +759,7 @@ def train_span_router(out: str | Path | None = None, *, seed: int = 13,
     drops any line whose question folds to a test question. Without ``refusals`` no refusal line
     is trained on (the generator's refusal share is 0 and the dev refusals are left out), so the
     router has no refusal class and refuses only from spans. With ``written`` the dev lines of the
-    sets written by hand (:data:`WRITTEN_SETS`) join. ``encoder`` names the question encoder
+    sets written by hand (:func:`written_sets`) join. ``encoder`` names the question encoder
     (:data:`SPAN_ENCODERS`).
     """
     start = time.perf_counter()
