@@ -1563,6 +1563,17 @@ def test_an_export_destination_and_a_given_postcode_are_no_world_facts(question:
     assert asks_world_fact(question) is None
 
 
+@pytest.mark.parametrize("question", [
+    "Отгружаем сыр покупателю в Казахстан на экспорт, таможенная декларация собрана. Какая ставка НДС?",
+    "We export cheese to France with the customs declaration in hand. Which VAT rate applies?",
+])
+def test_a_country_goods_are_exported_to_leaves_the_question_in_scope(rule: RuleRouter,
+                                                                      question: str) -> None:
+    # the country is where the goods go; only another country's own VAT is out of scope
+    decision = rule.route(question)
+    assert decision.source is not Source.REFUSE, decision
+
+
 def test_an_iban_by_its_shape_and_the_mod_97_check(rule: RuleRouter) -> None:
     assert holds_shape("id.validate_iban", "Is DE89 3704 0044 0532 0130 00 right?")
     assert not holds_shape("id.validate_iban", "Order AB12 arrived")
@@ -2051,6 +2062,12 @@ def test_a_tax_named_beside_a_computation_is_no_world_fact() -> None:
      "money.percent_change", {"old": 450, "new": 520}),
     ('проверь, валидный ли JSON: {"a": 1}', "format.json_validate", {"data": '{"a": 1}'}),
     ("Turn this CSV into JSON: a,b\n1,2", "format.csv_to_json", {"data": "a,b\n1,2"}),
+    # «подсеть» names a network as «сети» does; edits apart is an edit distance; an IPv6 address
+    # written out in full asks for nothing but its short form
+    ("Сколько адресов в подсети 172.16.0.0/20?", "net.cidr_info", {"cidr": "172.16.0.0/20"}),
+    ("How many edits apart are Tver and Tvere?", "text.levenshtein", {"a": "Tver", "b": "Tvere"}),
+    ("what's the canonical way to write 2001:0db8:0000:0000:0000:ff00:0042:8329?", "net.ipv6_compress",
+     {"ip": "2001:0db8:0000:0000:0000:ff00:0042:8329"}),
 ])
 def test_requests_typed_in_their_situations_are_bound(
         rule: RuleRouter, question: str, utility: str, args: dict[str, object]) -> None:

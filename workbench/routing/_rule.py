@@ -111,7 +111,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     # «регистр» by its forms that begin no other word: not «регистрации», «регистратор»
     "text.change_case": ("верхний регистр", "нижний регистр", "регистре", "регистром", "регистров",
                          "snake_case", "camelcase", "заглавной", "uppercase", "lowercase"),
-    "text.levenshtein": ("левенштейн", "levenshtein", "edit distance", "правок", "расстояние редактирования"),
+    "text.levenshtein": ("левенштейн", "levenshtein", "edit distance", "правок", "расстояние редактирования",
+                         "edits apart", "edits away"),
     "text.count_substring": ("сколько раз", "how many times", "occurrences", "вхождени"),
     "text.is_palindrome": ("палиндром", "palindrome"),
     "text.reverse": ("задом наперёд", "reverse", "переверн", "в обратном порядке букв", "backwards",
@@ -187,7 +188,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "id.luhn_check": ("luhn", "луна", "луну"),
     "id.uuid5": ("uuid v5", "uuid5", "version 5 uuid", "uuid version 5", "uuid версии 5"),
     "id.uuid3": ("uuid v3", "uuid3", "version 3 uuid", "uuid version 3", "uuid версии 3"),
-    "net.cidr_info": ("сети", "subnet", "network"),
+    "net.cidr_info": ("сети", "подсет", "subnet", "network"),
     "net.ip_in_network": ("входит ли", "is the ip", "fall within", "falls within", "fall inside",
                           "falls inside"),
     "net.ip_to_int": ("целое число", "to an integer", "into an integer", "as an integer"),
@@ -338,6 +339,9 @@ DATA_SHAPES: dict[str, re.Pattern[str]] = {
     "net.mac_normalize": re.compile(
         r"(?<![\w:.-])(?:[0-9A-Fa-f]{2}([-:])(?:[0-9A-Fa-f]{2}\1){4}[0-9A-Fa-f]{2}"
         r"|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4})(?![\w:-]|\.\w)"),
+    # an IPv6 address written out in full, eight groups of four hex digits: only the compression
+    # has anything to do with it (2a02:06b8:0000:0000:0000:0000:0000:0feb)
+    "net.ipv6_compress": re.compile(r"(?<![\w:])[0-9A-Fa-f]{4}(?::[0-9A-Fa-f]{4}){7}(?![\w:])"),
     # an IPv4 address and, after it, a network in CIDR form: only the membership test takes both
     "net.ip_in_network": re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w./])[^\n]*?"
                                     r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}/\d{1,2}(?!\d)"),
@@ -414,7 +418,7 @@ COURSE_WORDS = ("unicode", "юникод", "utf", "json", "csv", "xml", "ipv", "
                 "fias", "rfc", "високосн", "leap", "bom", "ндс", "vat", "адрес", "счёт", "account",
                 "сортировк", "ёж", "form-encoded", "entities", "праздник", "кодировк", "encoding")
 OUT_WORDS = ("погод", "weather", "курс", "биткоин", "bitcoin", "акци", "stock",
-             "франц", "france", "казахстан", "стоит", "worth", "фильм", "стихотворени", "poem")
+             "стоит", "worth", "фильм", "стихотворени", "poem")
 
 
 def _word_starts(words: tuple[str, ...]) -> re.Pattern[str]:
