@@ -150,6 +150,10 @@ def rule() -> RuleRouter:
     # a decoding verb anywhere turns the encoder's words to its decoder; "=" padding is data
     ("Decode the Base64 value aGVsbG8= for me", "encoding.base64_decode", {"data": "aGVsbG8="}),
     ("Раскодируй, пожалуйста, строку Base32 NBSWY3DP", "encoding.base32_decode", {"data": "NBSWY3DP"}),
+    # asking what a string holds asks to decode it
+    ("Мне переслали 0L/RgNC40LLQtdGC как base64 — что в нём закодировано?", "encoding.base64_decode",
+     {"data": "0L/RgNC40LLQtdGC"}),
+    ("What is encoded in the base64 string SGk=?", "encoding.base64_decode", {"data": "SGk="}),
     # a UUID's namespace is a word of its vocabulary; the name is the word after "name"
     ("Сделай UUID5 для имени пример.рф в пространстве имён DNS", "id.uuid5",
      {"namespace": "dns", "name": "пример.рф"}),

@@ -28,6 +28,14 @@ from workbench.routing._spec_inputs import (
     # the negated words are longer and win over the words they contain
     ("vat.export_zero_rate", "Экспорт станков, документы не подтверждены — нулевая ставка?",
      {"supply_kind": "export", "documents_confirmed": "no"}),
+    # «подтверждающие документы» are the confirming documents, gathered or not; a failure to gather
+    # them says "no"
+    ("vat.export_zero_rate", "Станки вывезли, но подтверждающие документы так и не удалось собрать",
+     {"supply_kind": "export", "documents_confirmed": "no"}),
+    ("vat.export_zero_rate", "Станки вывезли, подтверждающие документы есть. Ставка 0 %?",
+     {"supply_kind": "export"}),
+    ("vat.rate_for_supply", "We exported milk and could not gather the documents. Which rate?",
+     {"supply_kind": "export", "documents_confirmed": "no", "goods_category": "food"}),
     ("vat.estimated_rate", "Аванс за хлеб получен 3 марта 2026 года. По какой расчётной ставке считать НДС?",
      {"reduced_goods": "yes", "payment_date": "2026-03-03"}),
     ("vat.estimated_rate",
