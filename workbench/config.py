@@ -142,13 +142,13 @@ class Gates:
     (``fragment``, ``neighbours``: the best sentence and the lines beside it, ``sentence``)."""
     threshold_cross_encoder: float = 0.5872
     """Threshold gate in cross-encoder mode: the best sigmoid score must reach this."""
-    threshold_bi_encoder: float = 0.8675
+    threshold_bi_encoder: float = 0.8673
     """Threshold gate in bi-encoder mode: the best cosine must reach this."""
     threshold_bi_encoder_terms: float = 0.8672
     """Threshold gate in bi-encoder-terms mode: the first candidate's cosine must reach this."""
     threshold_none: float = 0.0
     """Threshold gate without a rerank stage: the best fused score must reach this."""
-    disagreement_margin: float = 0.005
+    disagreement_margin: float = 0.01
     """Disagreement gate: top candidates from different files closer than this disagree."""
     relevance_rules: tuple[str, ...] = ("entities",)
     """Relevance rules switched on by default."""
