@@ -154,6 +154,7 @@ def rule() -> RuleRouter:
     ("Мне переслали 0L/RgNC40LLQtdGC как base64 — что в нём закодировано?", "encoding.base64_decode",
      {"data": "0L/RgNC40LLQtdGC"}),
     ("What is encoded in the base64 string SGk=?", "encoding.base64_decode", {"data": "SGk="}),
+    ("what’s encoded in this base64: SGVsbG8?", "encoding.base64_decode", {"data": "SGVsbG8"}),
     # a UUID's namespace is a word of its vocabulary; the name is the word after "name"
     ("Сделай UUID5 для имени пример.рф в пространстве имён DNS", "id.uuid5",
      {"namespace": "dns", "name": "пример.рф"}),

@@ -219,3 +219,15 @@ def test_config_nearest_the_verb_wins(tmp_path: Path, capsys) -> None:
                      "q"]) == 2
     err = capsys.readouterr().err
     assert "unknown relevance rule" not in err and "no-index-here" in err
+
+
+def test_the_calibrated_gate_numbers_are_the_defaults_too() -> None:
+    # ``Settings()`` without a file must gate as the shipped file does: a recalibration that
+    # changes workbench.toml and not the dataclass would leave two answers to one question
+    shipped = tomllib.loads((Path(__file__).resolve().parents[2] / "workbench.toml")
+                            .read_text(encoding="utf-8"))["gates"]
+    numbers = {key: value for key, value in shipped.items()
+               if key.startswith("threshold_") or key in ("min_lexical_coverage",
+                                                           "disagreement_margin")}
+    assert len(numbers) == 6
+    assert numbers == {key: getattr(Settings().gates, key) for key in numbers}

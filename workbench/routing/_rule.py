@@ -251,7 +251,7 @@ DECODING_PAIRS: tuple[tuple[str, str], ...] = (
 Base64 blob …", or asks what a string holds: «Что там закодировано?»), the decoder scores above
 whatever the encoder's words scored."""
 DECODING_VERB = re.compile(r"(?<!\w)(?:decod|декодир|раскодир|turn\s+(?:it\s+|this\s+|that\s+)?back\s+into"
-                           r"|что\s+(?:\w+\s+){0,2}закодирован|what(?:'s|\s+is|\s+was)\s+(?:\w+\s+){0,2}encoded)",
+                           r"|что\s+(?:\w+\s+){0,2}закодирован|what(?:['’]s|\s+is|\s+was)\s+(?:\w+\s+){0,2}encoded)",
                            re.IGNORECASE)
 _TARGET = re.compile(r"(?<!\w)(?:to|into|as|в|во)\s+(?:an?\s+|the\s+|формат\s+)?([a-z][a-z0-9]*)(?!\w)")
 """The format a conversion is asked into: "hue 45 … to RGB", «rgb(255, 165, 0) в HSL»."""
