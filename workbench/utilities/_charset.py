@@ -103,7 +103,8 @@ def fix_mojibake(text: str) -> str:
     letters it yields, then by how few characters it needs; the best wins, ties go to the earlier
     candidate. The length counts because a misread text can be all Cyrillic letters itself
     («РЎРјРёСЂРЅРѕРІР°» for «Смирнова»): each two-byte letter read as two single-byte ones is
-    undone into one, where a correct Russian text does not round-trip at all. A misread Latin
+    undone into one, where a correct Russian text seldom round-trips at all (a text that does is
+    a misreading too and is taken for one: «пё» is what KOI8-R makes of «У»'s UTF-8 bytes). A misread Latin
     text is repaired too ("cafÃ©" → "café"). A text none of them repairs is returned unchanged
     (it may simply be correct).
     """
