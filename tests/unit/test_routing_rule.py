@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -2201,3 +2202,27 @@ def test_lines_and_pages_counted_in_words_describe_the_data(question: str) -> No
 ])
 def test_a_photo_a_mailbox_a_logbook_and_a_sum_to_come_hold_the_data_elsewhere(question: str) -> None:
     assert points_at_data_elsewhere(question)
+
+
+def test_trigger_words_are_read_from_the_synonyms_table() -> None:
+    from workbench.routing._rule import SYNONYMS
+    from workbench.routing._rule_data import triggers
+
+    assert SYNONYMS is triggers()
+    assert SYNONYMS["hash.md5"] == ("md5", "мд5")
+    assert RuleRouter().triggers["hash.md5"] == ("md5", "мд5")  # the id's own name is one of them
+
+
+@pytest.mark.parametrize(("table", "message"), [
+    ({"vocabularies": {}}, "no 'triggers' section"),
+    ({"triggers": {"hash.nope": ["x"]}}, "triggers of 'hash.nope': no such utility"),
+    ({"triggers": {"hash.md5": "md5"}}, "triggers of 'hash.md5': expected a list"),
+    ({"triggers": {"hash.md5": ["MD5"]}}, "lower case and each is written once"),
+    ({"triggers": {"hash.md5": ["md5", "md5"]}}, "lower case and each is written once"),
+])
+def test_a_malformed_trigger_table_names_its_file_and_entry(table, message) -> None:
+    from workbench.routing._rule_data import RuleDataError, check_triggers
+
+    with pytest.raises(RuleDataError, match=re.escape(message)) as info:
+        check_triggers(table, "t.yaml", frozenset({"hash.md5"}))
+    assert str(info.value).startswith("t.yaml: ")

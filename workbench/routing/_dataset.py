@@ -10,7 +10,7 @@ argument absent, a circumstance standing where data should be).
 
 Utility questions are worded three ways, so that a model meets more than one style: the schema's
 description inside a lead-in that fits its grammar, the short names people use for a utility (the
-rule router's keyword table, :data:`workbench.routing._rule.SYNONYMS`), and the ``dev`` split of
+rule router's trigger words, ``triggers`` of ``synonyms.yaml``), and the ``dev`` split of
 the router task set and the red-team set, with argument values swapped where a value stands in the
 question verbatim. Every utility gold is executed through :func:`workbench.utilities.call_utility`
 with its question, and every refusal gold is checked the same way; a line that does not behave is
@@ -39,7 +39,7 @@ from typing import Any
 from workbench.config import project_root
 from workbench.errors import WorkbenchError
 from workbench.fts import Spec, parse
-from workbench.routing._rule import SYNONYMS
+from workbench.routing._rule_data import triggers
 from workbench.routing._wording import TaskForms, load_wording
 from workbench.utilities import Catalog, UtilityCode, call_utility, load_catalog
 from workbench.utilities._schema import Argument, UtilitySchema
@@ -220,7 +220,7 @@ def _utility_question(schema: UtilitySchema, args: dict[str, Any], lang: str, rn
 
 def _named_question(schema: UtilitySchema, args: dict[str, Any], lang: str, rng: random.Random) -> str:
     """A short question that calls the utility by a name people use for it (``md5``, ``slug``)."""
-    names = SYNONYMS[schema.id]
+    names = triggers()[schema.id]
     fitting = [n for n in names if bool(re.search("[а-яё]", n)) == (lang == "ru")]
     name = rng.choice(fitting or names)
     given = [a for a in schema.arguments if a.name in args]
@@ -258,7 +258,7 @@ def _utility_line(ctx: _Context) -> dict[str, Any] | None:
     if style == "dev" and ctx.dev_tasks.get("utility"):
         return _dev_utility_line(ctx)
     examples = [e for s in ctx.catalog.schemas.values() for e in s.examples
-                if style != "name" or e.utility in SYNONYMS]
+                if style != "name" or e.utility in triggers()]
     example = rng.choice(examples)
     schema = ctx.catalog.schemas[example.utility]
     args = {}
@@ -266,7 +266,7 @@ def _utility_line(ctx: _Context) -> dict[str, Any] | None:
         arg = schema.argument(name)
         args[name] = _vary_value(arg, value, rng) if arg is not None else value
     lang = _lang(rng)
-    if style == "name" and schema.id in SYNONYMS:
+    if style == "name" and schema.id in triggers():
         question = _named_question(schema, args, lang, rng)
     else:
         question = _utility_question(schema, args, lang, rng)

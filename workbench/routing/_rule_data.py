@@ -1,0 +1,164 @@
+"""The rule router's knowledge as data: trigger words and named patterns, loaded once and checked.
+
+Three files of the package hold what the rule router knows, so that no rule is code:
+
+- ``synonyms.yaml``, section ``triggers``: the words that name each utility, by utility id (read
+  also by the span router's training-line generator, :mod:`._dataset`);
+- ``data/patterns.yaml``: the named regular expressions of values' shapes and of cues
+  (what a question's data looks like, what points at data elsewhere, what asks for a fact of the
+  world);
+- ``data/not_a_value.yaml``: the contexts in which a number is no argument's value (a booking's
+  number, a room, a time of day, a count of time), read by :mod:`._rule_values`.
+
+A pattern file maps a name to an entry with these keys (any other key raises
+:class:`RuleDataError` naming the file and the entry):
+
+``pattern``
+    the regular expression, or instead
+``any_of``, ``before``, ``after``
+    a list of alternatives joined by ``|`` between ``before`` and ``after`` (each optional), so a
+    long alternation reads one alternative a line;
+``flags``
+    names of :mod:`re` flags (``IGNORECASE``, ``MULTILINE``, ``DOTALL``);
+``doc``
+    what the pattern finds, with examples;
+``group``, ``where``, ``window``, ``scope``
+    read by the interpreter of ``not_a_value.yaml`` only (:mod:`._rule_values`).
+
+``{{name}}`` in a pattern stands for the text of another entry of the same file (or of a piece the
+loader is given, such as the words of degrees): a piece written once is used where it is needed.
+Every entry is compiled when the file is loaded, and one that does not compile raises
+:class:`RuleDataError` naming the file and the entry.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from workbench.errors import WorkbenchError
+from workbench.utilities import load_catalog
+
+PATTERN_KEYS = frozenset({"pattern", "any_of", "before", "after", "flags", "doc"})
+"""The keys every pattern file may use."""
+FLAGS: dict[str, re.RegexFlag] = {"IGNORECASE": re.IGNORECASE, "MULTILINE": re.MULTILINE,
+                                  "DOTALL": re.DOTALL}
+"""The :mod:`re` flags an entry may name."""
+_REFERENCE = re.compile(r"\{\{(\w+)\}\}")
+
+
+class RuleDataError(WorkbenchError, ValueError):
+    """A data file of the rule router is malformed: the message names the file and the entry."""
+
+
+@dataclass(frozen=True)
+class PatternEntry:
+    """One named entry of a pattern file, compiled."""
+
+    name: str
+    """The entry's name in its file."""
+    regex: re.Pattern[str]
+    """The compiled pattern, its references resolved."""
+    options: Mapping[str, Any]
+    """The entry's keys beyond the pattern's own (read by the file's interpreter)."""
+
+
+def _read(filename: str) -> Any:
+    try:
+        text = resources.files("workbench.routing").joinpath(filename).read_text("utf-8")
+        return yaml.safe_load(text)
+    except (OSError, yaml.YAMLError) as exc:
+        raise RuleDataError(f"{filename}: cannot be read: {exc}") from exc
+
+
+def compile_patterns(data: Any, filename: str, *, extra_keys: frozenset[str] = frozenset(),
+                     pieces: Mapping[str, str] | None = None) -> dict[str, PatternEntry]:
+    """Check and compile the entries of a pattern file (``data``, parsed from ``filename``).
+
+    ``extra_keys`` are the keys an interpreter of the file reads besides :data:`PATTERN_KEYS`;
+    ``pieces`` are texts that ``{{name}}`` may stand for besides the file's own entries.
+    """
+    if not isinstance(data, Mapping):
+        raise RuleDataError(f"{filename}: expected a mapping of names to entries, got {type(data).__name__}")
+    sources: dict[str, str] = {}
+    for name, entry in data.items():
+        where = f"{filename}: entry {name!r}"
+        if not isinstance(entry, Mapping):
+            raise RuleDataError(f"{where}: expected a mapping, got {type(entry).__name__}")
+        unknown = set(entry) - PATTERN_KEYS - extra_keys
+        if unknown:
+            raise RuleDataError(f"{where}: unknown keys {sorted(unknown)}; known: "
+                                f"{sorted(PATTERN_KEYS | extra_keys)}")
+        if ("pattern" in entry) == ("any_of" in entry):
+            raise RuleDataError(f"{where}: give exactly one of 'pattern' and 'any_of'")
+        if "pattern" in entry and ("before" in entry or "after" in entry):
+            raise RuleDataError(f"{where}: 'before' and 'after' go with 'any_of' only")
+        parts = entry["any_of"] if "any_of" in entry else [entry["pattern"]]
+        texts = [entry.get("before", ""), *parts, entry.get("after", "")]
+        if not isinstance(parts, list) or not parts or not all(isinstance(t, str) for t in texts):
+            raise RuleDataError(f"{where}: a pattern is a string, 'any_of' a list of strings")
+        sources[str(name)] = texts[0] + "|".join(texts[1:-1]) + texts[-1]
+    known = dict(pieces or {})
+
+    def resolve(name: str, seen: tuple[str, ...]) -> str:
+        if name in seen:
+            raise RuleDataError(f"{filename}: entry {seen[0]!r}: circular reference through {name!r}")
+        if name not in sources:
+            return known[name]
+
+        def sub(m: re.Match[str]) -> str:
+            if m[1] not in sources and m[1] not in known:
+                raise RuleDataError(f"{filename}: entry {name!r}: unknown reference {{{{{m[1]}}}}}")
+            return resolve(m[1], (*seen, name))
+        return _REFERENCE.sub(sub, sources[name])
+
+    compiled = {}
+    for name, entry in data.items():
+        where = f"{filename}: entry {name!r}"
+        flags = entry.get("flags") or []
+        if not isinstance(flags, list) or any(f not in FLAGS for f in flags):
+            raise RuleDataError(f"{where}: flags must be a list of {sorted(FLAGS)}, got {flags!r}")
+        try:
+            regex = re.compile(resolve(str(name), ()), functools.reduce(lambda a, f: a | FLAGS[f], flags, 0))
+        except re.error as exc:
+            raise RuleDataError(f"{where}: the pattern does not compile: {exc}") from exc
+        options = {k: v for k, v in entry.items() if k in extra_keys}
+        compiled[str(name)] = PatternEntry(str(name), regex, options)
+    return compiled
+
+
+@functools.cache
+def pattern_file(filename: str, extra_keys: frozenset[str] = frozenset(),
+                 pieces: tuple[tuple[str, str], ...] = ()) -> dict[str, PatternEntry]:
+    """The compiled entries of the package's pattern file ``filename`` (read once)."""
+    return compile_patterns(_read(filename), filename, extra_keys=extra_keys, pieces=dict(pieces))
+
+
+def check_triggers(data: Any, filename: str, utilities: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """The ``triggers`` section of ``data`` checked: known utility ids, lower-case words, each once."""
+    table = data.get("triggers") if isinstance(data, Mapping) else None
+    if not isinstance(table, Mapping):
+        raise RuleDataError(f"{filename}: no 'triggers' section mapping utility ids to words")
+    out: dict[str, tuple[str, ...]] = {}
+    for uid, words in table.items():
+        where = f"{filename}: triggers of {uid!r}"
+        if uid not in utilities:
+            raise RuleDataError(f"{where}: no such utility in the catalog")
+        if not isinstance(words, list) or not words or not all(isinstance(w, str) and w for w in words):
+            raise RuleDataError(f"{where}: expected a list of words")
+        if any(w != w.lower() for w in words) or len(set(words)) != len(words):
+            raise RuleDataError(f"{where}: words are lower case and each is written once")
+        out[str(uid)] = tuple(words)
+    return out
+
+
+@functools.cache
+def triggers() -> dict[str, tuple[str, ...]]:
+    """The words that name each utility (``triggers`` of ``synonyms.yaml``), by utility id."""
+    return check_triggers(_read("synonyms.yaml"), "synonyms.yaml", frozenset(load_catalog().schemas))
