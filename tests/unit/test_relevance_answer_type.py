@@ -10,6 +10,7 @@ import pytest
 
 from workbench.registry import build
 from workbench.relevance import DocumentScope, missing_answer_kind, question_type
+from workbench.relevance._answer_type import KIND_NAMES, QUESTION_TYPES, defines_person
 
 TYPES = [
     ("Кто придумал JSON?", "who"),
@@ -60,6 +61,20 @@ KINDS = [
     ("How many bits in a byte?", "A byte has eight bits.", None),
     ("How many bits in a byte?", "A byte is made of bits.", "number"),
     ("Что такое байт?", "Байт состоит из битов.", None),
+    # a definition of a person answers "who" though it names no one
+    ("Кто такой налоговый агент?", "Налоговый агент — это лицо, на которое возложена "
+     "обязанность удержать налог.", None),
+    ("Кто такой самозанятый?", "Самозанятый — это человек, который получает доход от личной "
+     "деятельности.", None),
+    ("Кто подписывает заявление?", "Заявление подписывает тот, кто его подаёт.", None),
+    ("Кто получает уведомление?", "Уведомление получают все, кто подал декларацию.", None),
+    ("Кто ведёт реестр?", "Реестр ведёт организация, которая отвечает за зону.", None),
+    ("Who is a tax agent?", "A tax agent is a person who withholds tax for another.", None),
+    ("Who signs the form?", "the form is signed by anyone who files it.", None),
+    ("Who runs the registry?", "the registry is run by an organisation that keeps the zone.",
+     None),
+    ("Who runs the registry?", "it is unclear who keeps the zone file.", "person"),
+    ("Who runs the registry?", "the registry is a file that keeps the zone.", "person"),
 ]
 
 
@@ -72,5 +87,37 @@ def test_the_fragment_holds_the_kind_asked_for(question: str, fragment: str,
 def test_registered_rule_names_the_missing_kind() -> None:
     rule = build("relevance_rule", "answer-type")
     verdict = rule("Сколько бит в байте?", "Байт состоит из битов.", "ru", DocumentScope())
-    assert verdict.fired and verdict.missing == ("a number",)
+    # the kind's key: each language names it in its own words (KIND_NAMES)
+    assert verdict.fired and verdict.missing == ("number",)
     assert not rule("Что такое байт?", "Байт состоит из битов.", "ru", DocumentScope()).fired
+
+
+DEFINITIONS = [
+    # (text, defines a person or an organisation)
+    ("Налоговый агент — это лицо, на которое возложена обязанность.", True),
+    ("Это человек, который получает доход.", True),
+    ("Специалист, которому поручена проверка, подписывает акт.", True),
+    ("Подписывает тот, кто подаёт.", True),
+    ("Каждый, кто подал заявление, получает ответ.", True),
+    ("Реестр ведёт компания, которая отвечает за зону.", True),
+    ("Файл, который лежит в папке, читается первым.", False),
+    ("Это формат, в котором хранятся данные.", False),
+    ("Узнай, кто владелец домена.", False),
+    ("Налог, который платят все, удерживается сразу.", False),
+    ("A tax agent is a person who withholds tax.", True),
+    ("The maintainers who review patches merge them.", True),
+    ("Those who file late pay a fine.", True),
+    ("The registry is run by a company that keeps the zone.", True),
+    ("It is unclear who keeps the zone file.", False),
+    ("Who keeps the zone file is not said.", False),
+    ("A format that stores data in rows.", False),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), DEFINITIONS)
+def test_a_definition_of_a_person_counts_as_a_person(text: str, expected: bool) -> None:
+    assert defines_person(text) is expected
+
+
+def test_every_kind_is_named_in_both_languages() -> None:
+    assert set(KIND_NAMES["ru"]) == set(KIND_NAMES["en"]) == set(QUESTION_TYPES.values())

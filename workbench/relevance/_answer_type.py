@@ -15,9 +15,11 @@ form of the word. A question of none of these kinds passes.
 
 What the fragment must hold (``answer_kinds``):
 
-* a person or an organisation — in Russian text, a ``PER`` or ``ORG`` span of natasha's news NER
-  model; in English text, a capitalised name that does not start a sentence (``Crockford``,
-  ``Ecma International``) or an abbreviation of two or more capitals;
+* a person or an organisation — a definition of one (:func:`defines_person`: «человек, который…»,
+  «лицо, на которое…», «тот, кто…», "a person who …", "a company that …"); in Russian text, a
+  ``PER`` or ``ORG`` span of natasha's news NER model; in English text, a capitalised name that
+  does not start a sentence (``Crockford``, ``Ecma International``) or an abbreviation of two or
+  more capitals;
 * a date or a year — a four-digit year from 1000 to 2099 standing alone, a numeric date
   (``01.09.2024``, ``2024-09-01``, ``9/1/2024``), or a day or a year with a month's name (the
   month recognised by its lemma in Russian: «сентября» is «сентябрь»);
@@ -44,12 +46,16 @@ QUESTION_TYPES: dict[str, str] = {
 }
 """Question type → the kind of thing its answer holds."""
 
-KIND_WORDS: dict[str, str] = {
-    "person": "a person or an organisation",
-    "date": "a date or a year",
-    "number": "a number",
+KIND_NAMES: dict[str, dict[str, str]] = {
+    "en": {"person": "a person or an organisation", "date": "a date or a year",
+           "number": "a number"},
+    "ru": {"person": "человека или организацию", "date": "дату или год", "number": "число"},
 }
-"""How a missing kind is named in a verdict."""
+"""Language → kind → how a text in that language names the kind (as what a question asks for:
+the Russian names are in the accusative, «вопрос ждёт в ответе число»)."""
+
+KIND_WORDS: dict[str, str] = KIND_NAMES["en"]
+"""How a missing kind is named in a rule's English detail line."""
 
 _RU_WORD = re.compile(r"[А-Яа-яЁё]+")
 _WORD = re.compile(r"[A-Za-z]+|[А-Яа-яЁё]+")
@@ -76,6 +82,24 @@ _EN_NUMBER_WORD = re.compile(
     r"thousand|million|billion|once|twice)\b", re.IGNORECASE)
 _EN_NAME = re.compile(r"[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?")
 _EN_ABBREVIATION = re.compile(r"\b[A-Z]{2,}\b")
+# A definition of a person: a noun and a relative clause about it («человек, который…», «лицо,
+# на которое…», "a person who …"); a pronoun with «кто» («тот, кто…», «каждый, кто…»).
+_RU_RELATIVE = re.compile(
+    r"([А-Яа-яЁё]+)\s*,\s*(?:(?:[А-Яа-яЁё]{1,4})\s+)?(котор[А-Яа-яЁё]+|кто|кого|кому|кем|ком)\b")
+_RU_PRONOUN_LEMMAS = frozenset("тот каждый любой весь всякий".split())
+_RU_ORG_LEMMAS = frozenset(
+    "лицо организация компания учреждение предприятие фирма ведомство орган служба агентство "
+    "регистратор оператор администратор государство правительство министерство".split())
+"""Nouns that name a person or an organisation but that pymorphy3 does not tag animate
+(«юридическое лицо», «налоговый орган»)."""
+_EN_RELATIVE = re.compile(
+    r"\b(?:(?:a|an|the|any|every|each|no|one|some)\s+(?:[a-z-]+\s+){0,2}?[a-z-]+|someone|"
+    r"somebody|anyone|anybody|everyone|everybody|nobody|those|people),?\s+(?:who|whom|whose)\b",
+    re.IGNORECASE)
+_EN_ORG_RELATIVE = re.compile(
+    r"\b(?:organi[sz]ations?|compan(?:y|ies)|agenc(?:y|ies)|authorit(?:y|ies)|bod(?:y|ies)|"
+    r"institutions?|registr(?:y|ies|ars?)|operators?|governments?|ministr(?:y|ies)|"
+    r"departments?|firms?|vendors?|maintainers?),?\s+(?:that|which)\b", re.IGNORECASE)
 _SENTENCE_START = re.compile(r"(?:^|[.!?…:;]\s+|\n\s*|[«\"(]\s*)$")
 # Capitalised words that are not names wherever they stand.
 _EN_NOT_NAMES = frozenset("I The A An This That These Those It".split())
@@ -145,7 +169,39 @@ def _english_names(text: str) -> list[str]:
     return names + _EN_ABBREVIATION.findall(text)
 
 
+def _names_person_ru(word: str, relative: str) -> bool:
+    """Whether ``word`` before a relative clause (``relative``: «который», «кто») names a person."""
+    parses = morphology().parse(word.lower())
+    lemmas = {str(p.normal_form).replace("ё", "е") for p in parses}
+    if relative.startswith("к") and not relative.startswith("котор"):
+        return bool(lemmas & _RU_PRONOUN_LEMMAS) or any(
+            "NOUN" in p.tag and "anim" in p.tag for p in parses)
+    return bool(lemmas & _RU_ORG_LEMMAS) or any(
+        "NOUN" in p.tag and "anim" in p.tag and "inan" not in p.tag for p in parses)
+
+
+def defines_person(text: str) -> bool:
+    """Whether ``text`` defines a person or an organisation by what it does.
+
+    A definition names no one, yet it answers "who": «Налоговый агент — это лицо, на которое
+    возложена обязанность…», «человек, который…», «тот, кто подписал…», "a person who …",
+    "an organisation that …". In Russian the noun before «который»/«кто» (a preposition may
+    stand between: «лицо, на которое») must be animate by pymorphy3's tags or one of the
+    nouns that name organisations and legal persons; before «кто» a pronoun also counts
+    («тот, кто»). In English a relative "who" after a noun with its determiner ("a person
+    who", "the tax agent who") or after "someone", "anyone", "those", "people" names a person
+    ("it is unclear who" does not), and an organisation noun before "that"/"which" names an
+    organisation.
+    """
+    if _EN_RELATIVE.search(text) or _EN_ORG_RELATIVE.search(text):
+        return True
+    return any(_names_person_ru(m.group(1), m.group(2).lower())
+               for m in _RU_RELATIVE.finditer(text))
+
+
 def _has_person(text: str) -> bool:
+    if defines_person(text):
+        return True
     if detect_lang(text) == "ru":
         return any(kind in ("PER", "ORG") for kind, _ in ner_spans(text))
     return bool(_english_names(text))
@@ -185,8 +241,10 @@ def missing_answer_kind(question: str, fragment_text: str) -> str | None:
 
 __all__ = [
     "ANSWER_KINDS",
+    "KIND_NAMES",
     "KIND_WORDS",
     "QUESTION_TYPES",
+    "defines_person",
     "missing_answer_kind",
     "ner_spans",
     "question_type",

@@ -106,7 +106,8 @@ def answer_type() -> QuoteRule:
             return RuleVerdict("answer-type", False, (),
                                "the fragment holds the kind of answer asked for, or the "
                                "question asks for no particular kind")
-        return RuleVerdict("answer-type", True, (KIND_WORDS[kind],),
+        # the kind's key, named in each language by the refusal text (``KIND_NAMES``)
+        return RuleVerdict("answer-type", True, (kind,),
                            f"the question asks for {KIND_WORDS[kind]}; the fragment has none")
 
     return rule
