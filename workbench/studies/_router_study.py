@@ -13,7 +13,7 @@ import hashlib
 import json
 import os
 import shutil
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,12 +24,17 @@ from workbench import registry
 from workbench.config import Settings
 from workbench.digests import code_digest, folder_digest, sha256_file
 from workbench.errors import WorkbenchError
-from workbench.routing import DEFAULT_TASKSETS, build_router, load_tasks
+from workbench.routing import DEFAULT_TASKSETS, Router, TaskItem, build_router, load_tasks
+from workbench.routing._build import CONSTRAINED_SUFFIX
 from workbench.studies._findings import Finding, router_findings, span_findings, vocabulary_tokens
 from workbench.studies._routers import RouterComparison, compare_pair, compare_routers
 
 BASELINE = "rule"
-"""The router every trained one is paired with."""
+"""The router every trained one is paired with unless a study names another."""
+
+
+class RouterStudyError(WorkbenchError):
+    """A router study was asked for routers it cannot tell apart."""
 
 ROUTER_CODE: tuple[str, ...] = (__name__, *registry.PROVIDERS["router"])
 """Where a router study's code starts; its cache key covers these and all they import."""
@@ -80,11 +85,16 @@ class RouterStudy:
     """Folders whose model could not be loaded, with the reason (left out, not fatal)."""
     span_folders: tuple[Path, ...] = ()
     """The span routers' folders that took part (``models/routers/span*``)."""
+    baseline: str = BASELINE
+    """The name of the router every other one is paired with."""
+    candidates: tuple[str, ...] = ()
+    """The names of the routers given as ``candidates`` (registered names or router objects)."""
 
     @property
     def routers(self) -> list[str]:
         """The routers compared, the baseline first."""
-        return [BASELINE, *(f.name for f in self.folders), *(f.name for f in self.span_folders)]
+        return [self.baseline, *(f.name for f in self.folders),
+                *(f.name for f in self.span_folders), *self.candidates]
 
 
 def _cache_key(folders: Sequence[Path], tasksets: Sequence[Path], split: str,
@@ -121,10 +131,60 @@ def _write_cache(cache: Path, comparison: RouterComparison) -> None:
     os.replace(staging, cache)
 
 
+RouterChoice = str | Router
+"""A router as a study takes it: a registered name or ``NAME:PATH`` (:func:`build_router`), or
+any object with ``route(question)``."""
+
+
+def router_label(router: RouterChoice) -> str:
+    """The name a router goes by in a study: its spec, else the name it was registered under."""
+    if isinstance(router, str):
+        return router
+    info = registry.registry_info(router)
+    return info.name if info is not None else type(router).__name__
+
+
+def _choice_digest(choices: Mapping[str, RouterChoice]) -> str | None:
+    """What the cache key adds for the chosen routers; ``None`` when one cannot be digested.
+
+    A built-in router's code is in :data:`ROUTER_CODE`; a spec's path (a folder or a file) is
+    digested by content. A router object's state (a script, weights in memory), a router
+    registered outside the package and a bare trained router's name are not digested here, so a
+    study with one is computed afresh, never cached.
+    """
+    registry.load("router")
+    digest = hashlib.sha256()
+    for name, choice in choices.items():
+        if not isinstance(choice, str):
+            return None
+        backend, _, value = choice.removesuffix(CONSTRAINED_SUFFIX).partition(":")
+        if backend not in registry.names("router"):
+            return None
+        module = getattr(registry.lookup("router", backend).obj, "__module__", "") or ""
+        if not module.startswith("workbench."):
+            return None
+        path = Path(value)
+        if value and not path.exists():
+            return None
+        content = folder_digest(path) if value and path.is_dir() else (
+            sha256_file(path) if value else "")
+        digest.update(f"{name}={choice}:{content};".encode())
+    return digest.hexdigest()
+
+
+def _build(choice: RouterChoice, items: Sequence[TaskItem]) -> Router:
+    if not isinstance(choice, str):
+        return choice
+    # only the replay router reads the items (it joins its file to them by id)
+    return build_router(choice, items) if choice.startswith("replay:") else build_router(choice)
+
+
 def study_routers(settings: Settings, folders: Sequence[Path], *,
                   tasksets: Sequence[Path] | None = None, split: str = "test",
                   progress: Callable[[str], None] | None = None,
-                  span_folders: Sequence[Path] = ()) -> RouterStudy:
+                  span_folders: Sequence[Path] = (), baseline: RouterChoice = BASELINE,
+                  candidates: Mapping[str, RouterChoice] | Sequence[RouterChoice] = ()
+                  ) -> RouterStudy:
     """The baseline against every router folder on the same items, paired, with the findings.
 
     Args:
@@ -135,6 +195,11 @@ def study_routers(settings: Settings, folders: Sequence[Path], *,
         progress: Called with a line of text for each router skipped.
         span_folders: Span router folders (``models/routers/span*``), compared the same way; with
             the shipped one and its three variants the findings are measured on them too.
+        baseline: The router every other one is paired with: a registered name or spec
+            (``rule``, ``span:DIR``, ``replay:FILE``, a trained router's name) or a router object.
+        candidates: Further routers, each a name or spec or an object (a mapping names them;
+            in a sequence each goes by :func:`router_label`), paired with the baseline like the
+            folders. A study with a router object is computed afresh, never cached.
 
     Returns:
         A :class:`RouterStudy`. A folder whose model cannot be loaded (e.g. caught half-written
@@ -144,13 +209,31 @@ def study_routers(settings: Settings, folders: Sequence[Path], *,
         Path(settings.paths.questions) / name for name in DEFAULT_TASKSETS)
     folders = tuple(folders)
     span_folders = tuple(span_folders)
+    chosen = (dict(candidates) if isinstance(candidates, Mapping)
+              else {router_label(c): c for c in candidates})
+    base_name = router_label(baseline)
+    if base_name in chosen:
+        raise RouterStudyError(f"the candidate {base_name!r} has the baseline's name; give the "
+                               "candidates as a mapping with another name")
+    extra = (_choice_digest({"": baseline, **chosen}) if baseline != BASELINE or chosen
+             else "")
     root = Path(settings.paths.cache) / "routers"
-    comparison = _read_cache(root / _cache_key(folders, paths, split, span_folders))
+
+    def key(done: Sequence[Path]) -> Path | None:
+        if extra is None:
+            return None
+        plain = _cache_key(done, paths, split, span_folders)
+        if not extra:
+            return root / plain  # the study as it always was: its key is unchanged
+        return root / hashlib.sha256(f"{plain};{extra}".encode()).hexdigest()
+
+    first = key(folders)
+    comparison = _read_cache(first) if first is not None else None
     cached = comparison is not None
     skipped: dict[str, str] = {}
     items = [item for path in paths for item in load_tasks(path) if item.split == split]
     if comparison is None:
-        routers = {BASELINE: build_router(BASELINE)}
+        routers: dict[str, Any] = {base_name: _build(baseline, items)}
         loaded = []
         for folder in folders:
             try:
@@ -164,16 +247,21 @@ def study_routers(settings: Settings, folders: Sequence[Path], *,
         folders = tuple(loaded)
         for folder in span_folders:
             routers[folder.name] = build_router(f"span:{folder}")
+        for name, choice in chosen.items():
+            routers[name] = _build(choice, items)
         comparison = compare_routers(routers, items)
-        _write_cache(root / _cache_key(folders, paths, split, span_folders), comparison)
-    tests = tuple(PairedTest(BASELINE, f.name, *compare_pair(comparison, BASELINE, f.name))
-                  for f in (*folders, *span_folders))
+        done = key(folders)
+        if done is not None:
+            _write_cache(done, comparison)
+    tests = tuple(PairedTest(base_name, name, *compare_pair(comparison, base_name, name))
+                  for name in (*(f.name for f in (*folders, *span_folders)), *chosen))
     findings = router_findings(comparison, vocabulary_tokens({f.name: f for f in folders}, items))
     if span_folders:
         findings += span_findings(comparison)
     return RouterStudy(comparison=comparison, folders=folders, tasksets=paths, split=split,
                        tests=tests, findings=tuple(findings), cached=cached, skipped=skipped,
-                       span_folders=span_folders)
+                       span_folders=span_folders, baseline=base_name, candidates=tuple(chosen))
 
 
-__all__ = ["BASELINE", "ROUTER_CODE", "PairedTest", "RouterStudy", "study_routers"]
+__all__ = ["BASELINE", "ROUTER_CODE", "PairedTest", "RouterChoice", "RouterStudy",
+           "RouterStudyError", "router_label", "study_routers"]
