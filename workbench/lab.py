@@ -42,6 +42,8 @@ if TYPE_CHECKING:
     from workbench.corpus._questions import Question
     from workbench.gates import QuoteSource
     from workbench.routing import Router, ScriptedRouter, TaskItem
+    from workbench.studies import Comparison
+    from workbench.studies._compare import SideSpec
 
 CI_ENV = "WORKBENCH_CI"
 """The environment variable that switches a notebook to its small CI size (``1``)."""
@@ -176,6 +178,29 @@ class Lab:
 
         files = question_files(self.settings, questions=self.questions)
         return load_question_files(files, Corpus(self.settings.paths.corpus), split=split)
+
+    def compare(self, baseline: SideSpec, variant: SideSpec, **options: Any) -> Comparison:
+        """A variant against a baseline on the lab's questions (:func:`workbench.studies.compare`).
+
+        Each side is settings (a ``Settings``, a settings file, an overlay of keys such as
+        ``{"gates.relevance_rules": [...]}``, ``"current"`` for the lab's own), the name of a
+        registered gate or relevance rule (switched on or off in the baseline's copy), or a
+        router (a registered name or spec, or a router object). Settings sides are laid over
+        the lab's settings and evaluated on the lab's question files (else the bundled sets).
+
+        Args:
+            baseline: The baseline.
+            variant: The variant, laid over the baseline.
+            **options: Passed on (``split``, ``cache``, ``write``, ``sets``, ``questions``).
+
+        Returns:
+            The paired table, McNemar's test, the flipped questions with each side's trace, and
+            the run record written.
+        """
+        from workbench.studies import compare
+
+        options.setdefault("questions", self.questions)
+        return compare(baseline, variant, settings=self.settings, **options)
 
     def with_data(self, *, corpus: str | os.PathLike[str] | None = None,
                   index: bool | str | os.PathLike[str] = True,

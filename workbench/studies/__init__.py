@@ -39,6 +39,16 @@ from workbench.studies._analysis import (
     would_fire_matrix,
 )
 from workbench.studies._calibration import Calibration, calibrate, threshold_key
+from workbench.studies._compare import (
+    CompareError,
+    Comparison,
+    Flip,
+    PairedTable,
+    Side,
+    SideTrace,
+    compare,
+    compare_trace,
+)
 from workbench.studies._diff import (
     DIFF_KINDS,
     FLIP_COLUMNS,
@@ -191,6 +201,14 @@ __all__ = [
     "gold_spans",
     "run_outcomes",
     "selection_errors",
+    "Comparison",
+    "CompareError",
+    "Flip",
+    "PairedTable",
+    "Side",
+    "SideTrace",
+    "compare",
+    "compare_trace",
     "BASELINE",
     "DIFF_KINDS",
     "EXPECTED_TO_PASS",
