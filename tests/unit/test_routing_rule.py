@@ -28,7 +28,6 @@ from workbench.routing._normalise import NormaliseError, normalise_code
 from workbench.routing._rule import (
     DATA_ALPHABETS,
     ELSEWHERE_WORDS,
-    _numbered,
     asks_world_fact,
     describes_data,
     held_vat_rates,
@@ -39,6 +38,7 @@ from workbench.routing._rule import (
     unheld_premise,
     vat_rates_held,
 )
+from workbench.routing._rule_values import _numbered
 from workbench.utilities import load_catalog, unit_codes
 
 QUESTIONS = Path(__file__).resolve().parents[2] / "corpus" / "questions"
@@ -551,7 +551,7 @@ def test_a_pattern_and_a_replacement_bind_after_their_names(question: str, args:
 
 
 def test_words_after_pattern_without_a_mark_of_an_expression_are_no_pattern() -> None:
-    from workbench.routing._rule import _PATTERN_CUE, _REGEX_MARK, _cued_value
+    from workbench.routing._rule_offer import _PATTERN_CUE, _REGEX_MARK, _cued_value
 
     question = "Escape the pattern my colleague sent you so it is safe in a regex."
     assert _cued_value(question, _PATTERN_CUE, [], _REGEX_MARK) == []
@@ -703,7 +703,7 @@ def test_an_unquoted_run_with_marks_of_an_expression_is_the_text_to_escape(
 
 
 def test_marks_after_a_word_of_the_data_itself_are_not_the_whole_text() -> None:
-    from workbench.routing._rule import _marked_runs
+    from workbench.routing._rule_offer import _marked_runs
 
     # the text begins at "price"; the run after it is a piece of it, not the data
     assert _marked_runs("Escape the literal text price (USD) + tax", ("escape",)) == []
@@ -2226,3 +2226,96 @@ def test_a_malformed_trigger_table_names_its_file_and_entry(table, message) -> N
     with pytest.raises(RuleDataError, match=re.escape(message)) as info:
         check_triggers(table, "t.yaml", frozenset({"hash.md5"}))
     assert str(info.value).startswith("t.yaml: ")
+
+
+PATTERN_ERRORS = [
+    ("unknown keys ['patern']", {"x": {"patern": "a"}}),
+    ("give exactly one of 'pattern' and 'any_of'", {"x": {"pattern": "a", "any_of": ["b"]}}),
+    ("give exactly one of 'pattern' and 'any_of'", {"x": {"doc": "nothing to find"}}),
+    ("'before' and 'after' go with 'any_of' only", {"x": {"pattern": "a", "after": "b"}}),
+    ("a pattern is a string", {"x": {"any_of": "a|b"}}),
+    ("the pattern does not compile", {"x": {"pattern": "(?:a"}}),
+    ("flags must be a list of", {"x": {"pattern": "a", "flags": ["VERBOSE"]}}),
+    ("unknown reference {{nope}}", {"x": {"pattern": "a{{nope}}"}}),
+    ("circular reference", {"x": {"pattern": "{{y}}"}, "y": {"pattern": "{{x}}"}}),
+    ("expected a mapping", {"x": "a|b"}),
+]
+"""Each malformed pattern file and what its error says (after the file's and the entry's names)."""
+
+
+@pytest.mark.parametrize(("message", "data"), PATTERN_ERRORS)
+def test_a_malformed_pattern_file_names_its_file_and_entry(message, data) -> None:
+    from workbench.routing._rule_data import RuleDataError, compile_patterns
+
+    with pytest.raises(RuleDataError, match=re.escape(message)) as info:
+        compile_patterns(data, "p.yaml")
+    assert str(info.value).startswith("p.yaml: entry 'x'")
+
+
+def test_a_pattern_entry_joins_its_alternatives_and_references() -> None:
+    from workbench.routing._rule_data import compile_patterns
+
+    entries = compile_patterns({
+        "word": {"before": r"(?<!\w)(?:", "any_of": ["kg", "{{unit}}"], "after": r")(?!\w)",
+                 "flags": ["IGNORECASE"]},
+        "unit": {"pattern": "lbs?"}}, "p.yaml")
+    assert entries["word"].regex.pattern == r"(?<!\w)(?:kg|lbs?)(?!\w)"
+    assert entries["word"].regex.search("5 LB").group() == "LB"
+    assert entries["word"].regex.search("kgs") is None
+
+
+@pytest.mark.parametrize(("entry", "message"), [
+    ({"pattern": "a", "role": "owner"}, "unknown role 'owner'"),
+    ({"pattern": "a", "role": "names_a_thing"}, "needs a window"),
+    ({"pattern": "a", "role": "names_a_thing", "window": 24, "scope": "room"}, "scope is 'place'"),
+    ({"pattern": "a", "role": "names_a_thing", "window": 24, "unless_value": "card"}, "names no entry"),
+    ({"pattern": "a", "role": "unnamed", "window": 24}, "go with role names_a_thing only"),
+])
+def test_a_malformed_not_a_value_entry_names_its_file_and_entry(entry, message) -> None:
+    from workbench.routing._rule_data import (
+        NOT_A_VALUE_KEYS,
+        RuleDataError,
+        check_not_a_value,
+        compile_patterns,
+    )
+
+    with pytest.raises(RuleDataError, match=re.escape(message)) as info:
+        check_not_a_value(compile_patterns({"x": entry}, "n.yaml", extra_keys=NOT_A_VALUE_KEYS), "n.yaml")
+    assert str(info.value).startswith("n.yaml: entry 'x'")
+
+
+def test_the_shipped_data_files_load_and_are_read_by_name() -> None:
+    from workbench.routing._rule_data import not_a_value, rule_patterns
+
+    patterns, contexts = rule_patterns(), not_a_value()
+    assert len(patterns.entries) > 100 and len(contexts.entries) > 30
+    assert contexts.clock.search("в 14:20") is not None
+    with pytest.raises(AttributeError, match="no pattern named 'nope'"):
+        _ = patterns.nope
+    # each "shape <utility>" and "alphabet <utility>" entry names a utility of the catalog
+    catalog = load_catalog().schemas
+    assert set(patterns.prefixed("shape ")) <= set(catalog)
+    assert set(patterns.prefixed("alphabet ")) <= set(catalog)
+
+
+@pytest.mark.parametrize(("question", "start_text", "place", "named"), [
+    ("Читатель 004512 сдаёт книгу", "004512", True, True),          # a record's noun
+    ("счёт № 118 на сумму", "118", True, True),                     # a numbering sign
+    ("карта 7781, давление", "7781", True, True),                   # a patient's card
+    ("карта 4111 1111 1111 1111 — проверь", "4111", True, False),   # a bank card's number is data
+    ("строка 12044, столбец 3", "12044", True, True),               # a line's number, closed by a comma
+    ("хеш строки 12345", "12345", True, False),                     # the string itself
+    ("кв. 48, индекс", "48", True, True),                           # a place, for most utilities
+    ("кв. 48, индекс", "48", False, False),                         # a part of an address
+])
+def test_the_not_a_value_interpreter_reads_the_contexts_before_a_value(question, start_text, place,
+                                                                       named) -> None:
+    assert _numbered(question, question.index(start_text), place) is named
+
+
+def test_unnamed_spans_are_times_phones_and_plates() -> None:
+    from workbench.routing._rule_values import unnamed_spans
+
+    question = "Машина А 347 КХ 123 приехала в 14:20, тел. +7 343 200-15-15"
+    found = {question[s:e] for s, e in unnamed_spans(question)}
+    assert {"А 347 КХ 123", "14:20", "+7 343 200-15-15"} <= found

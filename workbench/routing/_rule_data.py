@@ -22,7 +22,7 @@ A pattern file maps a name to an entry with these keys (any other key raises
     names of :mod:`re` flags (``IGNORECASE``, ``MULTILINE``, ``DOTALL``);
 ``doc``
     what the pattern finds, with examples;
-``group``, ``where``, ``window``, ``scope``
+``role``, ``window``, ``scope``, ``unless_value``, ``value_shape``
     read by the interpreter of ``not_a_value.yaml`` only (:mod:`._rule_values`).
 
 ``{{name}}`` in a pattern stands for the text of another entry of the same file (or of a piece the
@@ -43,6 +43,8 @@ from typing import Any
 import yaml
 
 from workbench.errors import WorkbenchError
+from workbench.relevance import CIRCUMSTANCE_PATTERNS
+from workbench.routing._normalise import DEGREE_WORDS
 from workbench.utilities import load_catalog
 
 PATTERN_KEYS = frozenset({"pattern", "any_of", "before", "after", "flags", "doc"})
@@ -162,3 +164,71 @@ def check_triggers(data: Any, filename: str, utilities: frozenset[str]) -> dict[
 def triggers() -> dict[str, tuple[str, ...]]:
     """The words that name each utility (``triggers`` of ``synonyms.yaml``), by utility id."""
     return check_triggers(_read("synonyms.yaml"), "synonyms.yaml", frozenset(load_catalog().schemas))
+
+
+NOT_A_VALUE_KEYS = frozenset({"role", "window", "scope", "unless_value", "value_shape"})
+"""The keys the interpreter of ``not_a_value.yaml`` reads (:mod:`._rule_values`)."""
+
+
+class Patterns:
+    """The compiled entries of one pattern file, by name and as attributes (``P.clock.search(q)``)."""
+
+    def __init__(self, entries: Mapping[str, PatternEntry]) -> None:
+        self.entries = dict(entries)
+
+    def __getattr__(self, name: str) -> re.Pattern[str]:
+        try:
+            return self.__dict__["entries"][name].regex
+        except KeyError:
+            raise AttributeError(f"no pattern named {name!r}") from None
+
+    def prefixed(self, prefix: str) -> dict[str, re.Pattern[str]]:
+        """The entries named ``prefix`` + a key (``"shape hash.md5"``), by that key, in file order."""
+        return {name.removeprefix(prefix): e.regex for name, e in self.entries.items()
+                if name.startswith(prefix)}
+
+
+def _pieces() -> tuple[tuple[str, str], ...]:
+    """The texts from other modules that ``{{name}}`` may stand for in the rule router's files."""
+    return (("DEGREE_WORDS", DEGREE_WORDS), ("CIRCUMSTANCES", "|".join(CIRCUMSTANCE_PATTERNS.values())))
+
+
+@functools.cache
+def rule_patterns() -> Patterns:
+    """``data/patterns.yaml``: the shapes of values and the cues around them, checked and compiled."""
+    return Patterns(pattern_file("data/patterns.yaml", pieces=_pieces()))
+
+
+ROLES = frozenset({"unnamed", "names_a_thing"})
+"""The roles of ``not_a_value.yaml``: an entry without one is read by name."""
+
+
+def check_not_a_value(entries: Mapping[str, PatternEntry], filename: str) -> Patterns:
+    """The entries of a ``not_a_value`` file with their interpreter's keys checked.
+
+    A ``role`` is one of :data:`ROLES`; ``names_a_thing`` takes a whole ``window`` of characters,
+    ``scope`` is ``place`` if given, and ``unless_value`` and ``value_shape`` name entries of the file.
+    """
+    for name, entry in entries.items():
+        where, options = f"{filename}: entry {name!r}", entry.options
+        role = options.get("role")
+        if role is not None and role not in ROLES:
+            raise RuleDataError(f"{where}: unknown role {role!r}; known: {sorted(ROLES)}")
+        rest = set(options) - {"role"}
+        if role != "names_a_thing" and rest:
+            raise RuleDataError(f"{where}: {sorted(rest)} go with role names_a_thing only")
+        if role == "names_a_thing" and (type(options.get("window")) is not int or options["window"] < 1):
+            raise RuleDataError(f"{where}: role names_a_thing needs a window, a whole number of characters")
+        if options.get("scope", "place") != "place":
+            raise RuleDataError(f"{where}: scope is 'place' or absent, got {options['scope']!r}")
+        for key in ("unless_value", "value_shape"):
+            if key in options and options[key] not in entries:
+                raise RuleDataError(f"{where}: {key} names no entry of the file: {options[key]!r}")
+    return Patterns(entries)
+
+
+@functools.cache
+def not_a_value() -> Patterns:
+    """``data/not_a_value.yaml``: the contexts in which a number is no value, checked and compiled."""
+    filename = "data/not_a_value.yaml"
+    return check_not_a_value(pattern_file(filename, NOT_A_VALUE_KEYS, _pieces()), filename)
