@@ -73,7 +73,7 @@ def test_trap_entities_are_absent_from_the_corpus(questions) -> None:
     ('{"id": "x", "set": "in_corpus", "question": "q", "lang": "ru", "split": "dev"}',
      "needs gold"),
     ('{"id": "x", "set": "in_corpus", "question": "q", "lang": "ru", "split": "train", '
-     '"gold": []}', "dev or test"),
+     '"gold": []}', "one of dev, test, heldout"),
     ('{"id": "x", "set": "in_corpus", "question": "q", "lang": "ru", "split": "dev", '
      '"gold": [{"path": "a.md", "span": "absent text"}]}', "is not in a.md"),
     ('{"id": "x", "set": "in_corpus", "question": "q", "lang": "ru", "split": "dev", '

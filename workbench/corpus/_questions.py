@@ -1,7 +1,7 @@
 """Labelled question sets: JSONL files in ``corpus/questions/``, gold spans resolved to anchors.
 
 Every line is one JSON object with at least ``id``, ``set``, ``question``, ``lang`` and
-``split`` (``dev`` or ``test``). Answerable questions carry ``gold``: a list of
+``split`` (``dev``, ``test`` or ``heldout``). Answerable questions carry ``gold``: a list of
 ``{"path", "span"}`` where ``span`` is verbatim text of the file; relevance traps carry ``near``
 (the fragment that looks right) and ``missing_entity``. Spans are located in the file's
 normalised text when the set is loaded, so gold anchors never go stale silently: a span that is
@@ -24,11 +24,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from workbench.config import Answers
 from workbench.corpus._text import Corpus, CorpusError
 from workbench.errors import WorkbenchError
 
 SETS = ("in_corpus", "out_of_corpus", "relevance_traps")
-SPLITS = ("dev", "test")
+SPLITS = ("dev", "test", "heldout")
+"""``dev`` is tuned on, ``test`` reported on; ``heldout`` is scored once, as written, and never
+trained, tuned or calibrated on (the generalization figure of ``corpus/questions/heldout/``)."""
 
 
 class QuestionSetError(WorkbenchError):
@@ -37,6 +40,52 @@ class QuestionSetError(WorkbenchError):
 
 REQUIRED = ("id", "set", "question", "lang", "split")
 """The fields every line carries."""
+
+LANGS = ("ru", "en")
+"""The languages a labelled question may be in: those the system under study is built for."""
+
+MAX_QUESTION_CHARS = Answers().max_question_chars
+"""The longest question read by default: the pipeline's own limit (``[answers]``), so a set
+never holds a question that ``ask`` would refuse for its length."""
+
+_TEXT_FIELDS = ("topic", "why")
+"""Optional fields that are text when present."""
+
+
+def _has_lone_surrogate(text: str) -> bool:
+    return any("\ud800" <= c <= "\udfff" for c in text)
+
+
+def _field_problem(row: dict[str, Any], max_chars: int) -> str | None:
+    """What is wrong with a line's fields' types and values, or None (checked before use)."""
+    qid = row["id"]
+    if isinstance(qid, bool) or not isinstance(qid, str | int) or not str(qid).strip():
+        return f"'id' is a non-empty string, not {qid!r:.60}"
+    if len(str(qid)) > 200:
+        return "'id' is longer than 200 characters"
+    for key in ("set", "split", "lang"):
+        if not isinstance(row[key], str):
+            return f"{key!r} is a string, not {row[key]!r:.60}"
+    question = row["question"]
+    if not isinstance(question, str):
+        return f"'question' is a string, not {question!r:.60}"
+    if not question.strip():
+        return "'question' is empty"
+    if len(question) > max_chars:
+        return (f"'question' has {len(question):,} characters; the limit is {max_chars:,} "
+                "([answers] max_question_chars, as for ask)")
+    if _has_lone_surrogate(question):
+        return "'question' holds a lone surrogate (\\ud800-\\udfff), which is no character"
+    if row["lang"] not in LANGS:
+        return f"lang {row['lang'][:20]!r} is not one of {', '.join(LANGS)}"
+    for key in _TEXT_FIELDS:
+        if key in row and not isinstance(row[key], str):
+            return f"{key!r} is a string, not {row[key]!r:.60}"
+    if row.get("missing_entity") is not None and not isinstance(row["missing_entity"], str):
+        return "'missing_entity' is a string or null"
+    if row.get("near") is not None and not isinstance(row["near"], dict):
+        return "'near' is a {path, span} object or null"
+    return None
 
 
 @dataclass(frozen=True)
@@ -114,16 +163,29 @@ def _resolve(corpus: Corpus, item: dict[str, Any], where: str, cache: dict[str, 
 
 
 def load_questions(path: str | os.PathLike[str], corpus: Corpus | str | os.PathLike[str],
-                   split: str | None = None) -> list[Question]:
-    """Read one JSONL set, resolving gold and near spans against ``corpus``."""
+                   split: str | None = None, *, max_chars: int = MAX_QUESTION_CHARS
+                   ) -> list[Question]:
+    """Read one JSONL set, resolving gold and near spans against ``corpus``.
+
+    Every field is type-checked before it is used: a number or null where text belongs, an
+    empty question, one over ``max_chars`` (the limit of ``ask``) or holding a lone surrogate,
+    and a ``lang`` outside :data:`LANGS` are each an error that names the file and line.
+
+    Raises:
+        QuestionSetError: The file is missing or not UTF-8, or a line is malformed (named).
+    """
     corpus = corpus if isinstance(corpus, Corpus) else Corpus(corpus)
     file = Path(path)
     if not file.is_file():
         raise QuestionSetError(f"question set {file} does not exist")
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise QuestionSetError(f"{file}: cannot be read as UTF-8 text ({exc})") from None
     cache: dict[str, str] = {}
     out: list[Question] = []
     seen: set[str] = set()
-    for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
@@ -135,12 +197,15 @@ def load_questions(path: str | os.PathLike[str], corpus: Corpus | str | os.PathL
         missing = [k for k in REQUIRED if k not in row]
         if missing:
             raise QuestionSetError(f"{file}:{number}: missing {', '.join(missing)}")
+        problem = _field_problem(row, max_chars)
+        if problem is not None:
+            raise QuestionSetError(f"{file}:{number}: {problem}")
         qid = str(row["id"])
         if qid in seen:
             raise QuestionSetError(f"{file}:{number}: duplicate id {qid}")
         seen.add(qid)
         if row["split"] not in SPLITS:
-            raise QuestionSetError(f"{file}:{number}: split must be dev or test")
+            raise QuestionSetError(f"{file}:{number}: split must be one of {', '.join(SPLITS)}")
         if row["set"] not in SETS:
             raise QuestionSetError(f"{file}:{number}: set {str(row['set'])[:40]!r} is not one of "
                                    f"{', '.join(SETS)}")
@@ -225,17 +290,18 @@ def with_copies(questions: Sequence[Question], corpus: Corpus) -> list[Question]
 
 def load_question_files(files: Sequence[str | os.PathLike[str]],
                         corpus: Corpus | str | os.PathLike[str], split: str | None = None,
-                        *, copies: bool = True) -> list[Question]:
+                        *, copies: bool = True, max_chars: int = MAX_QUESTION_CHARS
+                        ) -> list[Question]:
     """All questions of ``files``, in file order; an id is unique across all of them.
 
     With ``copies`` (the default) each gold span's verbatim copies in other files are gold too
-    (:func:`with_copies`).
+    (:func:`with_copies`). ``max_chars`` is the longest question read (:func:`load_questions`).
     """
     corpus = corpus if isinstance(corpus, Corpus) else Corpus(corpus)
     out: list[Question] = []
     first: dict[str, Path] = {}
     for file in files:
-        for question in load_questions(file, corpus, split=split):
+        for question in load_questions(file, corpus, split=split, max_chars=max_chars):
             if question.id in first:
                 raise QuestionSetError(f"{file}: id {question.id} is also in {first[question.id]}")
             first[question.id] = Path(file)
