@@ -42,6 +42,10 @@ class Paths:
 
     corpus: Path = Path("corpus/course")
     """The corpus root the quote source answers from."""
+    corpus_name: str = ""
+    """The corpus's name in refusal texts (a guide's own title, say); empty: the name of the
+    corpus folder. A ``--corpus`` or ``--index`` given to a verb clears it, since it named
+    another corpus."""
     questions: Path = Path("corpus/questions")
     """Labelled question and task sets (JSONL)."""
     specs: Path = Path("corpus/specs")

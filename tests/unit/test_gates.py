@@ -53,7 +53,7 @@ def source(small_index, small_corpus: Path) -> QuoteSource:
 def test_answer_is_a_verbatim_quote(source: QuoteSource, small_corpus: Path) -> None:
     result = source.ask("Какая ставка НДС применяется при экспорте товаров?")
     assert result.answered, result.refusal
-    assert result.trace.would_fire == (False,) * 5
+    assert result.trace.would_fire == (False,) * len(default_order())
     quote = result.quote
     text = (small_corpus / quote.fragment.anchor.path).read_text(encoding="utf-8")
     start = quote.fragment.anchor.start + quote.offset
@@ -80,7 +80,7 @@ def test_unrelated_question_stops_at_gate0(source: QuoteSource) -> None:
 def test_every_gate_is_evaluated_after_a_refusal(source: QuoteSource) -> None:
     result = source.ask("Who painted the ceiling of the Sistine Chapel?")
     assert [v.gate for v in result.trace.verdicts] == list(default_order())
-    assert len(result.trace.would_fire) == 5
+    assert len(result.trace.would_fire) == len(default_order()) == 6
     assert all(v.numbers for v in result.trace.verdicts)
 
 
@@ -167,6 +167,7 @@ NUMBERS = {
     "missing_terms": ["экспорт", "ставк"], "best_score": 0.31, "threshold": 0.55, "first": "a.md",
     "second": "b.md", "scores": [0.8, 0.79], "margin": 0.02, "fired": ["entities"],
     "missing": {"entities": ["SHA-384"]}, "path": "ru/a.md", "status": "changed",
+    "confidence": 0.41,
 }
 
 
@@ -401,13 +402,14 @@ def test_a_reslice_names_only_what_the_run_evaluated() -> None:
     rows = _synthetic_rows().drop(columns=["wf_verbatim", "rule_lang-match"])
     assert evaluated_gates(rows) == tuple(g for g in default_order() if g != "verbatim")
     assert evaluated_rules(rows) == ("entities", "term-coverage")
-    with pytest.raises(UnknownGateError, match="known: gate0, threshold, disagreement, relevance$"):
+    with pytest.raises(UnknownGateError, match="known: gate0, threshold, disagreement, relevance, confidence$"):
         run_order(rows, ["verbatim", "gate0"])
     with pytest.raises(UnknownRuleError, match="lang-match; it evaluated: entities, term-coverage"):
         rule_ablation(rows, rules=["entities", "lang-match"])
 
 
-def _two_candidates(tmp_path: Path, first_text: str, second_text: str) -> CandidateSet:
+def _two_candidates(tmp_path: Path, first_text: str, second_text: str,
+                    scores: tuple[float, float] = (0.9, 0.9)) -> CandidateSet:
     from workbench.corpus import Anchor, Corpus, Fragment
     from workbench.retrieval import Hit
 
@@ -415,7 +417,7 @@ def _two_candidates(tmp_path: Path, first_text: str, second_text: str) -> Candid
         return Fragment(id=f"{path}#0-{len(text)}", anchor=Anchor(path, 0, len(text), "0" * 64),
                         text=text, lang="en")
 
-    hits = tuple(Hit(f"f{i}", i, 1.0, 0.9, 0.5, 0.9) for i in range(2))
+    hits = tuple(Hit(f"f{i}", i, 1.0, score, 0.5, score) for i, score in enumerate(scores))
     return CandidateSet(question="q", lang="en", hits=hits,
                         fragments=(fragment("a/one.html", first_text),
                                    fragment("b/two.html", second_text)),
@@ -468,3 +470,37 @@ def test_a_reslice_with_the_runs_own_numbers_keeps_the_same_text_exemption(
     older = first_firing(rows.drop(columns="top2_same_text"), gates.order,
                          margin=gates.disagreement_margin)
     assert older.tolist() == ["disagreement"]
+
+
+@pytest.mark.parametrize(("scores", "fires"), [
+    ((0.9, 0.921), False),  # the second scores higher (a mode orders by more than the score)
+    ((0.921, 0.9), False),
+    ((0.9, 0.905), True),
+    ((0.905, 0.9), True),
+])
+def test_disagreement_reads_the_unsigned_gap_of_the_score_it_shows(
+        tmp_path: Path, scores: tuple[float, float], fires: bool) -> None:
+    from workbench.gates import search_area
+    from workbench.registry import build
+
+    candidates = _two_candidates(tmp_path, "This function ignores text cells.",
+                                 "This function counts text cells.", scores)
+    settings = Settings()
+    verdict = build("gate", "disagreement")("q", candidates, settings)
+    assert verdict.passed is not fires
+    assert verdict.numbers["scores"] == list(scores)
+    assert verdict.numbers["gap"] == pytest.approx(abs(scores[0] - scores[1]))
+    if fires:
+        text = refusal_from_verdict(verdict, search_area("c", 2, 2, "ru"), "ru").text
+        first, second = (f"{s:.4f}" for s in scores)
+        assert f"{first} и {second}: разница 0.0050 меньше допуска " \
+               f"{settings.gates.disagreement_margin:.4f}" in text
+
+
+def test_a_reslice_reads_the_gap_unsigned() -> None:
+    rows = _synthetic_rows(20)
+    rows["top2_same_file"] = False
+    rows["top2_same_text"] = False
+    rows["top2_gap"] = -0.021  # a row written when the gap was signed: the second scored higher
+    assert (first_firing(rows, ("disagreement",), margin=0.01) == "answered").all()
+    assert (first_firing(rows, ("disagreement",), margin=0.03) == "disagreement").all()

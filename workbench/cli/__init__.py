@@ -63,6 +63,9 @@ def settings_for(args: argparse.Namespace, settings: Settings) -> Settings:
     from workbench.index import FragmentIndexError, index_corpus_root
 
     paths = settings.paths
+    if getattr(args, "index", None) or getattr(args, "corpus", None):
+        # the settings' corpus name names their own corpus, not the one given here
+        paths = dataclasses.replace(paths, corpus_name="")
     if getattr(args, "index", None):
         paths = dataclasses.replace(paths, index=Path(args.index).resolve())
     if getattr(args, "corpus", None):

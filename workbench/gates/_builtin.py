@@ -4,9 +4,10 @@ A gate is ``(question, candidates, settings) -> GateVerdict``; its thresholds co
 ``settings.gates``. Every gate is evaluated for every question (see ``_runner``), so each one
 must give a meaningful verdict even when another would have refused first.
 
-Each registration carries the gate's facts: its refusal ``code`` and its refusal ``templates``
-(one per language; ``{head}`` is the closed-domain statement with the search area, the other
-fields are the verdict's numbers). The gate codes, the default order and the refusal texts are
+Each registration carries the gate's facts: its refusal ``code`` and its refusal wording
+(``templates``, one per language, and ``cases`` keyed by the verdict's ``reason``, both from
+``_refusal.WORDING``; ``{head}`` says what was searched, the other fields are the verdict's
+numbers). The gate codes, the default order and the refusal texts are
 read from these registrations, so the order of the functions below is the default firing order.
 """
 
@@ -23,10 +24,12 @@ from workbench.corpus._quote import verify_quote
 from workbench.corpus._records import Fragment
 from workbench.gates._codes import QuoteGateCode, gate_verdict
 from workbench.gates._records import CandidateSet, GateVerdict, Quote
+from workbench.gates._refusal import gate_wording
 from workbench.registry import build, gate
 from workbench.relevance._entities import DocumentScope
 from workbench.relevance._rules import quote_rules
 from workbench.retrieval._glossary import GlossaryMatch
+from workbench.retrieval._hybrid import Hit
 from workbench.retrieval._lexical import TERM_ANALYZERS, analyze, content_terms
 
 GateFn = Callable[[str, CandidateSet, Settings], GateVerdict]
@@ -144,14 +147,21 @@ def _found_translated(expansion: Sequence[GlossaryMatch], missing: list[str], pr
     return [t for t in missing if t in found or any(s in found for s in analyze(t))]
 
 
-@gate("gate0", code=QuoteGateCode.GATE0_NO_LEXICAL_SUPPORT, templates={
-    "en": "{head} The {checked} best fragments contain {found} of the {terms} content terms "
-          "of the question (coverage {coverage:.2f}, required {min_coverage:.2f}); not found: "
-          "{missing_terms}.",
-    "ru": "{head} В {checked} лучших фрагментах найдено {found} из {terms} содержательных слов "
-          "вопроса (покрытие {coverage:.2f}, требуется {min_coverage:.2f}); не найдены: "
-          "{missing_terms}.",
-})
+def _gate0_reason(pool: bool, question_terms: int, judged: int, found: int,
+                  coverage_low: bool, unconfident: bool) -> str | None:
+    """Why gate 0 fires, the case its refusal text takes (``None`` when it passes)."""
+    if not pool:
+        return "no_candidates"
+    if not question_terms:
+        return "no_terms"
+    if unconfident and not judged:
+        return "other_script"
+    if coverage_low:
+        return "no_words" if not found else "coverage"
+    return "other_script" if unconfident else None
+
+
+@gate("gate0", code=QuoteGateCode.GATE0_NO_LEXICAL_SUPPORT, **gate_wording("gate0"))
 def gate0() -> GateFn:
     """No lexical support: too few content terms of the question occur in the best candidates.
 
@@ -183,24 +193,20 @@ def gate0() -> GateFn:
         else:
             coverage = 1.0 - len(missing) / len(terms) if terms else 0.0
         minimum = settings.gates.min_lexical_coverage
-        fires = (not pool or not all_terms or coverage < minimum
-                 or (judgement.needs_confidence and not confident))
-        return gate_verdict("gate0", fires, {
+        reason = _gate0_reason(bool(pool), len(all_terms), len(terms), len(terms) - len(missing),
+                               coverage < minimum, judgement.needs_confidence and not confident)
+        return gate_verdict("gate0", reason is not None, {
             "checked": len(pool), "terms": len(terms), "found": len(terms) - len(missing),
             "coverage": round(coverage, 4), "min_coverage": minimum, "missing_terms": missing,
             "question_terms": len(all_terms), "needs_confidence": judgement.needs_confidence,
-            "found_translated": translated,
+            "found_translated": translated, "reason": reason, "best_score": round(best, 4),
+            "threshold": settings.gates.threshold_for(candidates.mode),
         }, f"{len(terms) - len(missing)}/{len(terms)} content terms in the best {len(pool)}")
 
     return check
 
 
-@gate("threshold", code=QuoteGateCode.BELOW_THRESHOLD, templates={
-    "en": "{head} {checked} fragments were checked, with a maximum relevance of "
-          "{best_score:.2f}, while the threshold is {threshold:.2f}.",
-    "ru": "{head} Проверено фрагментов: {checked}, максимальная релевантность "
-          "{best_score:.2f} при пороге {threshold:.2f}.",
-})
+@gate("threshold", code=QuoteGateCode.BELOW_THRESHOLD, **gate_wording("threshold"))
 def threshold() -> GateFn:
     """The best candidate's score must reach the threshold."""
 
@@ -210,24 +216,31 @@ def threshold() -> GateFn:
         return gate_verdict("threshold", best < limit, {
             "checked": len(candidates.hits), "best_score": round(best, 4), "threshold": limit,
             "mode": candidates.mode,
+            "path": candidates.fragments[0].anchor.path if candidates.fragments else None,
+            "reason": None if candidates.hits else "no_candidates",
         }, f"best {best:.3f} vs threshold {limit:.3f} ({candidates.mode})")
 
     return check
 
 
-@gate("disagreement", code=QuoteGateCode.CANDIDATE_DISAGREEMENT, templates={
-    "en": "No single passage of {area} can be quoted: the two best fragments come from "
-          "different files ({first}, {second}) with relevance {score1:.2f} and {score2:.2f}, "
-          "closer than the margin {margin:.3f}.",
-    "ru": "Источник ({area}) не даёт одного фрагмента для цитаты: два лучших фрагмента из "
-          "разных файлов ({first}, {second}) с релевантностью {score1:.2f} и {score2:.2f} "
-          "ближе друг к другу, чем допуск {margin:.3f}.",
-})
+def top_two_gap(hits: Sequence[Hit]) -> float | None:
+    """The unsigned gap between the scores of the two best hits (``None`` with fewer than two).
+
+    The scores are those the threshold reads (:attr:`Hit.score`). A mode may order the hits by
+    another quantity (``bi-encoder-terms`` adds the term share), so the second hit can score
+    higher than the first: the gap is their distance, whichever is higher.
+    """
+    return abs(hits[0].score - hits[1].score) if len(hits) > 1 else None
+
+
+@gate("disagreement", code=QuoteGateCode.CANDIDATE_DISAGREEMENT, **gate_wording("disagreement"))
 def disagreement() -> GateFn:
     """The two best candidates come from different files with nearly equal scores.
 
-    When two files compete within ``disagreement_margin`` the ranking cannot tell which one the
-    question is about; quoting either would be a coin toss. Two fragments whose text is the same
+    When two files compete within ``disagreement_margin`` the score cannot tell which one the
+    question is about; quoting either would be a coin toss. The two are compared by the score
+    the threshold reads, unsigned (:func:`top_two_gap`), and the verdict keeps those two scores
+    and their gap. Two fragments whose text is the same
     (white space aside) do not disagree: documentation repeats a paragraph on many pages, both
     get the same score, and either quote says the same thing.
     """
@@ -239,7 +252,7 @@ def disagreement() -> GateFn:
                                                         "margin": margin},
                                 "fewer than two candidates")
         first, second = candidates.fragments[0], candidates.fragments[1]
-        gap = candidates.hits[0].score - candidates.hits[1].score
+        gap = top_two_gap(candidates.hits) or 0.0
         same_text = first.text.split() == second.text.split()
         fires = first.anchor.path != second.anchor.path and gap < margin and not same_text
         return gate_verdict("disagreement", fires, {
@@ -263,12 +276,7 @@ def quote_rule_stages(settings: Settings) -> dict[str, Callable[..., Any]]:
             for name in quote_rules()}
 
 
-@gate("relevance", code=QuoteGateCode.IRRELEVANT, templates={
-    "en": "{head} The best of the fragments checked ({path}) does not mention {missing} from "
-          "the question (relevance rule: {rules}).",
-    "ru": "{head} Лучший из проверенных фрагментов ({path}) не упоминает {missing} из вопроса "
-          "(правило релевантности: {rules}).",
-})
+@gate("relevance", code=QuoteGateCode.IRRELEVANT, **gate_wording("relevance"))
 def relevance() -> GateFn:
     """The best candidate passes every enabled relevance rule.
 
@@ -282,7 +290,8 @@ def relevance() -> GateFn:
         enabled = settings.gates.relevance_rules
         if not candidates.fragments:
             return gate_verdict("relevance", True, {"checked": 0, "rules": {}, "missing": {},
-                                                    "enabled": list(enabled), "fired": []},
+                                                    "enabled": list(enabled), "fired": [],
+                                                    "reason": "no_candidates"},
                                 "no candidate to judge")
         best = candidates.fragments[0]
         scope = DocumentScope(best.anchor.path, candidates.titles[0] if candidates.titles else "")
@@ -301,19 +310,17 @@ def relevance() -> GateFn:
     return check
 
 
-@gate("verbatim", code=QuoteGateCode.NOT_VERBATIM, templates={
-    "en": "The best passage of {area} could not be confirmed word for word in {path} as the "
-          "file is now (check: {status}); it is not quoted.",
-    "ru": "Лучший фрагмент источника ({area}) не удалось подтвердить дословно в файле {path} "
-          "в его нынешнем виде (проверка: {status}); он не цитируется.",
-})
+
+
+@gate("verbatim", code=QuoteGateCode.NOT_VERBATIM, **gate_wording("verbatim"))
 def verbatim() -> GateFn:
     """The proposed quote is verbatim in its fragment and in the file as it is now."""
 
     def check(question: str, candidates: CandidateSet, settings: Settings) -> GateVerdict:
         quote = candidates.quote
         if quote is None:
-            return gate_verdict("verbatim", True, {"checked": 0, "status": "no_quote"},
+            return gate_verdict("verbatim", True, {"checked": 0, "status": "no_quote",
+                                                   "reason": "no_candidates"},
                                 "no candidate to quote")
         result = verify_quote(quote.text, quote.fragment, candidates.corpus)
         anchor = quote.fragment.anchor

@@ -54,7 +54,8 @@ class QuoteSource:
         self.index = index or load_index(settings.paths.index)
         self.embedder = embedder or make_embedder(settings.embedder.name)
         self.corpus = corpus or Corpus(settings.paths.corpus)
-        self.corpus_name = corpus_name or self.corpus.root.name
+        # named by its own name: the argument, the settings, else the corpus folder's name
+        self.corpus_name = corpus_name or settings.paths.corpus_name or self.corpus.root.name
         self.retriever = HybridRetriever(self.index, self.embedder, settings.retrieval,
                                          settings.reranker)
 

@@ -40,8 +40,10 @@ def check_order(order: Sequence[str], known: Sequence[str] | None = None) -> tup
 
 
 def candidate_set(candidates: Candidates, index: FragmentIndex, corpus: Corpus, lang: str,
-                  corpus_name: str = "course", quote_extent: str = "fragment") -> CandidateSet:
+                  corpus_name: str | None = None, quote_extent: str = "fragment") -> CandidateSet:
     """Resolve a retrieval result into what the gates look at, with the proposed quote.
+
+    ``corpus_name`` names the corpus in refusal texts (default: the corpus folder's name).
 
     ``quote_extent`` is a name of :data:`workbench.gates._builtin.QUOTE_EXTENTS`
     (``[gates] quote_extent``).
@@ -50,7 +52,7 @@ def candidate_set(candidates: Candidates, index: FragmentIndex, corpus: Corpus, 
     quote = (extract_quote(candidates.question, fragments[0], quote_extent) if fragments
              else None)
     files = int(index.manifest["counts"]["files"])
-    area = search_area(corpus_name, files, len(index), lang)
+    area = search_area(corpus_name or corpus.root.name, files, len(index), lang)
     titles = tuple(index.title(f.anchor.path) for f in fragments)
     return CandidateSet(question=candidates.question, lang=lang, hits=candidates.hits,
                         fragments=fragments, titles=titles, quote=quote, corpus=corpus,

@@ -88,7 +88,8 @@ def fire_columns(rows: pd.DataFrame, rules: Sequence[str] | None = None,
     if min_coverage is not None and "gate0" in fire:
         fire["gate0"] = no_hits | (rows["gate0_coverage"].to_numpy(dtype=float) < min_coverage)
     if margin is not None and "disagreement" in fire:
-        gap = rows["top2_gap"].astype(float).fillna(np.inf).to_numpy()
+        # unsigned, as the gate reads it; rows written when the gap was signed read the same
+        gap = np.abs(rows["top2_gap"].astype(float).fillna(np.inf).to_numpy())
         # two best fragments with the same text agree (the gate's own exemption); rows written
         # before that column existed read as different texts
         same_text = (rows["top2_same_text"].fillna(False).to_numpy(dtype=bool)

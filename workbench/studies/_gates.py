@@ -39,6 +39,7 @@ from workbench.corpus._questions import (
 )
 from workbench.corpus._text import Corpus
 from workbench.digests import code_digest, sha256_file
+from workbench.gates._builtin import top_two_gap
 from workbench.gates._quote_source import QuoteResult, QuoteSource
 from workbench.index._fragment_index import index_digest, read_manifest, source_digest
 from workbench.relevance._rules import quote_rules
@@ -106,8 +107,7 @@ def result_row(question: Question, result: QuoteResult) -> dict:
         "gold_rank": gold_rank,
         "gate0_coverage": float(by_gate["gate0"].numbers.get("coverage", 0.0))
         if "gate0" in by_gate else 0.0,
-        "top2_gap": float(view.hits[0].score - view.hits[1].score) if len(view.hits) > 1
-        else None,
+        "top2_gap": top_two_gap(view.hits),
         "top2_same_file": bool(len(view.fragments) > 1 and view.fragments[0].anchor.path
                                == view.fragments[1].anchor.path),
         "top2_same_text": bool(by_gate["disagreement"].numbers.get("same_text", False))
