@@ -208,6 +208,42 @@ class Executor:
 
 
 @dataclass(frozen=True)
+class Promise:
+    """A risk promise: at most ``alpha`` of the answers wrong, with probability ``1 - delta``.
+
+    Written by ``workbench gates calibrate --risk`` (Learn-then-Test on a calibration split); it
+    holds only for questions drawn like the calibration's, on the corpus and gates it was made
+    on, which is why it keeps their digests and the calibration's scores. ``alpha = 0`` (the
+    default): no promise is made.
+    """
+
+    alpha: float = 0.0
+    """The risk promised: wrong answers ÷ answers; 0 when no promise is made."""
+    delta: float = 0.0
+    """The probability with which the promise may fail."""
+    score: str = ""
+    """The score column the threshold applies to (``top_score`` or ``confidence``)."""
+    mode: str = ""
+    """The rerank mode the scores were taken in (their scale)."""
+    threshold: float = 0.0
+    """Answer only where the score reaches this."""
+    answers: int = 0
+    """Calibration questions answered at the threshold (the test's n)."""
+    wrong: int = 0
+    """Wrong answers among them."""
+    split: str = ""
+    """The split calibrated on."""
+    calibration_digest: str = ""
+    """Digest of the calibration question files and split."""
+    corpus_digest: str = ""
+    """Digest of the corpus the index held (its manifest's ``corpus_digest``)."""
+    gates_digest: str = ""
+    """Digest of the ``[gates]`` settings the promise was made under."""
+    scores: tuple[float, ...] = ()
+    """The calibration answers' scores, for the shift check that needs no labels."""
+
+
+@dataclass(frozen=True)
 class Settings:
     """Everything a run depends on; saved resolved in every run record."""
 
@@ -220,6 +256,7 @@ class Settings:
     generator: Generator = field(default_factory=Generator)
     answers: Answers = field(default_factory=Answers)
     executor: Executor = field(default_factory=Executor)
+    promise: Promise = field(default_factory=Promise)
     source: Path | None = None
     """The file these settings were read from (``None`` for built-in defaults)."""
 
@@ -267,6 +304,12 @@ def _coerce(name: str, value: Any, default: Any, annotation: str) -> Any:
             raise ConfigError(f"{name}: expected a table of tables (name = {{ key = value }}), "
                               f"got {value!r}")
         return {str(k): dict(v) for k, v in value.items()}
+    if "tuple[float" in annotation:
+        if not isinstance(value, list) or not all(
+                isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+                for v in value):
+            raise ConfigError(f"{name}: expected a list of finite numbers, got {value!r}")
+        return tuple(float(v) for v in value)
     if "tuple" in annotation:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ConfigError(f"{name}: expected a list of strings, got {value!r}")
@@ -343,6 +386,10 @@ _BOUNDS: dict[str, tuple[float | None, float | None]] = {
     "executor.workers": (0, None),
     "executor.connect_timeout": (0.1, None),
     "executor.retries": (0, None),
+    "promise.alpha": (0.0, 1.0),
+    "promise.delta": (0.0, 1.0),
+    "promise.answers": (0, None),
+    "promise.wrong": (0, None),
 }
 
 
@@ -571,6 +618,7 @@ __all__ = [
     "Gates",
     "Generator",
     "Paths",
+    "Promise",
     "Reranker",
     "Retrieval",
     "Settings",

@@ -8,6 +8,7 @@ index and corpus (``--index``, ``--corpus``). ``eval gates`` reports how the gat
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,14 +20,26 @@ from workbench.config import Settings
 from workbench.corpus._questions import SETS, QuestionSetError
 from workbench.index._fragment_index import load_index
 from workbench.retrieval import RERANK_MODES
+from workbench.stats import NoPromise, format_p
 from workbench.studies import gold_spans, record_run, run_outcomes
 from workbench.studies._analysis import gate_attribution, headline, report_lines
-from workbench.studies._calibration import calibrate
+from workbench.studies._calibration import (
+    MIN_PER_KIND,
+    MIN_PROMISE_ANSWERS,
+    Calibration,
+    calibrate,
+)
 from workbench.studies._gates import (
     evaluate_sets,
     evaluate_sets_cached,
     question_file_records,
     question_files,
+)
+from workbench.studies._risk import (
+    SCORE_GATES,
+    RiskCoverageError,
+    promise_check,
+    risk_coverage,
 )
 
 
@@ -66,6 +79,7 @@ def _eval_gates(args: argparse.Namespace, settings: Settings) -> int:
     summary.update(leakage=outcomes.leakage.leaks, answered=outcomes.leakage.mode_a,
                    answered_wrong=outcomes.selection.answered_wrong,
                    targets=[c.to_dict() for c in outcomes.selection.targets])
+    summary.update(_risk_lines(rows, settings, index.corpus_digest, files, args.split))
     run = record_run("gates", rows, settings=settings,
                     digests={"index": index.digest, "corpus_at_index": index.corpus_digest},
                     summary=summary,
@@ -81,12 +95,51 @@ def _eval_gates(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _risk_lines(rows: pd.DataFrame, settings: Settings, corpus: str, files: tuple[Path, ...],
+                split: str | None) -> dict[str, Any]:
+    """Print the risk–coverage summary per split (and the promise's check); what the record keeps."""
+    kept: dict[str, Any] = {"risk_coverage": {}}
+    for name in [split] if split else [s for s in ("dev", "test") if s in set(rows["split"])]:
+        try:
+            curve = risk_coverage(rows, split=name)
+        except RiskCoverageError as exc:
+            print(f"risk and coverage, {name} split: {exc}")
+            continue
+        print("\n".join(curve.lines()))
+        kept["risk_coverage"][name] = curve.to_dict()
+    if settings.promise.alpha > 0:
+        check = promise_check(rows, settings, corpus=corpus, files=files)
+        print("\n".join(check.lines()))
+        kept["promise"] = check.to_dict()
+    return kept
+
+
+def _promise_lines(result: Calibration) -> list[str]:
+    """What calibrate says of the promise asked for."""
+    bound = result.bound
+    if bound is None:
+        return []
+    if isinstance(bound, NoPromise):
+        return [f"no promise: risk at most {bound.alpha:g} with probability {1 - bound.delta:g} "
+                f"holds at no threshold ({bound.reason}); nothing written"]
+    assert result.promise is not None
+    p = result.promise
+    return [f"promise: risk at most {p.alpha:g} with probability {1 - p.delta:g} where {p.score} "
+            f"reaches {p.threshold!r} ({p.answers} answers of the {p.split} split, {p.wrong} "
+            f"wrong, p {format_p(bound.p_value)}; {bound.tested} thresholds tested)"]
+
+
 def _calibrate(args: argparse.Namespace, settings: Settings) -> int:
     settings = settings_for(args, settings)
     result = calibrate(settings, split=args.split, sets=tuple(args.sets),
-                       questions=args.questions, progress=not args.quiet)
+                       questions=args.questions, progress=not args.quiet, risk=args.risk,
+                       delta=args.delta, score=args.score, allow_off=args.allow_gates_off,
+                       min_per_kind=args.min_per_kind, min_answers=args.min_answers)
     if result.cached:
         print("(verdicts from the cache: nothing they depend on changed)")
+    if result.declined:
+        print(f"(the grid's best cell switches off {', '.join(result.declined)}; the best cell "
+              "that keeps every gate on is chosen: --allow-gates-off allows it)")
     shipped = {key: getattr(settings.gates, key) for key in result.gates}
     print(f"gates tuned on the {args.split} split, rerank {result.mode}, "
           f"{result.n_questions} questions:")
@@ -95,18 +148,28 @@ def _calibrate(args: argparse.Namespace, settings: Settings) -> int:
         print(f"  {key} = {value!r}  ({same} {shipped[key]!r})")
     print(f"  answerable answered from gold {result.hasans_correct:.4f}, unanswerable refused "
           f"{result.noans_refused:.4f}, false answers {result.false_answers}")
+    print("\n".join(_promise_lines(result)))
     index = load_index(settings.paths.index, verify=False)
     best = result.table.head(args.top).copy()
+    promise = ({k: v for k, v in dataclasses.asdict(result.promise).items() if k != "scores"}
+               if result.promise is not None else None)
     run = record_run("gates-calibrate", result.table, settings=settings,
                      digests={"index": index.digest, "corpus_at_index": index.corpus_digest},
                      summary={"gates": result.gates, "hasans_correct": result.hasans_correct,
                               "noans_refused": result.noans_refused,
-                              "false_answers": result.false_answers},
+                              "false_answers": result.false_answers,
+                              "declined": list(result.declined), "promise": promise,
+                              "bound": dataclasses.asdict(result.bound) if result.bound
+                              else None},
                      extra={"split": args.split, "mode": result.mode,
                             "order": list(settings.gates.order),
                             "questions": question_file_records(result.files),
                             "corpus_root": str(settings.paths.corpus),
                             "n_questions": result.n_questions, "fragment": result.to_toml()})
+    if isinstance(result.bound, NoPromise):
+        print(best.to_string(index=False))
+        print(f"run record: {run}")
+        return 1
     fragment = result.write(Path(args.out) if args.out else run / "gates.toml")
     print(best.to_string(index=False))
     print(f"settings overlay: {fragment} (use: --config workbench.toml --config {fragment})")
@@ -173,5 +236,22 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
                       help="where to write the settings overlay (default: gates.toml in the run "
                            "record's folder)")
     tune.add_argument("--top", type=int, default=5, help="grid cells to print (default: 5)")
+    tune.add_argument("--risk", type=float, metavar="ALPHA",
+                      help="promise at most this share of wrong answers: the score threshold "
+                           "is chosen by Learn-then-Test and the promise written as [promise]")
+    tune.add_argument("--delta", type=float, default=0.1,
+                      help="the probability the promise may fail (default: 0.1)")
+    tune.add_argument("--score", choices=list(SCORE_GATES),
+                      help="the score the promise's threshold applies to (default: confidence "
+                           "when the rows carry it, else top_score)")
+    tune.add_argument("--allow-gates-off", action="store_true",
+                      help="let calibrate write a value that switches a gate off (a threshold, "
+                           "a margin or a coverage of 0)")
+    tune.add_argument("--min-per-kind", type=int, default=MIN_PER_KIND,
+                      help="the fewest answerable and must-refuse questions the split must "
+                           f"hold (default: {MIN_PER_KIND})")
+    tune.add_argument("--min-answers", type=int, default=MIN_PROMISE_ANSWERS,
+                      help="the fewest answered questions a promise is searched over "
+                           f"(default: {MIN_PROMISE_ANSWERS})")
     tune.add_argument("--quiet", action="store_true")
     tune.set_defaults(handler=_calibrate)

@@ -13,9 +13,18 @@ cache key exists once.
   selection errors (verified answers from the wrong place) against the targets;
 - the dense-encoder recall table and the cross-encoder's training;
 - the end-to-end study: questions through ``ask``'s own path, judged per gold source;
-- sweeps of settings over an executor (one process, or Dask workers).
+- sweeps of settings over an executor (one process, or Dask workers);
+- risk and coverage: the risk–coverage curve of a score, a risk promise chosen by
+  Learn-then-Test and held against later runs, and a shift check that needs no labels.
 """
 
+from workbench.stats import (
+    NoPromise,
+    RiskBound,
+    RiskControlError,
+    TooFewAnswersError,
+    learn_then_test,
+)
 from workbench.studies._analysis import (
     ANSWERED,
     UnknownRuleError,
@@ -38,7 +47,17 @@ from workbench.studies._analysis import (
     threshold_sweep,
     would_fire_matrix,
 )
-from workbench.studies._calibration import Calibration, calibrate, threshold_key
+from workbench.studies._calibration import (
+    MIN_PER_KIND,
+    MIN_PROMISE_ANSWERS,
+    Calibration,
+    CalibrationSetError,
+    SwitchedOffError,
+    calibrate,
+    check_calibration_set,
+    switched_off,
+    threshold_key,
+)
 from workbench.studies._compare import (
     CompareError,
     Comparison,
@@ -129,6 +148,27 @@ from workbench.studies._reranker import (
     build_pairs,
     train_reranker,
 )
+from workbench.studies._risk import (
+    RISK_LEVELS,
+    SCORE_GATES,
+    Ceilings,
+    CoverageAtRisk,
+    CurvePoint,
+    OperatingPoint,
+    PromiseCheck,
+    RiskCoverage,
+    RiskCoverageError,
+    ShiftCheck,
+    answer_labels,
+    calibration_digest,
+    default_score,
+    gates_digest,
+    promise_check,
+    risk_coverage,
+    score_pool,
+    score_values,
+    shift_check,
+)
 from workbench.studies._router_study import (
     BASELINE,
     PairedTest,
@@ -173,6 +213,36 @@ from workbench.studies._sweep import (
 )
 
 __all__ = [
+    "MIN_PER_KIND",
+    "MIN_PROMISE_ANSWERS",
+    "RISK_LEVELS",
+    "SCORE_GATES",
+    "CalibrationSetError",
+    "Ceilings",
+    "CoverageAtRisk",
+    "CurvePoint",
+    "NoPromise",
+    "OperatingPoint",
+    "PromiseCheck",
+    "RiskBound",
+    "RiskControlError",
+    "RiskCoverage",
+    "RiskCoverageError",
+    "ShiftCheck",
+    "SwitchedOffError",
+    "TooFewAnswersError",
+    "answer_labels",
+    "calibration_digest",
+    "check_calibration_set",
+    "default_score",
+    "gates_digest",
+    "learn_then_test",
+    "promise_check",
+    "risk_coverage",
+    "score_pool",
+    "score_values",
+    "shift_check",
+    "switched_off",
     "Calibration",
     "GLOSSARY",
     "GlossaryError",
