@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from workbench.answers import answer
+from workbench.answers._codes import MESSAGES, SOURCE_NAMES, answer_message
 from workbench.cli import build_parser, settings_for
 from workbench.config import Settings, load_settings
 from workbench.corpus import Corpus
@@ -41,6 +43,7 @@ from workbench.refusal import falsehood_words
 from workbench.relevance import quote_rules
 from workbench.relevance._answer_type import KIND_NAMES
 from workbench.retrieval import KeywordEmbedder
+from workbench.routing import ScriptedRouter
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = ("ru", "en")
@@ -161,6 +164,42 @@ def test_a_record_written_before_the_gap_was_unsigned_shows_its_size() -> None:
     row = next(r for r in WORDING if r.gate == "disagreement")
     text = _text(row, older, "ru")
     assert "0.9012 и 0.9221" in text and "разница 0.0209" in text
+
+
+# --- the pipeline's own refusals -------------------------------------------------------------
+
+FIELDS = {"spec": "vat.nothing", "folder": "corpus/specs", "inputs": "amount", "index": "idx",
+          "error": "missing input amount", "forced": "utility", "chosen": "quote"}
+
+
+@pytest.mark.parametrize("key", list(MESSAGES))
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_pipeline_refusal_is_worded_in_the_questions_language(key: str, lang: str) -> None:
+    text = answer_message(key, lang, **FIELDS)
+    assert falsehood_words(text) == [] and absence_claims(text) == [], text
+    if lang == "ru":  # the error detail is English and stays in the numbers
+        assert "missing input" not in text
+    for data in sorted(FIELDS.values(), key=len, reverse=True):
+        text = text.replace(data, "")
+    assert not (_LATIN if lang == "ru" else _CYRILLIC).search(text), text
+    assert set(SOURCE_NAMES[lang]) == set(SOURCE_NAMES["en"])
+
+
+@pytest.mark.parametrize(("lang", "words"), [("ru", "Маршрутизатор не выбрал"),
+                                              ("en", "The router chose no source")])
+def test_the_pipeline_refuses_in_the_questions_language(small_index, small_corpus, tmp_path,
+                                                        lang: str, words: str) -> None:
+    base = Settings()
+    settings = dataclasses.replace(base, paths=dataclasses.replace(
+        base.paths, corpus=small_corpus, index=small_index.folder))
+    question = "Что выбрать?" if lang == "ru" else "What to choose?"
+    router = ScriptedRouter({question: {"source": "refuse"}, "q2": {"source": "quote"}})
+    assert words in answer(question, router, settings).refusal.text
+    missing = dataclasses.replace(settings, paths=dataclasses.replace(settings.paths,
+                                                                      index=tmp_path / "none"))
+    unavailable = answer(question, ScriptedRouter({question: {"source": "quote"}}), missing)
+    assert (_CYRILLIC if lang == "ru" else _LATIN).search(unavailable.refusal.text[:12])
+    assert str(tmp_path / "none") in unavailable.refusal.text
 
 
 # --- the corpus is named by its own name ----------------------------------------------------

@@ -12,11 +12,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from workbench.answers._codes import AnswerCode
+from workbench.answers._codes import AnswerCode, answer_message
 from workbench.answers._context import CheckContext
 from workbench.answers._generator import Generator
 from workbench.answers._pipeline import AnswerResult, answer_many
 from workbench.config import Settings, load_settings
+from workbench.corpus import detect_lang
 from workbench.gates import QuoteSource
 from workbench.model_catalog import CatalogError, load_catalog
 from workbench.refusal import Refusal
@@ -107,8 +108,8 @@ class ForcedSource:
         refusal = Refusal(
             code=str(AnswerCode.SOURCE_NOT_CHOSEN), area="router held to one source",
             numbers={"forced": str(self.source), "chosen": str(decision.source)},
-            text=f"The source {self.source} was required, but the router chose {decision.source} "
-                 f"and bound nothing for {self.source}, so no call was made.")
+            text=answer_message(AnswerCode.SOURCE_NOT_CHOSEN, detect_lang(question),
+                                forced=self.source, chosen=decision.source))
         return RouterDecision(source=Source.REFUSE, refusal=refusal, raw_output=decision.raw_output)
 
 

@@ -1,8 +1,13 @@
-"""The code sets of the answers layer: the built-in invariants, and the pipeline's own refusals."""
+"""The code sets of the answers layer: the built-in invariants, and the pipeline's own refusals.
+
+The pipeline's refusal texts are a table (:data:`MESSAGES`, a text per language for each code)
+that the pipeline reads through :func:`answer_message` and a test renders in both languages.
+"""
 
 from __future__ import annotations
 
 import enum
+from typing import Any
 
 from workbench.routing._screen import ScreenCode
 
@@ -66,3 +71,48 @@ class AnswerCode(enum.StrEnum):
     routing, since neither the router nor the corpus reads it."""
     SOURCE_NOT_CHOSEN = "SOURCE_NOT_CHOSEN"
     """``ask --source`` forced a source the router could bind nothing for."""
+
+
+SOURCE_NAMES: dict[str, dict[str, str]] = {
+    "en": {"utility": "utility", "quote": "quote", "spec": "specification", "refuse": "refusal"},
+    "ru": {"utility": "утилита", "quote": "цитата", "spec": "спецификация", "refuse": "отказ"},
+}
+"""Language → source (``workbench.routing.Source``) → its name in a refusal text."""
+
+MESSAGES: dict[str, dict[str, str]] = {
+    AnswerCode.ROUTER_REFUSED: {
+        "en": "The router chose no source for this question.",
+        "ru": "Маршрутизатор не выбрал для этого вопроса ни одного источника."},
+    AnswerCode.UNKNOWN_SPEC: {
+        "en": "No specification with the id “{spec}” is in the specification folder {folder}.",
+        "ru": "В папке спецификаций {folder} нет спецификации с идентификатором «{spec}»."},
+    AnswerCode.BAD_SPEC_INPUT: {
+        "en": "The inputs given ({inputs}) do not fit specification {spec}: {error}",
+        "ru": "Переданные входные данные ({inputs}) не подходят к спецификации {spec}; "
+              "подробности записаны в числах отказа."},
+    AnswerCode.QUOTE_SOURCE_UNAVAILABLE: {
+        "en": "The quote source could not be opened: no usable index was found at {index}.",
+        "ru": "Источник цитат не удалось открыть: по пути {index} не найден пригодный индекс."},
+    f"{AnswerCode.QUOTE_SOURCE_UNAVAILABLE}:no_quote": {
+        "en": "The gates passed, but no quote could be taken from the best fragment.",
+        "ru": "Проверки пройдены, но взять цитату из лучшего фрагмента не удалось."},
+    AnswerCode.SOURCE_NOT_CHOSEN: {
+        "en": "The source “{forced}” was required, but the router chose “{chosen}” and bound "
+              "nothing for it, so no call was made.",
+        "ru": "Требовался источник «{forced}», но маршрутизатор выбрал «{chosen}» и ничего не "
+              "связал для требуемого, поэтому вызова не было."},
+}
+"""Code (or ``code:case``) → language → the refusal text; fields in braces come from the call."""
+
+
+def answer_message(key: str, lang: str, **fields: Any) -> str:
+    """The text of the pipeline's refusal ``key`` in ``lang`` (``ru``, else English).
+
+    ``forced`` and ``chosen``, when given, are sources and are named in ``lang``.
+    """
+    lang = "ru" if lang == "ru" else "en"
+    names = SOURCE_NAMES[lang]
+    for source in ("forced", "chosen"):
+        if source in fields:
+            fields[source] = names.get(str(fields[source]), str(fields[source]))
+    return MESSAGES[key][lang].format(**fields)

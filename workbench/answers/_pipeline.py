@@ -15,10 +15,10 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from workbench.answers._codes import AnswerCode
+from workbench.answers._codes import AnswerCode, answer_message
 from workbench.answers._evidence import (
     Answer,
     Evidence,
@@ -212,8 +212,8 @@ def _open_quote_source(settings: Settings) -> QuoteSource | Refusal:
         return Refusal(code=str(AnswerCode.QUOTE_SOURCE_UNAVAILABLE),
                        area=f"corpus index {settings.paths.index}",
                        numbers={"error": type(exc).__name__},
-                       text="The quote source could not be opened: no usable index was "
-                            f"found at {settings.paths.index}.")
+                       text=answer_message(AnswerCode.QUOTE_SOURCE_UNAVAILABLE, "en",
+                                           index=settings.paths.index))
 
 
 def _from_quote(result: QuoteResult | Refusal, digest: str, state: _Step) -> Evidence | Refusal:
@@ -229,7 +229,8 @@ def _from_quote(result: QuoteResult | Refusal, digest: str, state: _Step) -> Evi
     state.steps.append("quote gates: passed")
     evidence = _quote_evidence(result, digest)
     return evidence if evidence is not None else Refusal(
-        code=str(AnswerCode.QUOTE_SOURCE_UNAVAILABLE), area="corpus index", text="No quote.")
+        code=str(AnswerCode.QUOTE_SOURCE_UNAVAILABLE), area="corpus index",
+        text=answer_message(f"{AnswerCode.QUOTE_SOURCE_UNAVAILABLE}:no_quote", result.lang))
 
 
 def _search_quotes(routed: Sequence[_Routed], quote_source: QuoteSource | None,
@@ -243,8 +244,10 @@ def _search_quotes(routed: Sequence[_Routed], quote_source: QuoteSource | None,
     if not routed:
         return [], ""
     opened = quote_source if quote_source is not None else _open_quote_source(settings)
-    if isinstance(opened, Refusal):
-        return [opened] * len(routed), ""
+    if isinstance(opened, Refusal):  # each question is told in its own language
+        return [replace(opened, text=answer_message(AnswerCode.QUOTE_SOURCE_UNAVAILABLE, r.lang,
+                                                    index=settings.paths.index))
+                for r in routed], ""
     results = opened.ask_many([r.question for r in routed], [r.lang for r in routed])
     return list(results), opened.index.digest
 
@@ -257,7 +260,8 @@ def _from_spec(decision: RouterDecision, lang: str, context: CheckContext, state
     if path is None or context.library_dir is None:
         state.steps.append(f"spec {spec_id}: not found")
         return Refusal(code=str(AnswerCode.UNKNOWN_SPEC), area=area, numbers={"spec": spec_id},
-                       text=f"No specification with the id “{spec_id}” is in the {area}.")
+                       text=answer_message(AnswerCode.UNKNOWN_SPEC, lang, spec=spec_id,
+                                           folder=context.specs_dir))
     inputs = {str(k): str(v) for k, v in decision.args.items()}
     verdict = check_spec(path, context.library_dir, lang=lang)
     if not verdict.passed or verdict.certificate is None:
@@ -268,19 +272,20 @@ def _from_spec(decision: RouterDecision, lang: str, context: CheckContext, state
     except (FtsError, ValueError) as exc:
         state.steps.append(f"spec {spec_id}: inputs refused")
         return Refusal(code=str(AnswerCode.BAD_SPEC_INPUT), area=area,
-                       numbers={"spec": spec_id, "inputs": sorted(inputs)},
-                       text=f"The inputs given do not fit specification {spec_id}: {exc}")
+                       numbers={"spec": spec_id, "inputs": sorted(inputs), "error": str(exc)},
+                       text=answer_message(AnswerCode.BAD_SPEC_INPUT, lang, spec=spec_id,
+                                           inputs=", ".join(sorted(inputs)) or "—", error=exc))
     state.steps.append(f"spec {spec_id}: concludes {conclusion.value}")
     return SpecEvidence(spec_id=spec_id, conclusion=conclusion.value,
                         certificate_digest=conclusion.certificate_digest or "", inputs=inputs,
                         certificate=verdict.certificate.to_dict())
 
 
-def _router_refusal(decision: RouterDecision) -> Refusal:
+def _router_refusal(decision: RouterDecision, lang: str) -> Refusal:
     if decision.refusal is not None:
         return decision.refusal
     return Refusal(code=str(AnswerCode.ROUTER_REFUSED), area="router",
-                   text="The router chose no source for this question.")
+                   text=answer_message(AnswerCode.ROUTER_REFUSED, lang))
 
 
 def _generator(settings: Settings, generator: Generator | None) -> Generator | None:
@@ -400,7 +405,7 @@ def _run(questions: Sequence[str], router: Router, settings: Settings, *, allow_
         elif decision.source is Source.SPEC:
             produced = _from_spec(decision, item.lang, context, state)
         else:
-            produced = _router_refusal(decision)
+            produced = _router_refusal(decision, item.lang)
             state.steps.append(f"router refused: {produced.code}")
         results[item.position] = _finish(item, produced, settings, allow_mode_b=allow_mode_b,
                                          generator=generator, context=context, leaky=leaky)
