@@ -8,6 +8,7 @@ synthetic rows whose best grid cell would switch every gate off.
 from __future__ import annotations
 
 import functools
+import json
 import math
 from fractions import Fraction
 
@@ -24,7 +25,6 @@ from workbench.stats import (
     answers_needed,
     learn_then_test,
 )
-from workbench.studies import _calibration as calibration
 from workbench.studies import (
     CalibrationSetError,
     RiskCoverageError,
@@ -33,6 +33,7 @@ from workbench.studies import (
     risk_coverage,
     shift_check,
 )
+from workbench.studies import _calibration as calibration
 
 ORDER = ["gate0", "threshold", "disagreement", "relevance", "confidence", "verbatim"]
 
@@ -93,6 +94,15 @@ def test_tied_scores_are_admitted_together() -> None:
     curve = risk_coverage(rows)
     assert [(p.answers, p.wrong) for p in curve.points] == [(2, 1), (3, 1)]
     assert curve.aurc == pytest.approx((0.5 + 0.5 + 1 / 3) / 3)
+
+
+def test_an_answer_without_a_score_ranks_last_and_the_record_stays_json() -> None:
+    rows = _rows(HAND)
+    rows["confidence"] = [0.9, 0.1, 0.8, None, 0.5, 0.5]
+    curve = risk_coverage(rows)
+    assert curve.points[-1].threshold == -math.inf and curve.points[-1].answers == 4
+    assert json.loads(json.dumps(curve.to_dict(), allow_nan=False))["points"][-1]["threshold"] \
+        is None
 
 
 def test_a_question_refused_for_another_reason_stays_out_of_the_pool() -> None:

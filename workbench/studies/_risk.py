@@ -223,9 +223,13 @@ class RiskCoverage:
                             columns=[f for f in CurvePoint.__dataclass_fields__])
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready form (the run record keeps it whole)."""
+        """A JSON-ready form (the run record keeps it whole).
+
+        A threshold no score reaches is ``None`` (an answer without a score ranks last).
+        """
         out = asdict(self)
-        out["points"] = [asdict(p) for p in self.points]
+        out["points"] = [{k: v if not isinstance(v, float) or np.isfinite(v) else None
+                          for k, v in asdict(p).items()} for p in self.points]
         return out
 
     def lines(self) -> list[str]:
