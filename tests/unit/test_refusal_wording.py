@@ -43,7 +43,7 @@ from workbench.refusal import falsehood_words
 from workbench.relevance import quote_rules
 from workbench.relevance._answer_type import KIND_NAMES
 from workbench.retrieval import KeywordEmbedder
-from workbench.routing import ScriptedRouter
+from workbench.routing import ScriptedRouter, screen_question
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = ("ru", "en")
@@ -216,6 +216,12 @@ def test_the_corpus_is_named_by_the_settings_else_its_folder(small_index, small_
     result = QuoteSource(named, index=small_index, embedder=KeywordEmbedder()).ask(question)
     assert "the corpus “Debian Reference”" in result.refusal.text
     assert "“Debian Reference”" in result.refusal.area and "course" not in result.refusal.text
+
+
+def test_the_script_refusal_calls_the_corpus_no_course() -> None:
+    refusal = screen_question("这是一个用中文写的问题吗", 2000)
+    assert refusal is not None and "corpus" in refusal.text
+    assert not re.search(r"\b(?:курс\w*|course\w*)\b", refusal.text, re.IGNORECASE)
 
 
 def test_a_corpus_given_to_a_verb_clears_the_settings_name(tmp_path: Path) -> None:

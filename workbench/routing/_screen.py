@@ -48,7 +48,7 @@ def _script_refusal(question: str, letters: int, share: float) -> Refusal:
         numbers={"letters": letters, "latin_or_cyrillic_share": round(share, 3),
                  "least_share": SCRIPT_SHARE},
         text=(f"Only {share:.0%} of the question's {letters} letters are Latin or Cyrillic "
-              f"(at least {SCRIPT_SHARE:.0%} are needed): the router, the catalog and the course "
+              f"(at least {SCRIPT_SHARE:.0%} are needed): the router, the catalog and the corpus "
               "read Russian and English only, so the question was passed to none of them. "
               "Вопрос написан не кириллицей и не латиницей, поэтому не передан дальше."))
 
