@@ -81,6 +81,7 @@ whatever the encoder's words scored."""
 
 
 DECODING_VERB = P.decoding_verb
+"""A verb of decoding, or a question of what a string holds («Что там закодировано?»)."""
 
 
 def conversion_targets(question: str) -> set[str]:

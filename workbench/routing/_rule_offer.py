@@ -326,9 +326,11 @@ def _only_genitive(word: str) -> bool:
 
 
 _PATTERN_CUE = P.pattern_cue
+"""The name of a pattern before it is written unquoted («по регулярке \\d+»)."""
 
 
 _REGEX_MARK = P.regex_mark
+"""A mark of a regular expression: a run holding one may be a pattern."""
 
 
 WORD_COUNTS = frozenset({"text.word_count"})

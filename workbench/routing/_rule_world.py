@@ -26,7 +26,7 @@ from workbench.routing._normalise import (
     percent_spans,
     synonym_file,
 )
-from workbench.routing._rule_data import not_a_value, rule_patterns, triggers
+from workbench.routing._rule_data import rule_patterns, triggers
 from workbench.routing._spec_inputs import (
     asks_reason,
 )
@@ -34,16 +34,14 @@ from workbench.utilities import DIGIT_COUNTS, Argument, UtilitySchema, call_util
 
 P = rule_patterns()
 """The named patterns of ``data/patterns.yaml``."""
-NAV = not_a_value()
-"""The contexts of ``data/not_a_value.yaml`` in which a number is no value."""
 SYNONYMS: dict[str, tuple[str, ...]] = triggers()
 """The words that name each utility, by utility id (``triggers`` of ``synonyms.yaml``)."""
 
 
 OWNER_WORDS = P.owner_words
-
-
+"""Possessives: a request about *my* card or *the supplier's* IBAN points at data someone has."""
 ELSEWHERE_WORDS = P.elsewhere_words
+"""Words that place the data somewhere the question is not ("the JSON in the ticket above")."""
 
 
 def points_at_data_elsewhere(question: str) -> bool:
