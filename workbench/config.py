@@ -20,6 +20,7 @@ import inspect
 import math
 import os
 import tomllib
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
@@ -365,32 +366,40 @@ def _resolve_defaults(settings: Settings, base: Path) -> Settings:
     return replace(settings, paths=fix(settings.paths), reranker=fix(settings.reranker))
 
 
-# Inclusive bounds of the numbers that have a range; ``None`` leaves that side open. Every float
-# must in addition be finite: thresholds have no common range (each rerank mode has its own
-# scale), but ``nan`` compares false with everything and so passes every gate.
-_BOUNDS: dict[str, tuple[float | None, float | None]] = {
-    "fragmenting.max_chars": (1, None),
-    "fragmenting.min_chars": (0, None),
-    "embedder.batch_size": (1, None),
-    "retrieval.lexical_k": (1, None),
-    "retrieval.dense_k": (1, None),
-    "retrieval.rrf_k": (0, None),
-    "retrieval.lexical_weight": (0.0, 1.0),
-    "retrieval.top_k": (1, None),
-    "retrieval.rerank_pool": (1, None),
-    "reranker.term_weight": (0.0, None),
-    "gates.min_lexical_coverage": (0.0, 1.0),
-    "gates.disagreement_margin": (0.0, None),
-    "generator.max_new_tokens": (1, None),
-    "answers.max_question_chars": (1, None),
-    "executor.workers": (0, None),
-    "executor.connect_timeout": (0.1, None),
-    "executor.retries": (0, None),
-    "promise.alpha": (0.0, 1.0),
-    "promise.delta": (0.0, 1.0),
-    "promise.answers": (0, None),
-    "promise.wrong": (0, None),
-}
+# Inclusive bounds of every number in the settings, both sides: a value past either end is a
+# ConfigError naming the key, the range and the file. Every float must in addition be finite
+# (``nan`` compares false with everything and so passes every gate). Each threshold lives on its
+# rerank mode's scale: a sigmoid in [0, 1], a cosine in [-1, 1], a fused score (RRF, weights,
+# BM25 or cosine) above -1. The upper bounds stop a typo from asking for hours of work, a million
+# processes or a wait of centuries; ``workbench.toml`` documents each range beside its key.
+# The ``sweep.*`` rows bound a grid file's numbers (:func:`number_problem`), not settings keys.
+NUMBER_RANGES: tuple[tuple[str, float, float], ...] = (
+    ("fragmenting.max_chars", 1, 1_000_000),
+    ("fragmenting.min_chars", 0, 1_000_000),
+    ("embedder.batch_size", 1, 4096),
+    ("reranker.term_weight", 0.0, 10.0),
+    ("retrieval.lexical_k", 1, 10_000),
+    ("retrieval.dense_k", 1, 10_000),
+    ("retrieval.rrf_k", 0, 100_000),
+    ("retrieval.lexical_weight", 0.0, 1.0),
+    ("retrieval.top_k", 1, 1000),
+    ("retrieval.rerank_pool", 1, 1000),
+    ("gates.min_lexical_coverage", 0.0, 1.0),
+    ("gates.threshold_cross_encoder", 0.0, 1.0),
+    ("gates.threshold_bi_encoder", -1.0, 1.0),
+    ("gates.threshold_bi_encoder_terms", -1.0, 1.0),
+    ("gates.threshold_none", -1.0, 1000.0),
+    ("gates.disagreement_margin", 0.0, 1.0),
+    ("generator.max_new_tokens", 1, 4096),
+    ("answers.max_question_chars", 1, 20_000),
+    ("executor.workers", 0, 64),
+    ("executor.connect_timeout", 0.1, 120.0),
+    ("executor.retries", 0, 10),
+    ("sweep.threshold_points", 0, 10_000),
+    ("sweep.cells", 1, 100_000),
+)
+"""``(key, lowest, highest)``, inclusive, for every number a settings file or a grid holds."""
+_BOUNDS: dict[str, tuple[float, float]] = {key: (low, high) for key, low, high in NUMBER_RANGES}
 
 
 def _range_text(low: float | None, high: float | None) -> str:
@@ -401,18 +410,29 @@ def _range_text(low: float | None, high: float | None) -> str:
     return f"between {low} and {high}"
 
 
+def number_problem(key: str, value: Any) -> str | None:
+    """What is wrong with ``value`` for the ranged number ``key`` (:data:`NUMBER_RANGES`), or None.
+
+    The one check of every ranged number: settings keys, grid files and command-line flags
+    (``--workers``) all come through it.
+    """
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"{key} = {value}: expected a finite number"
+    low, high = _BOUNDS.get(key, (None, None))
+    if isinstance(value, int | float) and not isinstance(value, bool) and (
+            (low is not None and value < low) or (high is not None and value > high)):
+        return f"{key} = {value}: expected a number {_range_text(low, high)}"
+    return None
+
+
 def _number_problems(settings: Settings) -> list[str]:
     problems = []
     for section in _SECTIONS:
         values = getattr(settings, section)
         for f in fields(values):
-            key, value = f"{section}.{f.name}", getattr(values, f.name)
-            if isinstance(value, float) and not math.isfinite(value):
-                problems.append(f"{key} = {value}: expected a finite number")
-                continue
-            low, high = _BOUNDS.get(key, (None, None))
-            if (low is not None and value < low) or (high is not None and value > high):
-                problems.append(f"{key} = {value}: expected a number {_range_text(low, high)}")
+            problem = number_problem(f"{section}.{f.name}", getattr(values, f.name))
+            if problem is not None:
+                problems.append(problem)
     frag, retrieval = settings.fragmenting, settings.retrieval
     if frag.min_chars > frag.max_chars:
         problems.append(f"fragmenting.min_chars = {frag.min_chars} is above fragmenting.max_chars"
@@ -425,13 +445,22 @@ def _number_problems(settings: Settings) -> list[str]:
 
 def _unknown_names(key: str, kind: str, given: tuple[str, ...] | list[str],
                    known: list[str]) -> list[str]:
-    unknown = [name for name in given if name not in known]
-    problems = [f"{key}: unknown {kind} {', '.join(map(repr, unknown))}; "
+    # counted once, so a list of a million names is checked in linear time; a message names
+    # at most five of them
+    counts = Counter(given)
+    known_set = set(known)
+    unknown = [name for name in counts if name not in known_set]
+    problems = [f"{key}: unknown {kind} {_few(unknown)}; "
                 f"known: {', '.join(known)}"] if unknown else []
-    twice = sorted({name for name in given if list(given).count(name) > 1})
+    twice = sorted(name for name, n in counts.items() if n > 1)
     if twice:
-        problems.append(f"{key} names {', '.join(map(repr, twice))} more than once")
+        problems.append(f"{key} names {_few(twice)} more than once")
     return problems
+
+
+def _few(names: Sequence[str], shown: int = 5) -> str:
+    more = f" and {len(names) - shown} more" if len(names) > shown else ""
+    return ", ".join(repr(name[:80]) for name in names[:shown]) + more
 
 
 def _rule_param_problems(table: Mapping[str, Mapping[str, Any]], rules: list[str]) -> list[str]:
@@ -501,11 +530,12 @@ def _name_problems(settings: Settings) -> list[str]:
     return problems
 
 
-def check_settings(settings: Settings) -> Settings:
+def check_settings(settings: Settings, where: str | os.PathLike[str] | None = None) -> Settings:
     """Check every value's range and every name against what is registered.
 
     Args:
         settings: Settings as read or overridden.
+        where: The file the values came from, named in the error (default: ``settings.source``).
 
     Returns:
         The same settings, when every value holds.
@@ -515,7 +545,8 @@ def check_settings(settings: Settings) -> Settings:
     """
     problems = _number_problems(settings) + _name_problems(settings)
     if problems:
-        where = f"{settings.source}: " if settings.source is not None else ""
+        origin = where if where is not None else settings.source
+        where = f"{origin}: " if origin is not None else ""
         raise ConfigError(where + "; ".join(problems))
     return settings
 
@@ -581,7 +612,8 @@ def overlay_settings(settings: Settings, path: str | os.PathLike[str]) -> Settin
     """
     chosen = Path(path)
     changes = _apply(settings, _read_table(chosen), chosen)
-    return check_settings(replace(settings, **changes))
+    # the settings below were checked already: a problem now is the overlay's to name
+    return check_settings(replace(settings, **changes), where=chosen)
 
 
 def load_settings(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None = None
@@ -610,6 +642,7 @@ def load_settings(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
 
 __all__ = [
     "CONFIG_FILENAME",
+    "NUMBER_RANGES",
     "Answers",
     "ConfigError",
     "Embedder",
@@ -624,6 +657,7 @@ __all__ = [
     "Settings",
     "check_settings",
     "load_settings",
+    "number_problem",
     "overlay_settings",
     "project_root",
 ]

@@ -6,13 +6,21 @@ raise. The known names in the messages come from the registry and the name table
 
 from __future__ import annotations
 
+import time
 import tomllib
 from pathlib import Path
 
 import pytest
 
 from workbench import cli, registry
-from workbench.config import ConfigError, Settings, check_settings, load_settings
+from workbench.config import (
+    NUMBER_RANGES,
+    ConfigError,
+    Settings,
+    check_settings,
+    load_settings,
+    number_problem,
+)
 
 SETTINGS_ERRORS: list[tuple[str, str]] = [
     # names: each error names the key and lists what is registered
@@ -73,8 +81,8 @@ SETTINGS_ERRORS: list[tuple[str, str]] = [
     ("[gates]\nmin_lexical_coverage = -0.1\n", "gates.min_lexical_coverage = -0.1"),
     ("[gates]\ndisagreement_margin = -0.01\n", "gates.disagreement_margin = -0.01"),
     ("[gates]\ndisagreement_margin = nan\n", "gates.disagreement_margin = nan"),
-    ("[retrieval]\nlexical_k = -5\n", "retrieval.lexical_k = -5: expected a number at least 1"),
-    ("[retrieval]\ndense_k = 0\n", "retrieval.dense_k = 0: expected a number at least 1"),
+    ("[retrieval]\nlexical_k = -5\n", "retrieval.lexical_k = -5: expected a number between 1 and 10000"),
+    ("[retrieval]\ndense_k = 0\n", "retrieval.dense_k = 0: expected a number between 1 and 10000"),
     ("[retrieval]\nrrf_k = -60\n", "retrieval.rrf_k = -60"),
     ("[retrieval]\nlexical_weight = 2.0\n", "retrieval.lexical_weight = 2.0"),
     ("[retrieval]\nlexical_weight = nan\n", "retrieval.lexical_weight = nan"),
@@ -82,7 +90,7 @@ SETTINGS_ERRORS: list[tuple[str, str]] = [
     ("[retrieval]\ntop_k = 20\nrerank_pool = 10\n",
      "retrieval.rerank_pool = 10 is below retrieval.top_k = 20"),
     ("[reranker]\nterm_weight = -0.1\n", "reranker.term_weight = -0.1"),
-    ("[embedder]\nbatch_size = 0\n", "embedder.batch_size = 0: expected a number at least 1"),
+    ("[embedder]\nbatch_size = 0\n", "embedder.batch_size = 0: expected a number between 1 and 4096"),
     ("[fragmenting]\nmin_chars = 800\nmax_chars = 700\n",
      "fragmenting.min_chars = 800 is above fragmenting.max_chars = 700"),
     ("[fragmenting]\nmax_chars = 0\nmin_chars = 0\n", "fragmenting.max_chars = 0"),
@@ -231,3 +239,87 @@ def test_the_calibrated_gate_numbers_are_the_defaults_too() -> None:
                                                            "disagreement_margin")}
     assert len(numbers) == 6
     assert numbers == {key: getattr(Settings().gates, key) for key in numbers}
+
+
+# Ranges: every number has both ends, read from one table by one check.
+RANGE_ERRORS: list[tuple[str, str]] = [
+    ("[gates]\nthreshold_bi_encoder = -1e308\n",
+     "gates.threshold_bi_encoder = -1e+308: expected a number between -1.0 and 1.0"),
+    ("[gates]\nthreshold_bi_encoder_terms = -2.0\n", "gates.threshold_bi_encoder_terms = -2.0"),
+    ("[gates]\nthreshold_cross_encoder = -0.5\n",
+     "gates.threshold_cross_encoder = -0.5: expected a number between 0.0 and 1.0"),
+    ("[gates]\nthreshold_cross_encoder = 1.5\n", "gates.threshold_cross_encoder = 1.5"),
+    ("[gates]\nthreshold_none = -1e308\n", "gates.threshold_none = -1e+308"),
+    ("[gates]\ndisagreement_margin = 5.0\n", "gates.disagreement_margin = 5.0"),
+    ("[executor]\nconnect_timeout = 1e300\n",
+     "executor.connect_timeout = 1e+300: expected a number between 0.1 and 120.0"),
+    ("[executor]\nworkers = 100000\n", "executor.workers = 100000: expected a number between 0 and 64"),
+    ("[executor]\nretries = 1e9\n", "executor.retries: expected an integer"),
+    ("[executor]\nretries = 1000000000\n", "executor.retries = 1000000000"),
+    ("[retrieval]\ntop_k = 1000000000\nrerank_pool = 1000000000\n",
+     "retrieval.top_k = 1000000000: expected a number between 1 and 1000"),
+    ("[retrieval]\nrerank_pool = 1000000000\n", "retrieval.rerank_pool = 1000000000"),
+    ("[answers]\nmax_question_chars = 1000000000000\n",
+     "answers.max_question_chars = 1000000000000: expected a number between 1 and 20000"),
+]
+
+
+@pytest.mark.parametrize(("text", "fragment"), RANGE_ERRORS)
+def test_numbers_past_either_end_are_refused(tmp_path: Path, text: str, fragment: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError, match=str(path.resolve()).replace(".", r"\.")) as caught:
+        load_settings(path)
+    assert fragment in str(caught.value)
+
+
+@pytest.mark.parametrize(("key", "low", "high"), NUMBER_RANGES)
+def test_every_range_holds_at_both_ends(key: str, low: float, high: float) -> None:
+    step = 1 if isinstance(low, int) and isinstance(high, int) else 0.001
+    assert number_problem(key, low) is None and number_problem(key, high) is None
+    assert key in (number_problem(key, low - step) or "")
+    assert key in (number_problem(key, high + step) or "")
+    assert "finite" in (number_problem(key, float("nan")) or "")
+
+
+def test_every_settings_number_has_a_range() -> None:
+    ranged = {key for key, _, _ in NUMBER_RANGES}
+    defaults = Settings()
+    for section in ("fragmenting", "embedder", "reranker", "retrieval", "gates", "generator",
+                    "answers", "executor"):
+        for name, value in vars(getattr(defaults, section)).items():
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                assert f"{section}.{name}" in ranged, f"{section}.{name} has no range"
+
+
+def test_every_range_is_documented_beside_its_settings() -> None:
+    lines = (Path(__file__).parents[2] / "workbench.toml").read_text(encoding="utf-8").splitlines()
+    for key, _, high in NUMBER_RANGES:
+        name = key.split(".", 1)[1]
+        at = [n for n, line in enumerate(lines) if line.startswith(f"{name} = ")]
+        if not at:
+            continue  # a key the file leaves at its default, or a grid file's number
+        # the comments of the key's own line and of the lines just above it, back to its section
+        near = " ".join(line.split("#", 1)[1] for line in lines[max(0, at[0] - 8):at[0] + 1]
+                        if "#" in line)
+        assert f"{high:,}" in near or f"{high:g}" in near, f"{key}: range up to {high} undocumented"
+
+
+def test_an_overlay_names_itself_in_its_errors(tmp_path: Path) -> None:
+    base = tmp_path / "workbench.toml"
+    base.write_text("[gates]\nthreshold_bi_encoder = 0.8\n", encoding="utf-8")
+    overlay = tmp_path / "gates.toml"
+    overlay.write_text("[gates]\nthreshold_bi_encoder = -1e308\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_settings([base, overlay])
+    assert str(caught.value).startswith(f"{overlay}: gates.threshold_bi_encoder")
+
+
+def test_a_million_repeated_rule_names_are_checked_in_linear_time(tmp_path: Path) -> None:
+    path = tmp_path / "rules.toml"
+    path.write_text("[gates]\nrelevance_rules = [" + '"entities", ' * 1_000_000 + "]\n",
+                    encoding="utf-8")
+    started = time.perf_counter()
+    with pytest.raises(ConfigError, match="names 'entities' more than once"):
+        load_settings(path)
+    assert time.perf_counter() - started < 10
