@@ -75,6 +75,17 @@ KINDS = [
      None),
     ("Who runs the registry?", "it is unclear who keeps the zone file.", "person"),
     ("Who runs the registry?", "the registry is a file that keeps the zone.", "person"),
+    # a century answers "when"; a noun that names a number answers "how many"
+    ("Когда появилась кириллица?", "Кириллица появилась в IX веке.", None),
+    ("Когда появилась кириллица?", "Кириллица появилась в 9-м веке.", None),
+    ("When did the alphabet appear?", "It appeared in the 9th century.", None),
+    ("When did the alphabet appear?", "It appeared in the ninth century.", None),
+    ("When did the alphabet appear?", "It appeared in the ninth chapter.", "date"),
+    ("When did the alphabet appear?", "It appeared in the nineteenth century.", None),
+    ("Когда появилась кириллица?", "Кириллица появилась давно.", "date"),
+    ("Сколько символов в таблице?", "В таблице тысяча символов.", None),
+    ("Сколько яиц в коробке?", "В коробке дюжина яиц.", None),
+    ("Сколько яиц в коробке?", "В коробке яйца.", "number"),
 ]
 
 

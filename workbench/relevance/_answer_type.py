@@ -21,10 +21,12 @@ What the fragment must hold (``answer_kinds``):
   does not start a sentence (``Crockford``, ``Ecma International``) or an abbreviation of two or
   more capitals;
 * a date or a year — a four-digit year from 1000 to 2099 standing alone, a numeric date
-  (``01.09.2024``, ``2024-09-01``, ``9/1/2024``), or a day or a year with a month's name (the
-  month recognised by its lemma in Russian: «сентября» is «сентябрь»);
-* a number — a digit, or a numeral word (pymorphy3's ``NUMR``: «пять», «двух»; in English the
-  number words from one to twelve and the round ones).
+  (``01.09.2024``, ``2024-09-01``, ``9/1/2024``), a day or a year with a month's name (the
+  month recognised by its lemma in Russian: «сентября» is «сентябрь»), or a century («XIX век»,
+  «в 20-м веке», "the 19th century");
+* a number — a digit, or a numeral word (pymorphy3's ``NUMR``: «пять», «двух», and the nouns
+  that name a number: «тысяча», «дюжина», «половина»; in English the number words from one to
+  twelve and the round ones).
 
 Models load once per process (``lru_cache``): natasha's embedding and tagger take about two
 seconds, pymorphy3's dictionaries about one.
@@ -76,6 +78,15 @@ _EN_MONTH = re.compile(
     r"November|December)\b")
 _RU_MONTH_LEMMAS = frozenset(
     "январь февраль март апрель май июнь июль август сентябрь октябрь ноябрь декабрь".split())
+_CENTURY = re.compile(
+    r"\b[IVXL]+\s+(?:век|столети)[а-яё]*|\b\d{1,2}(?:-?[а-я]{1,2})?\s+(?:век|столети)[а-яё]*|"
+    r"\b\d{1,2}(?:st|nd|rd|th)\s+century\b|\b(?:first|second|third|fourth|fifth|sixth|seventh|"
+    r"eighth|ninth|tenth|eleventh|twelfth|[a-z]+teenth|twentieth|twenty-first)\s+century\b",
+    re.IGNORECASE)
+"""A century: «XIX век», «в 20-м веке», "the 19th century", "the twentieth century"."""
+_RU_NUMBER_LEMMAS = frozenset(
+    "тысяча миллион миллиард сотня десяток дюжина половина треть четверть".split())
+"""Russian nouns that name a number (pymorphy3 tags them NOUN, not NUMR)."""
 _DIGIT = re.compile(r"\d")
 _EN_NUMBER_WORD = re.compile(
     r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|hundred|"
@@ -208,7 +219,8 @@ def _has_person(text: str) -> bool:
 
 
 def _has_date(text: str) -> bool:
-    if _YEAR.search(text) or _NUMERIC_DATE.search(text) or _EN_MONTH.search(text):
+    if (_YEAR.search(text) or _NUMERIC_DATE.search(text) or _EN_MONTH.search(text)
+            or _CENTURY.search(text)):
         return True
     words = _RU_WORD.findall(text)
     return any(lemma(w.lower()) in _RU_MONTH_LEMMAS and re.search(
@@ -219,7 +231,8 @@ def _has_number(text: str) -> bool:
     if _DIGIT.search(text) or _EN_NUMBER_WORD.search(text):
         return True
     morph = morphology()
-    return any("NUMR" in morph.parse(w.lower())[0].tag for w in _RU_WORD.findall(text))
+    return any("NUMR" in parse.tag or parse.normal_form in _RU_NUMBER_LEMMAS
+               for parse in (morph.parse(w.lower())[0] for w in _RU_WORD.findall(text)))
 
 
 ANSWER_KINDS = {
