@@ -15,6 +15,8 @@ built from it, exactly as a one-process build does.
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import hashlib
 import logging
 import os
@@ -26,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.config import Executor, Settings
+from workbench.config import Executor, Settings, number_problem
 from workbench.errors import WorkbenchError
 from workbench.index import BuildReport, build_index
 from workbench.retrieval import BatchEncoder, BilingualGlossary, TextBatch, make_embedder
@@ -40,6 +42,83 @@ class SchedulerUnreachableError(ExecutorError):
     """No Dask scheduler answered at the address within the connect timeout."""
 
 
+class SchedulerAddressError(ExecutorError):
+    """A scheduler address this workbench cannot join: a malformed one, or an unknown scheme."""
+
+
+SCHEMES = ("tcp",)
+"""Address schemes ``--scheduler`` joins. ``tls://`` and ``wss://`` need certificates, ``ucx://``
+a UCX install, ``inproc://`` a scheduler in this very process; none of them is configured here."""
+
+
+def check_scheduler_address(address: str) -> str:
+    """``address`` when it is one this workbench can join: ``tcp://HOST:PORT``.
+
+    A bare ``HOST:PORT`` is read as TCP, as Dask reads it.
+
+    Raises:
+        SchedulerAddressError: Another scheme, or no host or port; says what is expected.
+    """
+    if "://" not in address:
+        address = f"tcp://{address}"  # as Dask reads a bare HOST:PORT
+    scheme, _, rest = address.partition("://")
+    host, colon, port = rest.rpartition(":")
+    if scheme not in SCHEMES:
+        raise SchedulerAddressError(
+            f"scheduler address {address!r}: the workbench joins {', '.join(s + '://' for s in SCHEMES)}"
+            "HOST:PORT only (tls, wss and ucx need security or transport settings it does not "
+            "take)")
+    if not colon or not host or not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
+        raise SchedulerAddressError(f"scheduler address {address!r}: expected tcp://HOST:PORT with a "
+                                    "port from 1 to 65535")
+    return address
+
+
+async def _identity(address: str, deadline: float) -> Any:
+    from distributed.comm import connect
+
+    comm = await connect(address, timeout=deadline)
+    try:
+        await comm.write({"op": "identity", "reply": True})
+        return await comm.read()
+    finally:
+        comm.abort()
+
+
+def probe_scheduler(address: str, deadline: float) -> None:
+    """Ask the scheduler at ``address`` who it is, and wait ``deadline`` seconds in all.
+
+    ``distributed.Client`` bounds only the TCP connect: a socket that accepts and never answers
+    (or an HTTP server) holds it in its handshake for ever. This probe bounds the connect, the
+    handshake and the first reply together, in a thread of its own so that a running event loop
+    (a notebook's) is left alone.
+
+    Raises:
+        SchedulerAddressError: The address is not one the workbench joins.
+        SchedulerUnreachableError: Nothing answered in time, or what answered is no scheduler.
+    """
+    address = check_scheduler_address(address)
+
+    def ask() -> Any:
+        return asyncio.run(asyncio.wait_for(_identity(address, deadline), deadline))
+
+    hint = ("start one with `dask scheduler` and `dask worker ADDRESS`, or use --workers N for "
+            "a local cluster")
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        try:
+            reply = pool.submit(ask).result(timeout=deadline + 5)
+        except (TimeoutError, concurrent.futures.TimeoutError):
+            raise SchedulerUnreachableError(
+                f"no Dask scheduler answered at {address} within {deadline:g} s (connect and "
+                f"handshake); {hint}") from None
+        except Exception as exc:  # noqa: BLE001 - whatever the peer sent, it is no scheduler
+            raise SchedulerUnreachableError(
+                f"no Dask scheduler answered at {address} within {deadline:g} s "
+                f"({type(exc).__name__}: {str(exc)[:200]}); {hint}") from None
+    if not isinstance(reply, dict) or reply.get("type") != "Scheduler":
+        raise SchedulerUnreachableError(f"{address} answered, but not as a Dask scheduler; {hint}")
+
+
 def executor_settings(settings: Settings, workers: int | None = None,
                       scheduler: str | None = None) -> Executor:
     """The ``[executor]`` settings with a run's ``--workers`` / ``--scheduler`` put over them.
@@ -50,11 +129,14 @@ def executor_settings(settings: Settings, workers: int | None = None,
     if workers is not None and scheduler:
         raise ExecutorError("give --workers N (a local cluster) or --scheduler ADDRESS "
                             "(a running one), not both")
-    if workers is not None and workers < 0:
-        raise ExecutorError(f"--workers {workers}: expected 0 (this process) or more")
+    if workers is not None:
+        problem = number_problem("executor.workers", workers)
+        if problem is not None:
+            raise ExecutorError(f"--workers {workers}: {problem.split(': ', 1)[1]} "
+                                "(0 runs in this process)")
     chosen = settings.executor
     if scheduler:
-        return replace(chosen, scheduler=scheduler, workers=0)
+        return replace(chosen, scheduler=check_scheduler_address(scheduler), workers=0)
     if workers is not None:
         return replace(chosen, workers=workers, scheduler="")
     return chosen
@@ -71,7 +153,12 @@ def dask_client(executor: Executor) -> Iterator[Any]:
 
     Yields ``None`` when the settings ask for no cluster.
 
+    The scheduler is probed first (:func:`probe_scheduler`): connect, handshake and first reply
+    within ``connect_timeout`` seconds in all, so no client is made for an address that would
+    hang it, and none is left to complain when collected.
+
     Raises:
+        SchedulerAddressError: ``scheduler`` is not a ``tcp://HOST:PORT`` address.
         SchedulerUnreachableError: ``scheduler`` did not answer within ``connect_timeout``.
     """
     if is_local(executor):
@@ -81,10 +168,11 @@ def dask_client(executor: Executor) -> Iterator[Any]:
 
     cluster = None
     if executor.scheduler:
+        probe_scheduler(executor.scheduler, executor.connect_timeout)
         try:
             client = Client(executor.scheduler, timeout=executor.connect_timeout,
                             set_as_default=False)
-        except (OSError, TimeoutError, ValueError) as exc:
+        except (OSError, TimeoutError, ValueError, TypeError) as exc:
             raise SchedulerUnreachableError(
                 f"no Dask scheduler answered at {executor.scheduler} within "
                 f"{executor.connect_timeout:g} s ({type(exc).__name__}); start one with "
