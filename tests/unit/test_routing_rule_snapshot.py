@@ -3,8 +3,9 @@
 The rule router is a frozen baseline: no rule is written for a question set any more, and a
 change of its code or of its data tables (``workbench/routing/data/``, ``synonyms.yaml``) must
 leave its decisions as they were, or show each one that moved. The snapshot,
-``tests/unit/snapshots/rule_router.jsonl``, holds one line per question id of every
-``corpus/questions/*.jsonl`` set (every split): a digest of the question and the decision
+``tests/unit/snapshots/rule_router.jsonl``, holds one line per question id of every set under
+``corpus/questions`` (``*.jsonl`` and the ``heldout/`` sets; every split): a digest of the
+question and the decision
 (source, category, utility or spec, arguments, refusal code and numbers).
 
 A deliberate change rewrites it::
@@ -38,13 +39,17 @@ def _question_digest(question: str) -> str:
 
 
 def bundled_questions(folder: Path = QUESTIONS) -> list[dict[str, str]]:
-    """Every line of every question set in ``folder``: its id, its set and its question."""
+    """Every line of every question set under ``folder``: its id, its set and its question.
+
+    A set in a subfolder is named by its path (``heldout/notary``).
+    """
     rows = []
-    for path in sorted(folder.glob("*.jsonl")):
+    for path in sorted(folder.rglob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 record = json.loads(line)
-                rows.append({"id": record["id"], "set": path.stem, "question": record["question"]})
+                name = path.relative_to(folder).with_suffix("").as_posix()
+                rows.append({"id": record["id"], "set": name, "question": record["question"]})
     return rows
 
 
@@ -135,6 +140,7 @@ def test_rule_router_decisions_match_the_snapshot(routed) -> None:
 def test_the_snapshot_covers_every_bundled_question(routed) -> None:
     lines, questions = routed
     assert len(lines) == len(questions) > 3000  # one line per id: ids are unique across the sets
+    assert any(line["set"].startswith("heldout/") for line in lines)
     assert {line["id"] for line in read_snapshot()} == set(questions)
 
 
