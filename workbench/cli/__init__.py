@@ -11,7 +11,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import importlib
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -119,6 +121,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 2
+    # SIGTERM stops a verb as Ctrl-C does: the same clean-up runs (a build's staging folder
+    # removed, a sweep's table of finished cells written), so either leaves the same on disk
+    previous = (signal.signal(signal.SIGTERM, _interrupt)
+                if threading.current_thread() is threading.main_thread() else None)
     try:
         settings = load_settings(getattr(args, "config", None))
         return int(handler(args, settings) or 0)
@@ -128,5 +134,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:  # e.g. piped into `head`
         return 0
+    except KeyboardInterrupt:
+        print("workbench: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 

@@ -40,8 +40,8 @@ from typing import Any
 import pandas as pd
 from tqdm.auto import tqdm
 
-from workbench.config import Executor, Retrieval, Settings, threshold_key
-from workbench.corpus._questions import SETS
+from workbench.config import Executor, Retrieval, Settings, number_problem, threshold_key
+from workbench.corpus._questions import SETS, SPLITS
 from workbench.errors import WorkbenchError
 from workbench.studies._analysis import (
     ANSWERED,
@@ -80,8 +80,17 @@ METRICS = ("hasans_n", "hasans_answered", "hasans_correct", "noans_n", "noans_re
 questions that must be refused (NoAns) refused."""
 
 
+CONFIRM_CELLS = 1000
+"""A grid of more cells runs only when asked for in so many words (``workbench sweep --yes``,
+``run_sweep(..., yes=True)``): each cell writes a run record, and a thousand take minutes."""
+
+
 class SweepGridError(WorkbenchError):
     """A grid file that cannot be run: unknown keys, an empty grid or axis, a bad shape."""
+
+
+class SweepInterrupted(WorkbenchError):
+    """The sweep was stopped (Ctrl-C or SIGTERM); the table of the cells finished was written."""
 
 
 @dataclass(frozen=True)
@@ -100,6 +109,24 @@ class SweepGrid:
     """Axes that re-slice cached verdicts (key, values), in file order."""
     threshold_points: int = 0
     """When above 0, each evaluation's cells also sweep this many thresholds over its scores."""
+
+    @property
+    def cells(self) -> int:
+        """How many cells the grid has: the product of its axes (and of its threshold points)."""
+        count = max(self.threshold_points, 1)
+        for _, values in self.retrieval + self.reslice:
+            count *= len(values)
+        return count
+
+    def check_size(self, yes: bool = False) -> None:
+        """Refuse a grid past :data:`CONFIRM_CELLS` cells unless ``yes``.
+
+        Raises:
+            SweepGridError: Too many cells, with the count and how to ask for them.
+        """
+        if self.cells > CONFIRM_CELLS and not yes:
+            raise SweepGridError(f"{self.name}: {self.cells:,} cells, each a run record; a grid "
+                                 f"of more than {CONFIRM_CELLS:,} runs only with --yes")
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -146,9 +173,12 @@ def parse_grid(raw: Mapping[str, Any], where: str = "grid") -> SweepGrid:
                              f"{', '.join(SWEEP_KEYS)}")
     axes = raw.get("grid", {})
     points = head.get("threshold_points", 0)
-    if not isinstance(points, int) or isinstance(points, bool) or points < 0:
+    if not isinstance(points, int) or isinstance(points, bool):
         raise SweepGridError(f"{where}: sweep.threshold_points = {points!r}: expected a whole "
                              "number, 0 or more")
+    problem = number_problem("sweep.threshold_points", points)
+    if problem is not None:
+        raise SweepGridError(f"{where}: {problem}")
     if not axes and not points:
         raise SweepGridError(f"{where}: the grid is empty; add at least one axis under [grid] "
                              f"(e.g. \"reranker.mode\" = [\"bi-encoder\", \"none\"])")
@@ -169,11 +199,24 @@ def parse_grid(raw: Mapping[str, Any], where: str = "grid") -> SweepGrid:
     sets = head.get("sets", list(SETS))
     if not isinstance(sets, list) or not sets or not all(isinstance(s, str) for s in sets):
         raise SweepGridError(f"{where}: sweep.sets must be a non-empty list of set names")
+    unknown_sets = [s for s in sets if s not in SETS]
+    if unknown_sets:
+        raise SweepGridError(f"{where}: sweep.sets names {unknown_sets[0][:60]!r}; known: "
+                             f"{', '.join(SETS)}")
     split = head.get("split")
-    if split is not None and not isinstance(split, str):
-        raise SweepGridError(f"{where}: sweep.split must be a string")
-    return SweepGrid(name=str(head.get("name", "sweep")), sets=tuple(sets), split=split,
-                     retrieval=tuple(retrieval), reslice=tuple(reslice), threshold_points=points)
+    if split is not None and split not in SPLITS:
+        raise SweepGridError(f"{where}: sweep.split = {str(split)[:60]!r}; expected one of "
+                             f"{', '.join(SPLITS)} (or no split: every question)")
+    name = head.get("name", "sweep")
+    if not isinstance(name, str) or not name.strip() or len(name) > 200:
+        raise SweepGridError(f"{where}: sweep.name must be a short text")
+    grid = SweepGrid(name=name, sets=tuple(sets), split=split, retrieval=tuple(retrieval),
+                     reslice=tuple(reslice), threshold_points=points)
+    problem = number_problem("sweep.cells", grid.cells)
+    if problem is not None:
+        raise SweepGridError(f"{where}: the grid has {grid.cells:,} cells; "
+                             f"{problem.split(': ', 1)[1]}")
+    return grid
 
 
 def load_grid(path: str | os.PathLike[str]) -> SweepGrid:
@@ -289,8 +332,12 @@ def _evaluation_name(settings: Settings, grid: SweepGrid) -> str:
 def run_sweep(settings: Settings, grid: SweepGrid, executor: Executor, *,
               evaluate: Evaluate = evaluate_rows, is_cached: IsCached = rows_cached,
               results_dir: str | os.PathLike[str] | None = None,
-              progress: bool = False) -> SweepResult:
+              progress: bool = False, yes: bool = False) -> SweepResult:
     """Run every cell of ``grid``; see the module's docstring for where each part runs.
+
+    Stopped by Ctrl-C (or a SIGTERM the caller turns into one), the sweep writes the table of
+    the cells it finished, marked ``interrupted``, and raises :class:`SweepInterrupted`: every
+    cell record on disk is then named by a sweep table.
 
     Args:
         settings: The base settings every cell starts from.
@@ -302,15 +349,71 @@ def run_sweep(settings: Settings, grid: SweepGrid, executor: Executor, *,
         is_cached: Whether an evaluation's rows are to be had on the client without retrieval.
         results_dir: Where run records go (default ``[paths].results``).
         progress: Show a progress bar over the cells.
+        yes: Run a grid of more than :data:`CONFIRM_CELLS` cells.
 
     Returns:
         The sweep's table and record.
+
+    Raises:
+        SweepGridError: The grid is too large without ``yes``, or the results place is a file;
+            both before any cell runs.
+        SweepInterrupted: Stopped; the finished cells' table was written.
     """
+    grid.check_size(yes)
     results = Path(results_dir) if results_dir is not None else None
+    place = results if results is not None else Path(settings.paths.results)
+    if place.exists() and not place.is_dir() or any(
+            a.exists() and not a.is_dir() for a in place.absolute().parents):
+        raise SweepGridError(f"the results place {place} is a file, not a folder; run records "
+                             "go into a folder ([paths] results or results_dir)")
     retrieval_combos = [dict(zip([k for k, _ in grid.retrieval], values, strict=True))
                         for values in itertools.product(*[v for _, v in grid.retrieval])]
     table: list[dict[str, Any]] = []
     counts = {"client": 0, "workers": 0}
+    try:
+        _run_cells(settings, grid, executor, evaluate, is_cached, results, progress,
+                   retrieval_combos, table, counts)
+    except KeyboardInterrupt:
+        run = _record_sweep(settings, grid, results, table, counts, interrupted=True)
+        raise SweepInterrupted(f"sweep {grid.name} stopped after {len(table)} of "
+                               f"{grid.cells} cells; their table: {run}") from None
+    frame = _frame(table)
+    failed = int((frame["status"] == "failed").sum())
+    run = _record_sweep(settings, grid, results, table, counts, interrupted=False)
+    return SweepResult(table=frame, run=run, failed=failed, on_workers=counts["workers"],
+                       on_client=counts["client"])
+
+
+def _frame(table: list[dict[str, Any]]) -> pd.DataFrame:
+    frame = pd.DataFrame.from_records(table, columns=list(table[0]) if table else ["cell",
+                                                                                   "status"])
+    return frame.sort_values("cell", kind="stable").reset_index(drop=True)
+
+
+def _record_sweep(settings: Settings, grid: SweepGrid, results: Path | None,
+                  table: list[dict[str, Any]], counts: dict[str, int], *,
+                  interrupted: bool) -> Path:
+    """The sweep's own record (kind ``sweep``): one row a cell finished."""
+    frame = _frame(table)
+    failed = int((frame["status"] == "failed").sum())
+    return record_run("sweep", frame, settings=settings, results_dir=results,
+                      summary={"cells": len(frame), "failed": failed,
+                               "evaluations_on_workers": counts["workers"],
+                               "evaluations_on_client": counts["client"],
+                               **({"interrupted": True, "cells_planned": grid.cells}
+                                  if interrupted else {})},
+                      extra={"sweep": grid.name,
+                             "grid": {k: [_cell_value(v) for v in vs]
+                                      for k, vs in grid.retrieval + grid.reslice},
+                             "sets": list(grid.sets), "split": grid.split,
+                             "threshold_points": grid.threshold_points})
+
+
+def _run_cells(settings: Settings, grid: SweepGrid, executor: Executor, evaluate: Evaluate,
+               is_cached: IsCached, results: Path | None, progress: bool,
+               retrieval_combos: list[dict[str, Any]], table: list[dict[str, Any]],
+               counts: dict[str, int]) -> None:
+    """Every cell's row into ``table`` as it finishes (so an interrupted sweep keeps them)."""
     with dask_client(executor) as client, tqdm(
             desc=f"sweep {grid.name}", unit="cell", disable=not progress, file=sys.stderr) as bar:
         futures: dict[Any, tuple[dict[str, Any], Settings]] = {}
@@ -331,7 +434,7 @@ def run_sweep(settings: Settings, grid: SweepGrid, executor: Executor, *,
             except Exception as exc:  # noqa: BLE001 - a failed cell is a row, not a failed sweep
                 ready.append((combo, settings, None, "client", f"{type(exc).__name__}: {exc}"))
         for combo, base, rows, where, error in ready:
-            table += _cells(grid, combo, base, rows, where, error, results, bar)
+            _cells(grid, combo, base, rows, where, error, results, bar, table)
         if client is not None and futures:
             from distributed import as_completed
 
@@ -341,30 +444,17 @@ def run_sweep(settings: Settings, grid: SweepGrid, executor: Executor, *,
                     rows, error = future.result(), ""
                 except Exception as exc:  # noqa: BLE001 - the cell records its failure
                     rows, error = None, f"{type(exc).__name__}: {exc}"
-                table += _cells(grid, combo, base, rows, "workers", error, results, bar)
-    frame = pd.DataFrame.from_records(table)
-    frame = frame.sort_values("cell", kind="stable").reset_index(drop=True)
-    failed = int((frame["status"] == "failed").sum())
-    run = record_run("sweep", frame, settings=settings, results_dir=results,
-                     summary={"cells": len(frame), "failed": failed,
-                              "evaluations_on_workers": counts["workers"],
-                              "evaluations_on_client": counts["client"]},
-                     extra={"sweep": grid.name, "grid": {k: [_cell_value(v) for v in vs]
-                                                         for k, vs in grid.retrieval + grid.reslice},
-                            "sets": list(grid.sets), "split": grid.split,
-                            "threshold_points": grid.threshold_points})
-    return SweepResult(table=frame, run=run, failed=failed, on_workers=counts["workers"],
-                       on_client=counts["client"])
+                _cells(grid, combo, base, rows, "workers", error, results, bar, table)
 
 
 def _cells(grid: SweepGrid, combo: dict[str, Any], base: Settings, rows: pd.DataFrame | None,
-           where: str, error: str, results: Path | None, bar: Any) -> list[dict[str, Any]]:
-    """The rows (and run records) of every re-slice cell of one evaluation."""
+           where: str, error: str, results: Path | None, bar: Any,
+           out: list[dict[str, Any]]) -> None:
+    """The rows (and run records) of every re-slice cell of one evaluation, into ``out``."""
     axes = list(grid.reslice)
     if grid.threshold_points:
         axes.append(("gates.threshold",
                      score_thresholds(rows, grid.threshold_points) if rows is not None else (None,)))
-    out = []
     retrieval_index = _retrieval_index(grid, combo)
     for n, values in enumerate(itertools.product(*[v for _, v in axes])):
         cell = dict(zip([k for k, _ in axes], values, strict=True))
@@ -389,7 +479,6 @@ def _cells(grid: SweepGrid, combo: dict[str, Any], base: Settings, rows: pd.Data
                 row.update(figures, run=str(run))
         out.append(row)
         bar.update(1)
-    return out
 
 
 def sweep_curves(settings: Settings, grid: SweepGrid, *,
