@@ -395,6 +395,11 @@ NUMBER_RANGES: tuple[tuple[str, float, float], ...] = (
     ("executor.workers", 0, 64),
     ("executor.connect_timeout", 0.1, 120.0),
     ("executor.retries", 0, 10),
+    ("promise.alpha", 0.0, 1.0),
+    ("promise.delta", 0.0, 1.0),
+    ("promise.threshold", -1.0, 1000.0),
+    ("promise.answers", 0, 10_000_000),
+    ("promise.wrong", 0, 10_000_000),
     ("sweep.threshold_points", 0, 10_000),
     ("sweep.cells", 1, 100_000),
 )

@@ -313,6 +313,15 @@ def test_calibrate_with_a_risk_writes_a_promise_the_settings_read(fake_rows, tmp
                                                       corpus="c0ffee").reasons[0]
 
 
+def test_a_promise_on_a_score_the_rows_lack_is_a_typed_error(fake_rows) -> None:
+    fake_rows["rows"] = _calibration_rows(60, 25)
+    with pytest.raises(RiskCoverageError, match="no 'confidence' score"):
+        calibration.calibrate(load_settings(), risk=0.05, score="confidence")
+    fake_rows["rows"]["confidence"] = None
+    with pytest.raises(RiskCoverageError, match="is its model there"):
+        calibration.calibrate(load_settings(), risk=0.05, score="confidence")
+
+
 def test_a_promise_whose_threshold_switches_the_gate_off_is_refused(fake_rows) -> None:
     fake_rows["rows"] = _calibration_rows(60, 25, low=30)
     with pytest.raises(SwitchedOffError, match="is 0.0, which switches the threshold gate off"):
@@ -346,3 +355,57 @@ def test_the_promise_section_checks_its_numbers(tmp_path) -> None:
     with pytest.raises(ConfigError, match="promise.alpha = 1.5"):
         overlay_settings(load_settings(), bad)
     assert Promise().alpha == 0.0  # no promise unless one is written
+
+
+# -- the command line ----------------------------------------------------------------------
+
+CLI_QUESTIONS = [
+    {"id": "ic-1", "set": "in_corpus", "lang": "ru", "split": "dev", "topic": "utf8",
+     "question": "Из скольких байтов состоит метка порядка байтов в UTF-8?",
+     "gold": [{"path": "ru/utf8.md", "span": "состоит из трёх байтов EF BB BF"}]},
+    {"id": "ic-2", "set": "in_corpus", "lang": "en", "split": "test", "topic": "base64",
+     "question": "How does Base64 pad the output?",
+     "gold": [{"path": "en/base64.md", "span": "pads the output with one or two equals signs"}]},
+    {"id": "oc-1", "set": "out_of_corpus", "lang": "ru", "split": "dev", "topic": "vat",
+     "question": "Какая ставка НДС в Казахстане?"},
+]
+
+
+def test_eval_gates_prints_and_records_risk_and_says_a_promise_does_not_carry(
+        small_index, tmp_path, keyword_config, capsys) -> None:
+    from workbench import cli
+    from workbench.runs import load_run
+
+    promise = ('[promise]\nalpha = 0.05\ndelta = 0.1\nscore = "top_score"\nmode = "bi-encoder"\n'
+               f'threshold = 0.2\nanswers = 60\nsplit = "dev"\ncorpus_digest = "{"0" * 64}"\n'
+               "scores = [0.5, 0.6]\n")
+    config = keyword_config(tmp_path, small_index.folder.parent / "corpus",
+                            index=small_index.folder, extra=promise)
+    own = tmp_path / "own.jsonl"
+    own.write_text("".join(json.dumps(q, ensure_ascii=False) + "\n" for q in CLI_QUESTIONS),
+                   encoding="utf-8")
+    assert cli.main(["eval", "gates", "--config", str(config), "--mode", "bi-encoder",
+                     "--quiet", "--questions", str(own)]) == 0
+    out = capsys.readouterr().out
+    score = "confidence" if "confidence" in load_settings(config).gates.order else "top_score"
+    assert f"risk and coverage (answers ranked by {score}, dev split: 2 questions" in out
+    assert f"risk and coverage (answers ranked by {score}, test split: 1 question," in out
+    assert "AURC" in out and "coverage at risk ≤1%" in out and "gold ranked first" in out
+    assert ("it does not carry to this run: the promise was made on corpus 000000000000, this "
+            f"run's index holds corpus {small_index.corpus_digest[:12]}") in out
+    summary = load_run(out.split("run record:")[1].strip()).manifest["summary"]
+    assert set(summary["risk_coverage"]) == {"dev", "test"}
+    assert summary["risk_coverage"]["dev"]["answerable"] == 1
+    assert summary["promise"]["carries"] is False
+    if score == "confidence":  # the shipped order by score beside the learned one
+        assert "  against top_score: AURC" in out
+        assert set(summary["risk_coverage_top_score"]) == {"dev", "test"}
+
+
+def test_a_curve_beside_its_baseline_gives_the_ratio_of_areas() -> None:
+    rows = _rows(HAND)
+    rows["confidence"] = [0.9, 0.1, 0.8, 0.2, 0.5, 0.5]
+    learned, shipped = risk_coverage(rows, "confidence"), risk_coverage(rows, "top_score")
+    assert learned.aurc_ratio(shipped) == pytest.approx(learned.aurc / shipped.aurc)
+    assert learned.baseline_line(shipped).startswith(
+        f"  against top_score: AURC {shipped.aurc:.4f}, {learned.aurc / shipped.aurc:.2f}× its area")

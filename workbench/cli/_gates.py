@@ -19,7 +19,6 @@ from workbench.cli import settings_for
 from workbench.config import Settings
 from workbench.corpus._questions import SETS, QuestionSetError
 from workbench.index._fragment_index import load_index
-from workbench.index._layout import check_out_file
 from workbench.retrieval import RERANK_MODES
 from workbench.stats import NoPromise, format_p
 from workbench.studies import gold_spans, record_run, run_outcomes
@@ -108,6 +107,10 @@ def _risk_lines(rows: pd.DataFrame, settings: Settings, corpus: str, files: tupl
             continue
         print("\n".join(curve.lines()))
         kept["risk_coverage"][name] = curve.to_dict()
+        if curve.score != "top_score":  # the shipped gates' order, which a learned score must beat
+            baseline = risk_coverage(rows, "top_score", split=name)
+            print(curve.baseline_line(baseline))
+            kept.setdefault("risk_coverage_top_score", {})[name] = baseline.to_dict()
     if settings.promise.alpha > 0:
         check = promise_check(rows, settings, corpus=corpus, files=files)
         print("\n".join(check.lines()))
@@ -132,9 +135,6 @@ def _promise_lines(result: Calibration) -> list[str]:
 
 def _calibrate(args: argparse.Namespace, settings: Settings) -> int:
     settings = settings_for(args, settings)
-    # checked before the calibration runs: an overlay it wrote may be replaced, nothing else
-    out = (check_out_file(args.out, "gates overlay", protected=[Path(settings.paths.corpus)])
-           if args.out else None)
     result = calibrate(settings, split=args.split, sets=tuple(args.sets),
                        questions=args.questions, progress=not args.quiet, risk=args.risk,
                        delta=args.delta, score=args.score, allow_off=args.allow_gates_off,
@@ -174,7 +174,7 @@ def _calibrate(args: argparse.Namespace, settings: Settings) -> int:
         print(best.to_string(index=False))
         print(f"run record: {run}")
         return 1
-    fragment = result.write(out or run / "gates.toml")
+    fragment = result.write(Path(args.out) if args.out else run / "gates.toml")
     print(best.to_string(index=False))
     print(f"settings overlay: {fragment} (use: --config workbench.toml --config {fragment})")
     print(f"run record: {run}")

@@ -26,6 +26,7 @@ holds later runs against.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +42,7 @@ from workbench.studies._analysis import calibrate_gates
 from workbench.studies._gates import QuestionFiles, evaluate_sets_cached, question_files
 from workbench.studies._risk import (
     SCORE_GATES,
+    RiskCoverageError,
     answer_labels,
     calibration_digest,
     default_score,
@@ -158,7 +160,7 @@ class Calibration:
                 if isinstance(value, tuple):
                     lines.append(f"{key} = [{', '.join(repr(float(v)) for v in value)}]")
                 elif isinstance(value, str):
-                    lines.append(f'{key} = "{value}"')
+                    lines.append(f"{key} = {json.dumps(value, ensure_ascii=False)}")
                 else:
                     lines.append(f"{key} = {value!r}")
         return "\n".join(lines) + "\n"
@@ -182,6 +184,10 @@ def _promise(settings: Settings, rows: pd.DataFrame, files: Sequence[Path], spli
              ) -> tuple[RiskBound | NoPromise, Promise | None]:
     """Learn-then-Test over the split's answers at ``cell``; the promise when one holds."""
     gate = SCORE_GATES[score]
+    if score not in rows.columns or not rows[score].notna().any():
+        raise RiskCoverageError(f"the {split} split's rows carry no {score!r} score to promise a "
+                                "risk on" + (" (the confidence gate wrote none: is its model "
+                                             "there?)" if score == "confidence" else ""))
     pool = score_pool(rows, order=settings.gates.order, lifted=(gate,),
                       threshold=None if gate == "threshold" else float(cell["threshold"]),
                       min_coverage=float(cell["min_coverage"]), margin=float(cell["margin"]))

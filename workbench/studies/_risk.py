@@ -232,11 +232,24 @@ class RiskCoverage:
                           for k, v in asdict(p).items()} for p in self.points]
         return out
 
+    def aurc_ratio(self, baseline: RiskCoverage) -> float | None:
+        """This curve's area over ``baseline``'s (the same pool): below 1, this score ranks better."""
+        return self.aurc / baseline.aurc if baseline.aurc > 0 else None
+
+    def baseline_line(self, baseline: RiskCoverage) -> str:
+        """One line setting this curve beside ``baseline`` (another score over the same rows)."""
+        ratio = self.aurc_ratio(baseline)
+        times = f", {ratio:.2f}× its area" if ratio is not None else ""
+        at = "; ".join(f"≤{100 * a.level:g}% {100 * a.coverage:.1f}%" for a in baseline.at_risk)
+        return (f"  against {baseline.score}: AURC {baseline.aurc:.4f}{times}; its coverage at "
+                f"risk {at}")
+
     def lines(self) -> list[str]:
         """What the terminal shows: the area, the coverage at each risk, the ceilings, the run."""
         split = f", {self.split} split" if self.split else ""
+        many = "question" if self.questions == 1 else "questions"
         out = [f"risk and coverage (answers ranked by {self.score}{split}: {self.questions} "
-               f"questions, {self.answerable} answerable, {self.pool} pass every other gate):",
+               f"{many}, {self.answerable} answerable, {self.pool} pass every other gate):",
                f"  AURC {self.aurc:.4f} (a ranking with every right answer first: "
                f"{self.aurc_best:.4f})"]
         parts = []
