@@ -161,6 +161,12 @@ class Gates:
     """Keyword parameters of quote relevance rules, by rule name, e.g.
     ``rule_params = { "term-coverage" = { min_share = 0.6 } }``; each rule is built with its own
     (a rule not named keeps its defaults). Names and parameter names are checked on load."""
+    confidence_model: str = "models/confidence/course.json"
+    """Confidence gate: the JSON weights of its model (``workbench gates train-confidence``); a
+    relative path is read against the folder above ``[paths].models``; ``""`` for none."""
+    confidence_threshold: float = 0.0
+    """Confidence gate: refuse when the estimated chance that the quote holds the answer is under
+    this; 0 records the estimate without gating."""
 
     def threshold_for(self, mode: str) -> float:
         """The score threshold of a rerank mode.
@@ -390,6 +396,7 @@ NUMBER_RANGES: tuple[tuple[str, float, float], ...] = (
     ("gates.threshold_bi_encoder_terms", -1.0, 1.0),
     ("gates.threshold_none", -1.0, 1000.0),
     ("gates.disagreement_margin", 0.0, 1.0),
+    ("gates.confidence_threshold", 0.0, 1.0),
     ("generator.max_new_tokens", 1, 4096),
     ("answers.max_question_chars", 1, 20_000),
     ("executor.workers", 0, 64),

@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_project_settings_load() -> None:
     settings = load_settings(ROOT / "workbench.toml")
     assert settings.paths.corpus == (ROOT / "corpus/course").resolve()
-    assert settings.gates.order == ("gate0", "threshold", "disagreement", "relevance", "verbatim")
+    assert settings.gates.order == ("gate0", "threshold", "disagreement", "relevance", "confidence",
+                                    "verbatim")
     assert settings.source == (ROOT / "workbench.toml").resolve()
     assert settings.to_dict()["paths"]["corpus"].endswith("corpus/course")
 

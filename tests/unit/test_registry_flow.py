@@ -217,7 +217,8 @@ def test_a_gate_registered_in_one_place_reaches_every_view(restored, small_index
     assert gate_codes()["short-question"] == "QUESTION_TOO_SHORT"
     assert default_order()[-1] == "short-question"  # registered last, so last by default
     assert Settings().gates.order[-1] == "short-question"
-    order = ["short-question", "gate0", "threshold", "disagreement", "relevance", "verbatim"]
+    order = ["short-question", "gate0", "threshold", "disagreement", "relevance", "confidence",
+             "verbatim"]
     settings = _settings(small_index, small_corpus, questions, tmp_path, order=order)
 
     # evaluation: every question has the gate's flag, and the pipeline refuses with its code
@@ -254,7 +255,7 @@ def test_a_gate_registered_in_one_place_reaches_every_view(restored, small_index
     widget = GateOrderExplorer(rows)
     widget.toggle("short-question", False)
     assert "short-question" not in widget.state["active_order"]
-    widget.move("short-question", +5)
+    widget.move("short-question", +(len(order) - 1))
     assert widget.state["order"][-1] == "short-question"
 
     # the run record: the stages it built, the gate re-sliced from the record read back

@@ -31,7 +31,7 @@ SETTINGS_ERRORS: list[tuple[str, str]] = [
     ('[gates]\nrelevance_rules = ["entities", "entities"]\n', "names 'entities' more than once"),
     ('[gates]\norder = ["gate0", "threshold", "disagreement", "relevance", "oracle"]\n',
      "gates.order: unknown gate 'oracle'; known: gate0, threshold, disagreement, relevance, "
-     "verbatim"),
+     "confidence, verbatim"),
     ('[gates]\norder = ["gate0", "threshold", "disagreement", "relevance", "verbatim", '
      '"gate0"]\n', "gates.order names 'gate0' more than once"),
     ('[gates]\norder = ["gate0", "threshold", "relevance", "verbatim"]\n',
@@ -134,8 +134,8 @@ def test_every_problem_is_reported_at_once(tmp_path: Path) -> None:
 
 def test_good_settings_still_load(tmp_path: Path) -> None:
     path = tmp_path / "good.toml"
-    path.write_text('[gates]\norder = ["verbatim", "relevance", "disagreement", "threshold", '
-                    '"gate0"]\nrelevance_rules = ["entities", "term-coverage"]\n'
+    path.write_text('[gates]\norder = ["verbatim", "confidence", "relevance", "disagreement", '
+                    '"threshold", "gate0"]\nrelevance_rules = ["entities", "term-coverage"]\n'
                     "threshold_bi_encoder = -0.5\n"
                     '[retrieval]\nfusion = "weighted"\ntop_k = 5\nrerank_pool = 5\n'
                     '[embedder]\nname = "keyword"\n[answers]\nmax_question_chars = 50\n',

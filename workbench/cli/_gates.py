@@ -19,7 +19,6 @@ from workbench.cli import settings_for
 from workbench.config import Settings
 from workbench.corpus._questions import SETS, QuestionSetError
 from workbench.index._fragment_index import load_index
-from workbench.index._layout import check_out_file
 from workbench.retrieval import RERANK_MODES
 from workbench.stats import NoPromise, format_p
 from workbench.studies import gold_spans, record_run, run_outcomes
@@ -30,6 +29,8 @@ from workbench.studies._calibration import (
     Calibration,
     calibrate,
 )
+from workbench.studies._confidence import SEED as CONFIDENCE_SEED
+from workbench.studies._confidence import confidence_ablation, train_confidence, write_model
 from workbench.studies._gates import (
     evaluate_sets,
     evaluate_sets_cached,
@@ -136,9 +137,6 @@ def _promise_lines(result: Calibration) -> list[str]:
 
 def _calibrate(args: argparse.Namespace, settings: Settings) -> int:
     settings = settings_for(args, settings)
-    # checked before the calibration runs: an overlay it wrote may be replaced, nothing else
-    out = (check_out_file(args.out, "gates overlay", protected=[Path(settings.paths.corpus)])
-           if args.out else None)
     result = calibrate(settings, split=args.split, sets=tuple(args.sets),
                        questions=args.questions, progress=not args.quiet, risk=args.risk,
                        delta=args.delta, score=args.score, allow_off=args.allow_gates_off,
@@ -178,10 +176,32 @@ def _calibrate(args: argparse.Namespace, settings: Settings) -> int:
         print(best.to_string(index=False))
         print(f"run record: {run}")
         return 1
-    fragment = result.write(out or run / "gates.toml")
+    fragment = result.write(Path(args.out) if args.out else run / "gates.toml")
     print(best.to_string(index=False))
     print(f"settings overlay: {fragment} (use: --config workbench.toml --config {fragment})")
     print(f"run record: {run}")
+    return 0
+
+
+def _train_confidence(args: argparse.Namespace, settings: Settings) -> int:
+    settings = settings_for(args, settings)
+    name = Path(args.out).stem if args.out else Path(settings.paths.corpus).name
+    training = train_confidence(settings, sets=tuple(args.sets), questions=args.questions,
+                                name=name, seed=args.seed, progress=not args.quiet)
+    out = Path(args.out) if args.out else settings.paths.models / "confidence" / f"{name}.json"
+    card = training.model.card
+    print(f"confidence model trained on the dev split: {card['n']} questions, {card['right']} "
+          f"whose quote holds the gold span; {len(training.model.features)} features")
+    print(f"  cross-validated AURC {training.cv_aurc:.4f} (best reranked score alone "
+          f"{training.top_score_aurc:.4f}); threshold ({card['threshold_rule']}): "
+          f"{training.model.threshold:.4f}")
+    if args.ablate:
+        table = confidence_ablation(training.rows, training.features, seed=args.seed)
+        print("ablation (each signal group removed, retrained, cross-validated AURC; delta > 0: "
+              "the group helped):")
+        print(table.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    print(f"model: {write_model(training, out)} (use: [gates] confidence_model = \"{out}\", "
+          f"confidence_threshold = {training.model.threshold})")
     return 0
 
 
@@ -263,3 +283,19 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
                            f"(default: {MIN_PROMISE_ANSWERS})")
     tune.add_argument("--quiet", action="store_true")
     tune.set_defaults(handler=_calibrate)
+
+    train = verb_group(subparsers, "gates", common, "tune the quote gates").add_parser(
+        "train-confidence", parents=[common],
+        help="fit the confidence gate's model on the dev split (JSON weights with a card of what "
+             "it was trained on); --ablate prints what each signal group adds")
+    _data_arguments(train, "rerank mode the model's scores come from (default: [reranker].mode)")
+    train.add_argument("--out", metavar="MODEL.json",
+                       help="where to write the model (default: models/confidence/<corpus "
+                            "folder's name>.json under [paths].models)")
+    train.add_argument("--seed", type=int, default=CONFIDENCE_SEED,
+                       help=f"the seed of the cross-validation folds (default: {CONFIDENCE_SEED})")
+    train.add_argument("--ablate", action="store_true",
+                       help="also retrain without each signal group in turn and print the "
+                            "cross-validated AURC of each")
+    train.add_argument("--quiet", action="store_true")
+    train.set_defaults(handler=_train_confidence)

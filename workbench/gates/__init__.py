@@ -1,8 +1,8 @@
 """The refusal gates of the quote source: registered pure functions run in a configured order.
 
-Importing this package registers the five built-in gates (``gate0``, ``threshold``,
-``disagreement``, ``relevance``, ``verbatim``) and the quote relevance rules. Each gate's code
-and refusal templates are facts of its registration: :func:`gate_codes` and
+Importing this package registers the six built-in gates (``gate0``, ``threshold``,
+``disagreement``, ``relevance``, ``confidence``, ``verbatim``) and the quote relevance rules.
+Each gate's code and refusal templates are facts of its registration: :func:`gate_codes` and
 :func:`default_order` read them from the registry when called, so a gate registered later is
 seen like a built-in one. ``QuoteSource`` runs questions end to end; ``evaluate_sets`` keeps
 every verdict of the labelled sets, and the analysis functions re-slice such a run without
@@ -16,6 +16,18 @@ from workbench.gates._codes import (
     gate_codes,
     gate_templates,
     gate_verdict,
+)
+from workbench.gates._confidence import (
+    confidence_features,
+    confidence_model,
+    confidence_model_path,
+    feature_groups,
+    feature_names,
+)
+from workbench.gates._confidence_model import (
+    ConfidenceModel,
+    ConfidenceModelError,
+    load_confidence_model,
 )
 from workbench.gates._quote_source import QuoteResult, QuoteSource
 from workbench.gates._records import CandidateSet, GateVerdict, Quote, Trace
@@ -32,6 +44,8 @@ from workbench.gates._runner import (
 __all__ = [
     "GATE0_POOL",
     "CandidateSet",
+    "ConfidenceModel",
+    "ConfidenceModelError",
     "GateFn",
     "GateVerdict",
     "Quote",
@@ -42,12 +56,18 @@ __all__ = [
     "UnknownGateError",
     "candidate_set",
     "check_order",
+    "confidence_features",
+    "confidence_model",
+    "confidence_model_path",
     "default_order",
     "extract_quote",
+    "feature_groups",
+    "feature_names",
     "gate_codes",
     "gate_stages",
     "gate_templates",
     "gate_verdict",
+    "load_confidence_model",
     "plural_ru",
     "question_terms",
     "quote_rule_stages",

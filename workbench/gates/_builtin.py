@@ -310,6 +310,8 @@ def relevance() -> GateFn:
     return check
 
 
+# The confidence gate reads the verdicts above and registers here, so it fires before verbatim.
+from workbench.gates import _confidence  # noqa: E402, F401, I001
 
 
 @gate("verbatim", code=QuoteGateCode.NOT_VERBATIM, **gate_wording("verbatim"))

@@ -31,6 +31,8 @@ class QuoteGateCode(StrEnum):
     """The best candidates come from different files with nearly equal scores."""
     IRRELEVANT = "IRRELEVANT"
     """A relevance rule fired on the best candidate; the rule's name is in the verdict."""
+    LOW_CONFIDENCE = "LOW_CONFIDENCE"
+    """The learned estimate that the quote holds the answer is under the calibrated threshold."""
     NOT_VERBATIM = "NOT_VERBATIM"
     """``verify_quote`` failed: not in the fragment, or not in the file as it is now."""
 

@@ -70,6 +70,10 @@ class CandidateSet:
     expansion: tuple[GlossaryMatch, ...] = ()
     """The glossary entries retrieval found in the question (``Candidates.expansion``): gate 0
     counts a question term as found when the candidates hold one of its translations."""
+    earlier: Mapping[str, GateVerdict] = field(default_factory=dict)
+    """The verdicts of the gates evaluated before this one, by gate name: the runner fills it
+    (empty elsewhere), so a gate that reads others' verdicts (``confidence``) need not repeat
+    their work."""
 
 
 @dataclass(frozen=True)

@@ -173,6 +173,23 @@ WORDING: tuple[Wording, ...] = (
         "проверить.",
         ({"checked": 0, "fired": [], "missing": {}, "reason": "no_candidates"},)),
     Wording(
+        "confidence", "",
+        "{head} The best fragment found ({path}) was weighed by the confidence model: the "
+        "estimated chance that it answers the question is {confidence:.2f}, below the "
+        "calibrated {threshold:.2f}, so it is not quoted.",
+        "{head} Лучший из найденных фрагментов ({path}) оценён моделью уверенности: оценка "
+        "вероятности того, что он отвечает на вопрос, {confidence:.2f} — ниже "
+        "откалиброванного порога {threshold:.2f}, поэтому он не цитируется.",
+        ({"checked": 1, "path": "ru/vat.md", "confidence": 0.41, "threshold": 0.62},
+         {"checked": 1, "path": "en/json.md", "confidence": 0.0, "threshold": 0.8561})),
+    Wording(
+        "confidence", "no_candidates",
+        "{head} The search returned no fragment to weigh; the estimated chance of an answer "
+        "is {confidence:.2f}, below the calibrated {threshold:.2f}.",
+        "{head} Поиск не вернул ни одного фрагмента для оценки; оценка вероятности ответа "
+        "{confidence:.2f} — ниже откалиброванного порога {threshold:.2f}.",
+        ({"checked": 0, "confidence": 0.05, "threshold": 0.62, "reason": "no_candidates"},)),
+    Wording(
         "verbatim", "",
         "{head} The best fragment could not be confirmed word for word in {path} as the file "
         "is now: {status_text}. It is not quoted.",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from workbench.config import Settings
@@ -10,7 +11,7 @@ from workbench.corpus._text import Corpus
 from workbench.errors import WorkbenchError
 from workbench.gates._builtin import GateFn, extract_quote, quote_rule_stages
 from workbench.gates._codes import gate_codes
-from workbench.gates._records import CandidateSet, Trace
+from workbench.gates._records import CandidateSet, GateVerdict, Trace
 from workbench.gates._refusal import search_area
 from workbench.index._fragment_index import FragmentIndex
 from workbench.registry import build, registry_info
@@ -90,7 +91,12 @@ def run_gates(candidates: CandidateSet, settings: Settings) -> Trace:
     """Evaluate every gate of ``settings.gates.order`` (even after one refuses)."""
     gates = gate_stages(settings)
     order = tuple(gates)
-    verdicts = tuple(check(candidates.question, candidates, settings) for check in gates.values())
+    done: list[GateVerdict] = []
+    for check in gates.values():
+        # each gate sees the verdicts of the gates before it (``CandidateSet.earlier``)
+        view = replace(candidates, earlier={v.gate: v for v in done}) if done else candidates
+        done.append(check(candidates.question, view, settings))
+    verdicts = tuple(done)
     return Trace(question=candidates.question, hits=candidates.hits, verdicts=verdicts,
                  would_fire=tuple(not v.passed for v in verdicts), order=order,
                  mode=candidates.mode)

@@ -68,6 +68,15 @@ from workbench.studies._compare import (
     compare,
     compare_trace,
 )
+from workbench.studies._confidence import (
+    ConfidenceTraining,
+    ConfidenceTrainingError,
+    confidence_ablation,
+    confidence_rows,
+    cross_validated,
+    train_confidence,
+    write_model,
+)
 from workbench.studies._diff import (
     DIFF_KINDS,
     FLIP_COLUMNS,
@@ -313,6 +322,13 @@ __all__ = [
     "build_index_on",
     "build_pairs",
     "calibrate",
+    "ConfidenceTraining",
+    "ConfidenceTrainingError",
+    "confidence_ablation",
+    "confidence_rows",
+    "cross_validated",
+    "train_confidence",
+    "write_model",
     "calibrate_gates",
     "catch_rates",
     "cell_metrics",
