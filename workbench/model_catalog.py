@@ -38,7 +38,8 @@ def load_catalog(models_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         raise CatalogError(f"{path}: not valid YAML ({exc})") from None
-    entries = (data or {}).get("models")
+    # a file that is YAML but no mapping (a Markdown page, a bare string) is no catalog either
+    entries = data.get("models") if isinstance(data, dict) else None
     if not isinstance(entries, list) or not all(isinstance(e, dict) and "name" in e
                                                 for e in entries):
         raise CatalogError(f"{path}: expected a 'models' list of entries with a 'name'")

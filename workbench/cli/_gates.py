@@ -19,6 +19,7 @@ from workbench.cli import settings_for
 from workbench.config import Settings
 from workbench.corpus._questions import SETS, QuestionSetError
 from workbench.index._fragment_index import load_index
+from workbench.index._layout import check_out_file
 from workbench.retrieval import RERANK_MODES
 from workbench.stats import NoPromise, format_p
 from workbench.studies import gold_spans, record_run, run_outcomes
@@ -137,6 +138,9 @@ def _promise_lines(result: Calibration) -> list[str]:
 
 def _calibrate(args: argparse.Namespace, settings: Settings) -> int:
     settings = settings_for(args, settings)
+    # checked before the calibration runs: an overlay it wrote may be replaced, nothing else
+    out = (check_out_file(args.out, "gates overlay", protected=[Path(settings.paths.corpus)])
+           if args.out else None)
     result = calibrate(settings, split=args.split, sets=tuple(args.sets),
                        questions=args.questions, progress=not args.quiet, risk=args.risk,
                        delta=args.delta, score=args.score, allow_off=args.allow_gates_off,
@@ -176,7 +180,7 @@ def _calibrate(args: argparse.Namespace, settings: Settings) -> int:
         print(best.to_string(index=False))
         print(f"run record: {run}")
         return 1
-    fragment = result.write(Path(args.out) if args.out else run / "gates.toml")
+    fragment = result.write(out or run / "gates.toml")
     print(best.to_string(index=False))
     print(f"settings overlay: {fragment} (use: --config workbench.toml --config {fragment})")
     print(f"run record: {run}")

@@ -6,12 +6,25 @@ import argparse
 from pathlib import Path
 
 from workbench.config import Settings
-from workbench.report import build_report, report_scope, scope_figures, write_figures
+from workbench.index._layout import check_out_file
+from workbench.report import (
+    REPORT_NAME,
+    build_report,
+    report_scope,
+    scope_figures,
+    write_figures,
+)
 
 
 def _report(args: argparse.Namespace, settings: Settings) -> int:
     results = Path(args.results) if args.results else Path(settings.paths.results)
-    path = build_report(results, out=args.out, suite=args.suite, runs=args.runs)
+    corpus = [Path(settings.paths.corpus)]
+    # both places are checked before anything is written: a report or a figures record the
+    # workbench wrote may be replaced, any other file is refused
+    out = check_out_file(args.out or results / REPORT_NAME, "report", protected=corpus)
+    if args.markdown:
+        check_out_file(args.figures, "figures record", protected=corpus)
+    path = build_report(results, out=out, suite=args.suite, runs=args.runs)
     print(f"report: {path}")
     if args.markdown:
         models = Path(settings.paths.models)

@@ -7,7 +7,10 @@ now. The recipe, so that anyone can re-derive the text from the raw bytes:
 
 1. the bytes are decoded as strict UTF-8 and newlines normalised (``decode_bytes``), exactly as
    for a ``.md`` or ``.txt`` file;
-2. the page is parsed with ``lxml.html``;
+2. every ``</body>`` and ``</html>`` end tag is removed, as a browser ignores them (libxml2 would
+   drop all that follows one, so a page with text after a stray ``</html>`` lost it in silence),
+   and the page is parsed with ``lxml.html``; a page nested deeper than libxml2's limit (255
+   elements) is refused, since the parser drops everything from that depth to the end;
 3. page chrome is removed with its content: the elements ``head``, ``script``, ``style``,
    ``noscript``, ``template``, ``nav``, ``header``, ``footer`` and ``aside``, any element with
    ``role="navigation"``, and DocBook's navigation bars (``class`` ``navheader``/``navfooter``).
@@ -17,8 +20,9 @@ now. The recipe, so that anyone can re-derive the text from the raw bytes:
    elements on lines of their own, list items as ``*`` bullets, tables as aligned columns);
 5. trailing white space is removed from every line, and runs of blank lines become one.
 
-A page that cannot be parsed, or whose text is empty after step 5, raises
-:class:`HtmlExtractionError`: the index reports it and skips the file, it is never guessed at.
+A page that cannot be parsed, nests too deep, or whose text is empty after step 5, raises
+:class:`HtmlExtractionError`: the index reports it and skips the file, it is never indexed in
+part or guessed at.
 The inscriptis and lxml versions enter :data:`EXTRACTOR_ID`, which the index manifest records;
 a different version may lay text out differently, which the drift audit then sees as drift.
 """
@@ -40,8 +44,10 @@ _CHROME = ("//head", "//script", "//style", "//noscript", "//template", "//nav",
 _CHROME_XPATH = " | ".join(_CHROME)
 _TRAILING = re.compile(r"[ \t\u00a0]+$", re.MULTILINE)
 _BLANK_RUNS = re.compile(r"\n{3,}")
+_DOCUMENT_END_TAGS = re.compile(r"</\s*(?:html|body)\s*>", re.IGNORECASE)
 
-EXTRACTOR_ID = f"inscriptis-{version('inscriptis')}+lxml-{version('lxml')}:strict:v1"
+# v2: </body> and </html> removed before parsing; pages past the depth limit refused
+EXTRACTOR_ID = f"inscriptis-{version('inscriptis')}+lxml-{version('lxml')}:strict:v2"
 """Names the recipe and the library versions; recorded in the index manifest."""
 
 
@@ -64,12 +70,18 @@ def extract_html(path: str, markup: str) -> str:
 
     if not markup.strip():
         raise HtmlExtractionError(f"{path}: empty HTML file; skipped")
+    parser = lxml.html.HTMLParser()
     try:
         # lxml refuses a str that declares its own encoding; the bytes were decoded already
         tree = lxml.html.document_fromstring(
-            re.sub(r"^\s*<\?xml[^>]*\?>", "", markup, count=1))
+            _DOCUMENT_END_TAGS.sub("", re.sub(r"^\s*<\?xml[^>]*\?>", "", markup, count=1)),
+            parser=parser)
     except (lxml.etree.ParserError, ValueError) as exc:
         raise HtmlExtractionError(f"{path}: HTML that lxml cannot parse ({exc}); skipped") from None
+    if any(error.type_name == "ERR_RESOURCE_LIMIT" for error in parser.error_log):
+        raise HtmlExtractionError(f"{path}: elements nested deeper than the parser's limit "
+                                  "(255); the text from that depth on would be lost, so the "
+                                  "page is skipped, not indexed in part")
     for element in tree.xpath(_CHROME_XPATH):
         if element.getparent() is not None:
             element.drop_tree()

@@ -33,6 +33,7 @@ import secrets
 import shutil
 import sys
 import time
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -50,7 +51,20 @@ from workbench.corpus._html import EXTRACTOR_ID, is_html
 from workbench.corpus._records import Anchor, Fragment
 from workbench.corpus._text import BinaryFileError, Corpus, CorpusError, NotUtf8Error
 from workbench.digests import corpus_digest, sha256_file
-from workbench.errors import WorkbenchError
+from workbench.display import inert
+from workbench.index._layout import (
+    DENSE,
+    FORMAT,
+    FORMAT_VERSION,
+    FRAGMENTS,
+    GLOSSARY,
+    LEXICAL,
+    MANIFEST,
+    SELF_DIGEST,
+    FragmentIndexError,
+    IndexOutError,
+    check_out_folder,
+)
 from workbench.retrieval._dense import DenseIndex
 from workbench.retrieval._embedders import (
     BatchEncoder,
@@ -61,29 +75,10 @@ from workbench.retrieval._embedders import (
 from workbench.retrieval._glossary import EMPTY_GLOSSARY, BilingualGlossary, GlossaryError
 from workbench.retrieval._lexical import ANALYZER_ID, LexicalIndex
 
-FORMAT = "workbench-fragment-index"
-# 2: the manifest carries its own digest, so an edited corpus_root or artifact digest is caught
-# 3: the fragments live in a columnar Parquet store instead of JSON lines (the drift audit at
-#    55,752 fragments spent 1.1 s parsing fragments.jsonl; the Parquet columns load in 0.13 s)
-FORMAT_VERSION = 3
-MANIFEST = "manifest.json"
-FRAGMENTS = "fragments.parquet"
-LEXICAL = "lexical"
-DENSE = "dense.faiss"
-GLOSSARY = "glossary.json"
-SELF_DIGEST = "manifest_sha256"
-INDEX_ENTRIES = frozenset({MANIFEST, FRAGMENTS, LEXICAL, DENSE, GLOSSARY})
-"""Every name a build puts in an index folder; a folder holding anything else is not an index."""
-_OLDER_ENTRIES = frozenset({"fragments.jsonl"})
-"""Names earlier formats put there: an index of an older format is still one a build replaces."""
 FRAGMENT_SCHEMA = pa.schema([("id", pa.string()), ("path", pa.string()), ("start", pa.int64()),
                              ("end", pa.int64()), ("sha256", pa.string()), ("lang", pa.string()),
                              ("text", pa.string())])
 """The columns of the fragment store, in order; no value in them is null."""
-
-
-class FragmentIndexError(WorkbenchError):
-    """Base of the index errors."""
 
 
 class IndexMissingError(FragmentIndexError):
@@ -102,10 +97,6 @@ class IndexMismatchError(FragmentIndexError):
     """The index was built with another embedder than the one asked for."""
 
 
-class IndexOutError(FragmentIndexError):
-    """The folder asked for as the index's place is one a build must not replace."""
-
-
 def _rebuild_hint(folder: Path) -> str:
     return f"rebuild it with `workbench index build --out {folder}`"
 
@@ -119,68 +110,6 @@ def manifest_digest(manifest: dict[str, Any]) -> str:
     body = {k: v for k, v in manifest.items() if k != SELF_DIGEST}
     return hashlib.sha256(
         json.dumps(body, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
-
-
-def _overlaps(a: Path, b: Path) -> bool:
-    return a == b or a in b.parents or b in a.parents
-
-
-def _is_index_folder(folder: Path) -> bool:
-    """Whether ``folder`` holds an index a build wrote: only index names, a manifest of ours.
-
-    Old formats and damaged artifacts still count (a rebuild is how they get fixed); a manifest
-    that does not parse does not, since nothing then says the folder was ours.
-    """
-    names = {entry.name for entry in folder.iterdir()}
-    if MANIFEST not in names or not names <= INDEX_ENTRIES | _OLDER_ENTRIES:
-        return False
-    try:
-        manifest = json.loads((folder / MANIFEST).read_bytes().decode("utf-8"))
-    except (OSError, ValueError):  # UnicodeDecodeError and JSONDecodeError are ValueErrors
-        return False
-    return isinstance(manifest, dict) and manifest.get("format") == FORMAT
-
-
-def check_out_folder(out_dir: str | os.PathLike[str], corpus_root: Path,
-                     cache_folder: Path | None = None) -> Path:
-    """The resolved ``out_dir`` if a build may put an index there; refuses before any write.
-
-    A build may replace an index it wrote, fill an empty folder or create a new one. It refuses
-    a file (or a symlink to one), a folder that holds anything but an index, an ``out`` equal to,
-    inside or around the corpus (symlinks resolved), and one that overlaps the embedding cache.
-
-    Raises:
-        IndexOutError: The place is one the build must not replace; nothing was touched.
-    """
-    given = Path(out_dir)
-    out = given.resolve()
-    root = corpus_root.resolve()
-    where = f"--out {given}" + (f" (resolves to {out})" if out != given.absolute() else "")
-    if out == root or root in out.parents:
-        raise IndexOutError(f"{where} is inside the corpus {root}; the index must live outside "
-                            "the files it indexes; choose a folder beside the corpus")
-    if out in root.parents:
-        raise IndexOutError(f"{where} holds the corpus {root}; replacing it would delete the "
-                            "corpus; choose a folder beside the corpus")
-    if cache_folder is not None and _overlaps(out, cache_folder.resolve()):
-        raise IndexOutError(f"{where} overlaps the embedding cache {cache_folder.resolve()}; "
-                            "choose another --out or cache folder")
-    for ancestor in out.parents:
-        if ancestor.exists():
-            if not ancestor.is_dir():
-                raise IndexOutError(f"{where}: {ancestor} is a file, not a folder; "
-                                    "choose a folder path")
-            break
-    if out.exists() and not out.is_dir():
-        raise IndexOutError(f"{where} is a file; a build writes a folder and never replaces a "
-                            "file; choose a new or empty folder")
-    if out.is_dir() and any(out.iterdir()) and not _is_index_folder(out):
-        names = sorted(entry.name for entry in out.iterdir())
-        held = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
-        raise IndexOutError(f"{where} is a folder that is not a workbench index (it holds "
-                            f"{held}); a build replaces only an index it wrote; "
-                            "choose a new or empty folder")
-    return out
 
 
 def _fresh_sibling(out: Path, label: str) -> Path:
@@ -325,10 +254,12 @@ def source_digest(corpus: Corpus) -> str:
     """
     paths, skipped = corpus.list_files()
     digest = hashlib.sha256()
+    # a name that is not UTF-8 comes back as lone surrogates: surrogatepass digests it as is
     for rel in paths:
-        digest.update(f"{rel}\t{sha256_file(corpus.resolve(rel))}\n".encode())
+        digest.update(f"{rel}\t{sha256_file(corpus.resolve(rel))}\n".encode("utf-8",
+                                                                           "surrogatepass"))
     for rel, reason in skipped:
-        digest.update(f"{rel}\t{reason}\n".encode())
+        digest.update(f"{rel}\t{reason}\n".encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 
 
@@ -356,12 +287,16 @@ def index_is_current(folder: str | os.PathLike[str], corpus_dir: str | os.PathLi
 def _read_corpus(corpus: Corpus, fragmenting: Fragmenting, progress: bool
                  ) -> tuple[list[Fragment], dict[str, dict[str, Any]], list[SkippedFile], list[str]]:
     paths, skipped_links = corpus.list_files()
-    skipped = [SkippedFile(p, r) for p, r in skipped_links]
+    skipped = [SkippedFile(inert(p), r) for p, r in skipped_links]
     fragments: list[Fragment] = []
     files: dict[str, dict[str, Any]] = {}
     empty: list[str] = []
     for rel in tqdm(paths, desc="fragmenting", unit="file", disable=not progress,
                     file=sys.stderr):
+        problem = _name_problem(rel)
+        if problem is not None:
+            skipped.append(SkippedFile(inert(rel), problem))
+            continue
         try:
             decoded = corpus.read(rel)
         except NotUtf8Error as exc:
@@ -373,6 +308,10 @@ def _read_corpus(corpus: Corpus, fragmenting: Fragmenting, progress: bool
         except CorpusError as exc:
             skipped.append(SkippedFile(rel, str(exc)))
             continue
+        except Exception as exc:  # noqa: BLE001 - one file never ends a build
+            skipped.append(SkippedFile(rel, f"could not be read ({type(exc).__name__}: "
+                                            f"{str(exc)[:200]}); skipped, not indexed in part"))
+            continue
         pieces = fragment_text(rel, decoded.text, fragmenting.max_chars, fragmenting.min_chars)
         if not pieces:
             empty.append(rel)
@@ -380,6 +319,22 @@ def _read_corpus(corpus: Corpus, fragmenting: Fragmenting, progress: bool
         files[rel] = {"sha256": decoded.sha256, "bytes": decoded.size, "fragments": len(pieces),
                       "chars": len(decoded.text)}
     return fragments, files, skipped, empty
+
+
+def _name_problem(rel: str) -> str | None:
+    """Why a file's name keeps it out of the index, or None.
+
+    A name that is not UTF-8 reaches Python as lone surrogates, which no record can store; a
+    name with a control character or a line break would print as lines of output it never was.
+    Either is skipped with its reason, and the build goes on.
+    """
+    kinds = {unicodedata.category(c) for c in rel}
+    if "Cs" in kinds:
+        return "file name is not UTF-8; rename it to index it"
+    if kinds & {"Cc", "Zl", "Zp"}:
+        return ("file name holds a control character or a line break, which would print as "
+                "output it is not; rename it to index it")
+    return None
 
 
 def _write_json_atomic(path: Path, payload: Any) -> None:

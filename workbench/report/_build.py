@@ -97,8 +97,13 @@ def report_scope(results_dir: str | os.PathLike[str] = "results", *, suite: str 
         ReportError: A named run or suite is not under ``results_dir``.
     """
     root = Path(results_dir)
-    known = scan_runs(root).runs if root.is_dir() else pd.DataFrame(columns=["run_id", "suite"])
+    listing = scan_runs(root) if root.is_dir() else None
+    known = listing.runs if listing is not None else pd.DataFrame(columns=["run_id", "suite"])
     if runs:
+        damaged = {s.folder.name: s.reason for s in (listing.skipped if listing else ())}
+        hurt = [f"run {run} is damaged ({damaged[run]})" for run in runs if run in damaged]
+        if hurt:
+            raise ReportError(f"{'; '.join(hurt)}; rerun it or name another run")
         unknown = sorted(set(runs) - set(known["run_id"]))
         if unknown:
             raise ReportError(f"no run {', '.join(unknown)} under {root} (`workbench runs list`)")
