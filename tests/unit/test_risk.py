@@ -295,6 +295,7 @@ def test_calibrate_with_a_risk_writes_a_promise_the_settings_read(fake_rows, tmp
     result = calibration.calibrate(settings, risk=0.05, delta=0.1)
     assert isinstance(result.bound, RiskBound) and result.promise is not None
     assert result.threshold == result.bound.threshold == 0.9 and result.declined != ()
+    assert result.promise_coverage == 1.0  # all 60 answerable answered from gold at 0.9
     written = overlay_settings(settings, result.write(tmp_path / "gates.toml"))
     promise = written.promise
     assert (promise.alpha, promise.delta, promise.answers, promise.wrong) == (0.05, 0.1, 60, 0)

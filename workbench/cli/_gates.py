@@ -133,7 +133,9 @@ def _promise_lines(result: Calibration) -> list[str]:
     p = result.promise
     return [f"promise: risk at most {p.alpha:g} with probability {1 - p.delta:g} where {p.score} "
             f"reaches {p.threshold!r} ({p.answers} answers of the {p.split} split, {p.wrong} "
-            f"wrong, p {format_p(bound.p_value)}; {bound.tested} thresholds tested)"]
+            f"wrong, p {format_p(bound.p_value)}; {bound.tested} thresholds tested); coverage "
+            f"there {100 * (result.promise_coverage or 0.0):.1f}% (the figures above are the "
+            "[gates] cell's before the promise's threshold unless it is the threshold gate's)"]
 
 
 def _calibrate(args: argparse.Namespace, settings: Settings) -> int:

@@ -134,6 +134,18 @@ class Calibration:
     """The confidence gate's threshold, when the promise is on its score."""
 
     @property
+    def promise_coverage(self) -> float | None:
+        """The coverage at the promise's threshold on the split (``None`` without a promise).
+
+        Answerable questions answered from gold there ÷ the split's answerable questions.
+        """
+        if self.promise is None:
+            return None
+        answerable = int((~self.rows["set"].isin(MUST_REFUSE)).sum())
+        right = self.promise.answers - self.promise.wrong
+        return right / answerable if answerable else 0.0
+
+    @property
     def gates(self) -> dict[str, float]:
         """The ``[gates]`` keys it tuned, with their chosen values."""
         gates = {threshold_key(self.mode): self.threshold,
