@@ -36,6 +36,7 @@ from workbench.runs import RunRecordError, load_run
 from workbench.studies import OUTCOMES, run_e2e
 from workbench.studies._leakage import leakage
 from workbench.studies._negative import DEFAULT_PER_KIND, DEFAULT_SEED, run_negative_control
+from workbench.utilities._protocol import json_text
 
 
 def _answer_json(result: AnswerResult) -> dict:
@@ -142,7 +143,8 @@ def _ask(args: argparse.Namespace, settings: Settings) -> int:
             print(f"\rasked {done}/{len(questions)}", end="\n" if done == len(questions) else "",
                   file=sys.stderr, flush=True)
         if args.json:
-            print(json.dumps(_answer_json(result), ensure_ascii=False, default=str), flush=True)
+            # a lone surrogate in a question is written as a \udXXX escape, never a crash
+            print(json_text(_answer_json(result), default=str, allow_nan=True), flush=True)
             continue
         # The question, the quote and the refusal text come from a user or a corpus file: every
         # control character is shown as an escape, and the question keeps to its one line.

@@ -113,9 +113,6 @@ def result_row(question: Question, result: QuoteResult) -> dict:
         "top2_same_text": bool(by_gate["disagreement"].numbers.get("same_text", False))
         if "disagreement" in by_gate else False,
         "top_is_gold": gold_rank == 1,
-        # the confidence gate's estimate that the quote answers (None without a model)
-        "confidence": by_gate["confidence"].numbers.get("confidence")
-        if "confidence" in by_gate else None,
         "verdicts": json.dumps([v.to_dict() for v in result.trace.verdicts], ensure_ascii=False),
     }
     # The row names what was evaluated: one would-fire flag per gate of the trace (in its order)
@@ -207,7 +204,8 @@ def evaluate_sets(settings: Settings, *, sets: Sequence[str] = SETS, split: str 
     started = time.perf_counter()
     files = question_files(settings, sets, questions)
     source = source or QuoteSource(settings)
-    loaded = load_question_files(files, source.corpus, split=split)
+    loaded = load_question_files(files, source.corpus, split=split,
+                                 max_chars=settings.answers.max_question_chars)
     router = ScriptedRouter({q.question: RouterDecision(source=Source.QUOTE) for q in loaded})
     context = CheckContext.for_index(source.index, source.corpus, settings)
     rows: list[dict] = []

@@ -29,21 +29,23 @@ MAX_ID_DIGITS = 40
 ID_RULE = f"an id is a string, a finite number of at most {MAX_ID_DIGITS} digits, true, false or null"
 
 
-def json_text(value: Any) -> str:
+def json_text(value: Any, *, default: Any = None, allow_nan: bool = False) -> str:
     r"""``value`` as one line of JSON that encodes as UTF-8.
 
     Non-ASCII text is kept as is, unless the value holds a lone surrogate: then the whole line
     is written ASCII-only, where the surrogate becomes a ``\udXXX`` escape a JSON reader
-    restores.
+    restores. ``default`` and ``allow_nan`` are :func:`json.dumps`'s (``workbench ask --json``
+    writes its records with ``default=str``).
 
     Raises:
-        ValueError: ``value`` holds a NaN or infinity, or an integer past the conversion limit.
+        ValueError: ``value`` holds a NaN or infinity (unless ``allow_nan``), or an integer past
+            the conversion limit.
     """
-    text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    text = json.dumps(value, ensure_ascii=False, allow_nan=allow_nan, default=default)
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        text = json.dumps(value, ensure_ascii=True, allow_nan=False)
+        text = json.dumps(value, ensure_ascii=True, allow_nan=allow_nan, default=default)
     return text
 
 
