@@ -11,14 +11,27 @@ gate, relevance rule, fusion, rerank mode or embedder answers to, are a :class:`
 naming the key and the known names; so is a ``[gates] rule_params`` entry that names no quote
 rule, or a parameter its rule does not take. An unknown rule name would otherwise switch that protection
 off in silence, and a ``nan`` threshold lets every question through.
+
+The built-in defaults (the dataclasses' field defaults) are the shipped ``workbench.toml``'s
+values, key for key, so a settings file that leaves a key out gates as the shipped one does.
+Registering a stage never changes a default: a gate of one's own fires only once ``[gates]
+order`` names it, a rule only once ``relevance_rules`` does.
+
+``[plugins] modules`` names modules of one's own that register stages (a gate, a relevance
+rule); they are imported when the settings load, before any name is checked, from the settings
+file's folder first and then ``sys.path``, so what they register is usable by name wherever
+these settings are read.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import importlib.machinery
 import inspect
 import math
 import os
+import sys
 import tomllib
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -89,7 +102,7 @@ class Reranker:
 
     mode: str = "bi-encoder-terms"
     """``cross-encoder``, ``bi-encoder``, ``bi-encoder-terms`` or ``none``."""
-    path: Path | None = None
+    path: Path | None = Path("models/reranker-minilm-course")
     """A sentence-transformers CrossEncoder folder, for ``cross-encoder`` mode."""
     term_weight: float = 0.2
     """``bi-encoder-terms`` mode: the weight of the share of the query's terms a fragment holds,
@@ -116,23 +129,22 @@ class Retrieval:
     """Fused candidates handed to the reranker (at least ``top_k``); a cross-encoder reads each."""
 
 
-def registered_gate_order() -> tuple[str, ...]:
-    """Every gate that declares a refusal code, in registration order: the default firing order.
+DEFAULT_GATE_ORDER: tuple[str, ...] = ("gate0", "threshold", "disagreement", "relevance",
+                                       "confidence", "verbatim")
+"""The built-in gates in their default firing order; every order must list each of them once.
 
-    Read from the registry when settings are made, so a gate registered in a test or a notebook
-    joins the default order (the settings check asks every such gate to be in the order).
-    """
-    registry.load("gate")
-    return tuple(registry.metadata_of("gate", "code"))
+A constant, not read from the registry: registering a gate never changes the default order, and
+a gate of one's own takes part only where a ``[gates] order`` names it."""
 
 
 @dataclass(frozen=True)
 class Gates:
     """The refusal gates of the quote source: their firing order and thresholds."""
 
-    order: tuple[str, ...] = field(default_factory=registered_gate_order)
-    """Firing order; every gate is evaluated, the first refusing one in this order is the code.
-    Default: every registered gate, in registration order."""
+    order: tuple[str, ...] = DEFAULT_GATE_ORDER
+    """Firing order; every gate named is evaluated, the first refusing one in this order is the
+    code. It lists every built-in gate (:data:`DEFAULT_GATE_ORDER`, the default) and any gate of
+    one's own that should take part."""
     min_lexical_coverage: float = 0.5
     """Gate 0: share of the question's content terms that must occur in the candidates."""
     gate0_terms: str = "stem"
@@ -155,7 +167,7 @@ class Gates:
     """Threshold gate without a rerank stage: the best fused score must reach this."""
     disagreement_margin: float = 0.01
     """Disagreement gate: top candidates from different files closer than this disagree."""
-    relevance_rules: tuple[str, ...] = ("entities",)
+    relevance_rules: tuple[str, ...] = ("entities", "answer-type")
     """Relevance rules switched on by default."""
     rule_params: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     """Keyword parameters of quote relevance rules, by rule name, e.g.
@@ -251,6 +263,15 @@ class Promise:
 
 
 @dataclass(frozen=True)
+class Plugins:
+    """Modules of one's own that register stages, imported when the settings load."""
+
+    modules: tuple[str, ...] = ()
+    """Dotted module names (``stages``, ``mylab.rules``), imported from the settings file's
+    folder first, then ``sys.path``, before any name in the settings is checked."""
+
+
+@dataclass(frozen=True)
 class Settings:
     """Everything a run depends on; saved resolved in every run record."""
 
@@ -264,6 +285,7 @@ class Settings:
     answers: Answers = field(default_factory=Answers)
     executor: Executor = field(default_factory=Executor)
     promise: Promise = field(default_factory=Promise)
+    plugins: Plugins = field(default_factory=Plugins)
     source: Path | None = None
     """The file these settings were read from (``None`` for built-in defaults)."""
 
@@ -279,6 +301,8 @@ class Settings:
                 raise ConfigError(f"unknown section {section}; known: {', '.join(_SECTIONS)}")
             current = getattr(self, section)
             changes[section] = _section_from(type(current), dict(values), current, base=None)
+        if "plugins" in changes:
+            import_plugins(changes["plugins"].modules, self.source)
         return check_settings(replace(self, **changes))
 
 
@@ -517,10 +541,11 @@ def _name_problems(settings: Settings) -> list[str]:
              if applies_to == "quote"]
     order = settings.gates.order
     problems = _unknown_names("gates.order", "gate", order, gates)
-    left_out = [name for name in gates if name not in order]
+    built_in = [name for name in DEFAULT_GATE_ORDER if name in gates]
+    left_out = [name for name in built_in if name not in order]
     if left_out:
         problems.append(f"gates.order leaves out {', '.join(map(repr, left_out))}: list every "
-                        f"gate ({', '.join(gates)}) once, in firing order")
+                        f"built-in gate ({', '.join(built_in)}) once, in firing order")
     problems += _unknown_names("gates.relevance_rules", "relevance rule",
                                settings.gates.relevance_rules, rules)
     problems += _rule_param_problems(settings.gates.rule_params, rules)
@@ -561,6 +586,45 @@ def check_settings(settings: Settings, where: str | os.PathLike[str] | None = No
         where = f"{origin}: " if origin is not None else ""
         raise ConfigError(where + "; ".join(problems))
     return settings
+
+
+def import_plugins(modules: Sequence[str], source: Path | None) -> None:
+    """Import the plugin modules ``modules`` that a settings file ``source`` names.
+
+    The file's folder is searched first (it is put at the front of ``sys.path``, where the
+    modules' own imports of their neighbours find it too), then the rest of ``sys.path``. A
+    module imported before is not run again, so loading the same settings twice registers
+    nothing twice.
+
+    Raises:
+        ConfigError: Naming the module and the settings file: the module is not found, raises
+            while it runs, or a module of that name from elsewhere is already loaded.
+    """
+    where = str(source) if source is not None else "the settings"
+    folder = source.resolve().parent if source is not None else None
+    if folder is not None and str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+    for name in modules:
+        local = (importlib.machinery.PathFinder.find_spec(name.partition(".")[0], [str(folder)])
+                 if folder is not None else None)
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name is not None and (name == exc.name or name.startswith(exc.name + ".")):
+                searched = f"{folder} or sys.path" if folder is not None else "sys.path"
+                raise ConfigError(f"{where}: [plugins] module {name!r} was not found in "
+                                  f"{searched}") from None
+            raise ConfigError(f"{where}: [plugins] module {name!r} raised on import: "
+                              f"{type(exc).__name__}: {exc}") from exc
+        except Exception as exc:  # a plugin's own failure, of any type, is a settings problem
+            raise ConfigError(f"{where}: [plugins] module {name!r} raised on import: "
+                              f"{type(exc).__name__}: {exc}") from exc
+        file = getattr(module, "__file__", None)
+        if local is not None and folder is not None and (
+                file is None or not Path(file).resolve().is_relative_to(folder)):
+            raise ConfigError(f"{where}: [plugins] module {name!r} is already loaded from "
+                              f"{file or 'elsewhere'}, not from {folder}: give one of them "
+                              "another name")
 
 
 def project_root() -> Path:
@@ -624,6 +688,8 @@ def overlay_settings(settings: Settings, path: str | os.PathLike[str]) -> Settin
     """
     chosen = Path(path)
     changes = _apply(settings, _read_table(chosen), chosen)
+    if "plugins" in changes:
+        import_plugins(changes["plugins"].modules, chosen.resolve())
     # the settings below were checked already: a problem now is the overlay's to name
     return check_settings(replace(settings, **changes), where=chosen)
 
@@ -649,11 +715,14 @@ def load_settings(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
     raw = _read_table(chosen)
     settings = _resolve_defaults(Settings(), chosen.resolve().parent)
     changes = _apply(settings, raw, chosen)
+    if "plugins" in changes:
+        import_plugins(changes["plugins"].modules, chosen.resolve())
     return check_settings(replace(settings, source=chosen.resolve(), **changes))
 
 
 __all__ = [
     "CONFIG_FILENAME",
+    "DEFAULT_GATE_ORDER",
     "NUMBER_RANGES",
     "Answers",
     "ConfigError",
@@ -663,11 +732,13 @@ __all__ = [
     "Gates",
     "Generator",
     "Paths",
+    "Plugins",
     "Promise",
     "Reranker",
     "Retrieval",
     "Settings",
     "check_settings",
+    "import_plugins",
     "load_settings",
     "number_problem",
     "overlay_settings",

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from workbench import registry
-from workbench.config import ConfigError, Settings, load_settings
+from workbench.config import DEFAULT_GATE_ORDER, ConfigError, Settings, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -15,8 +15,8 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_project_settings_load() -> None:
     settings = load_settings(ROOT / "workbench.toml")
     assert settings.paths.corpus == (ROOT / "corpus/course").resolve()
-    assert settings.gates.order == ("gate0", "threshold", "disagreement", "relevance", "confidence",
-                                    "verbatim")
+    assert settings.gates.order == DEFAULT_GATE_ORDER
+    assert settings.gates.order[0] == "gate0" and settings.gates.order[-1] == "verbatim"
     assert settings.source == (ROOT / "workbench.toml").resolve()
     assert settings.to_dict()["paths"]["corpus"].endswith("corpus/course")
 
@@ -92,3 +92,25 @@ def test_registry_refuses_a_different_object_under_a_taken_name() -> None:
     registry.register("router", "test-router-dup", lambda: 1)
     with pytest.raises(registry.DuplicateNameError):
         registry.register("router", "test-router-dup", print)
+
+
+def test_registering_a_gate_never_changes_the_default_order(tmp_path: Path) -> None:
+    registry.load("gate")
+    shipped = load_settings(ROOT / "workbench.toml").gates.order
+
+    @registry.gate("test-gate-extra", code="TEST_EXTRA")
+    def extra():  # pragma: no cover - never built here
+        return None
+
+    assert Settings().gates.order == DEFAULT_GATE_ORDER == shipped
+    # a settings file that names no order, or the shipped order, still loads: the new gate is
+    # not demanded, and it takes part only where an order names it
+    (tmp_path / "w.toml").write_text("[answers]\nmax_question_chars = 100\n", encoding="utf-8")
+    assert load_settings(tmp_path / "w.toml").gates.order == DEFAULT_GATE_ORDER
+    assert load_settings(ROOT / "workbench.toml").gates.order == shipped
+    named = Settings().with_overrides(gates={"order": ["test-gate-extra", *DEFAULT_GATE_ORDER]})
+    assert named.gates.order[0] == "test-gate-extra"
+    # the built-in gates stay listed in every order
+    with pytest.raises(ConfigError, match="leaves out 'verbatim'"):
+        Settings().with_overrides(gates={"order": [g for g in DEFAULT_GATE_ORDER
+                                                   if g != "verbatim"]})

@@ -213,12 +213,13 @@ def _record(settings: Settings, rows: pd.DataFrame, tmp_path: Path) -> Path:
 
 def test_a_gate_registered_in_one_place_reaches_every_view(restored, small_index, small_corpus,
                                                            questions, tmp_path) -> None:
+    before = default_order()
     register_short_question_gate()
     assert gate_codes()["short-question"] == "QUESTION_TOO_SHORT"
-    assert default_order()[-1] == "short-question"  # registered last, so last by default
-    assert Settings().gates.order[-1] == "short-question"
-    order = ["short-question", "gate0", "threshold", "disagreement", "relevance", "confidence",
-             "verbatim"]
+    # registering never changes the default order: the gate takes part where an order names it
+    assert default_order() == before == Settings().gates.order
+    assert "short-question" not in before
+    order = ["short-question", *before]
     settings = _settings(small_index, small_corpus, questions, tmp_path, order=order)
 
     # evaluation: every question has the gate's flag, and the pipeline refuses with its code

@@ -1,8 +1,9 @@
 """The refusal codes of the quote source's gates, read from the registry.
 
 Each gate declares its code where it registers (``@gate("gate0", code=...)``); the name → code
-map and the default firing order are derived from those registrations at call time, so a gate
-registered later (in a test or a notebook) is a gate like the built-in ones. A gate that
+map is derived from those registrations at call time, so a gate registered later (in a test or a
+notebook) is a gate like the built-in ones. The default firing order is not: registering a gate
+never changes it, and a gate of one's own fires where a ``[gates] order`` names it. A gate that
 declares a ``code`` is one of the quote source's gates.
 """
 
@@ -13,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from workbench import registry
+from workbench.config import DEFAULT_GATE_ORDER
 from workbench.gates._records import GateVerdict
 
 
@@ -44,8 +46,12 @@ def gate_codes() -> dict[str, str]:
 
 
 def default_order() -> tuple[str, ...]:
-    """Every registered gate in registration order: the built-in ones as their module lists them."""
-    return tuple(gate_codes())
+    """The default firing order: the built-in gates (:data:`workbench.config.DEFAULT_GATE_ORDER`).
+
+    Registering a gate never changes it; a gate of one's own fires where a ``[gates] order``
+    names it.
+    """
+    return DEFAULT_GATE_ORDER
 
 
 def gate_templates(name: str) -> dict[str, str]:

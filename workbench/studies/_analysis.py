@@ -64,11 +64,21 @@ def run_order(run: Any, order: Sequence[str] | None = None) -> tuple[str, ...]:
 
 
 def run_rules(run: Any) -> tuple[str, ...]:
-    """The relevance rules the run was evaluated with (the settings' default when it does not say)."""
+    """The relevance rules the run was evaluated with.
+
+    When it does not say (rows without a record), the settings' default rules that it evaluated:
+    rows made before a default rule existed hold no flag for it.
+    """
     manifest = getattr(run, "manifest", {}) or {}
     settings = manifest.get("settings") or {}
     rules = (settings.get("gates") or {}).get("relevance_rules")
-    return tuple(rules) if rules is not None else Gates().relevance_rules
+    if rules is not None:
+        return tuple(rules)
+    rows = getattr(run, "rows", run)
+    if isinstance(rows, pd.DataFrame):
+        evaluated = set(evaluated_rules(rows))
+        return tuple(rule for rule in Gates().relevance_rules if rule in evaluated)
+    return Gates().relevance_rules
 
 
 def fire_columns(rows: pd.DataFrame, rules: Sequence[str] | None = None,
