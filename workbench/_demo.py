@@ -143,9 +143,9 @@ def _step_gates(settings: Settings) -> None:
 
 def _gates_in_mode(settings: Settings) -> None:
     from workbench.studies import report_lines
-    from workbench.studies._gates import cached_evaluation_path, evaluate_sets_cached
+    from workbench.studies._gates import evaluate_sets_cached, evaluation_is_cached
 
-    if settings.reranker.mode == "cross-encoder" and not cached_evaluation_path(settings).is_file():
+    if settings.reranker.mode == "cross-encoder" and not evaluation_is_cached(settings):
         print("cross-encoder mode reads every (question, fragment) pair: a few minutes the first"
               " time, cached afterwards", flush=True)
     rows, cached = evaluate_sets_cached(settings, progress=True)

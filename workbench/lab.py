@@ -152,18 +152,31 @@ class Lab:
 
     # --- gate verdicts ---------------------------------------------------------------------------
 
-    @cached_property
-    def gate_run(self) -> pd.DataFrame:
-        """Every labelled question through retrieval and the five gates, one row each.
+    def gate_run(self, *, cache: bool = True) -> pd.DataFrame:
+        """Every labelled question through retrieval and the gates, one row each.
 
         The bundled sets, or the lab's own question files (``setup(questions=...)``). Evaluated
         once per configuration and cached under ``.cache/gates/`` (the first time takes about a
-        minute on 2 cores); every re-slicing afterwards reads these rows only.
+        minute on 2 cores); later calls read the cached rows back, as long as nothing they were
+        computed from changed: the key covers the settings, the index, the corpus, the question
+        files and all the code the evaluation runs, a registered stage's own module and the
+        project modules it imports included.
+
+        Args:
+            cache: ``False`` computes the rows again whatever the cache holds (the new rows
+                replace the cached ones).
+
+        Returns:
+            The rows; ``attrs["cached"]`` says whether they were read from the cache, and
+            ``attrs["uncached_reason"]`` why the cache was passed by (``cache=False``, or a
+            stage whose code has no source file, such as one defined in a notebook cell, which
+            is never cached and is named in a warning); it is empty otherwise.
         """
         from workbench.studies import evaluate_sets_cached
 
-        rows, cached = evaluate_sets_cached(self.settings, questions=self.questions)
+        rows, cached = evaluate_sets_cached(self.settings, questions=self.questions, cache=cache)
         rows.attrs["cached"] = cached
+        rows.attrs.setdefault("uncached_reason", "")
         return rows
 
     def labelled_questions(self, split: str | None = None) -> list[Question]:
@@ -388,7 +401,7 @@ def setup(config: str | os.PathLike[str] | None = None, *, ci: bool | None = Non
         corpus: Another corpus folder in place of ``[paths].corpus``. Without an index folder,
             its index lives in ``[paths].cache``/index and ``index=True`` builds it there.
         questions: Labelled question files of one's own (``corpus/questions/README.md``) in
-            place of the bundled sets: the gate verdicts (:attr:`Lab.gate_run`) and
+            place of the bundled sets: the gate verdicts (:meth:`Lab.gate_run`) and
             :meth:`Lab.labelled_questions` use them.
 
     Returns:

@@ -17,11 +17,14 @@ caller (the settings check) needs the full list, never at import time.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib
 import weakref
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
+
+from workbench.digests import CodeKey, code_key
 
 Kind = Literal["gate", "relevance_rule", "router", "utility", "invariant"]
 KINDS: tuple[Kind, ...] = ("gate", "relevance_rule", "router", "utility", "invariant")
@@ -119,7 +122,16 @@ def register(kind: Kind, name: str, obj: T, **metadata: Any) -> T:
         if not same_origin:  # a module reloaded by a notebook may re-register its own names
             raise DuplicateNameError(f"{kind} {name!r} is already registered by {existing.obj!r}")
     entries[name] = RegistryEntry(kind=kind, name=name, obj=obj, metadata=dict(metadata))
+    module = getattr(obj, "__module__", None) or ""
+    if module != "workbench" and not module.startswith("workbench."):
+        # Keying the stage's code now notes its project files as they are while its module
+        # runs, so a file edited later without a reload is seen (see ``stages_code_key``).
+        code_key(stages={_label(kind, name): obj})
     return obj
+
+
+def _label(kind: str, name: str) -> str:
+    return f"{kind.replace('_', ' ')} {name!r}"
 
 
 def _decorator(kind: Kind) -> Callable[..., Callable[[T], T]]:
@@ -213,6 +225,29 @@ def load(kind: Kind) -> None:
         importlib.import_module(module)
 
 
+def stages_code_key(kinds: Iterable[Kind]) -> CodeKey:
+    """The code key of every stage of ``kinds`` registered now (built-in ones loaded first).
+
+    Covers each stage's name, module and metadata, and all the code it runs
+    (:func:`workbench.digests.code_key`): for a stage of one's own, its module's whole file and
+    every project module that file imports. A stage whose code cannot be read (defined in a
+    notebook cell or at a prompt) makes the key uncacheable, and its reason names the stage.
+    """
+    stages: dict[str, Any] = {}
+    described = hashlib.sha256()
+    for kind in kinds:
+        load(kind)  # the built-in ones count whatever the caller happened to import
+        for entry in registered(kind):
+            label = _label(kind, entry.name)
+            stages[label] = entry.obj
+            module = getattr(entry.obj, "__module__", "") or ""
+            described.update(f"{label}:{module}:{entry.metadata!r};".encode())
+    key = code_key(stages=stages)
+    if key.digest is None:
+        return key
+    return CodeKey(hashlib.sha256(f"{described.hexdigest()}:{key.digest}".encode()).hexdigest())
+
+
 def table_names(table: str) -> list[str]:
     """The keys of a name→function table of :data:`NAME_TABLES`, in the table's own order."""
     if table not in NAME_TABLES:
@@ -264,6 +299,7 @@ __all__ = [
     "relevance_rule",
     "restoring",
     "router",
+    "stages_code_key",
     "table_names",
     "unregister",
     "utility",

@@ -51,7 +51,7 @@ def _(evaluate_button):
     # editor it waits for the button; under the CI flag (the headless notebook tests) it runs
     mo.stop(not (evaluate_button.value or lab.ci),
             mo.md("Press **evaluate the labelled questions** to run every question through the gates."))
-    run = lab.gate_run
+    run = lab.gate_run()
     mo.md(f"**{len(run)} questions** from the cache: "
           + ", ".join(f"{name} {n}" for name, n in run.groupby("set").size().items()))
     return (run,)

@@ -39,7 +39,7 @@ def _():
 
 @app.cell
 def _():
-    run = lab.gate_run
+    run = lab.gate_run()
     return (run,)
 
 

@@ -72,7 +72,7 @@ def _(corpus_field, index_field, questions_field, use_button):
         corpus=None if same_corpus else chosen,
         index=Path(index_value) if index_value else True,
         questions=[q.strip() for q in questions_field.value.split(",") if q.strip()])
-    run = own.gate_run
+    run = own.gate_run()
     mo.md(f"**{len(run)} questions** ({'from the cache' if run.attrs['cached'] else 'evaluated now'}): "
           + ", ".join(f"{name} {n}" for name, n in run.groupby("set").size().items()))
     return own, run

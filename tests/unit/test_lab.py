@@ -169,19 +169,19 @@ def test_ask_answers_with_the_lab_context(config: Path) -> None:
     assert lab.context is lab.context and lab.quote_source is lab.quote_source
 
 
-def test_gate_run_is_evaluated_once_and_says_whether_it_was_cached(config: Path,
-                                                                   monkeypatch) -> None:
+def test_gate_run_goes_through_the_evaluation_cache_and_says_whether_it_was_cached(
+        config: Path, monkeypatch) -> None:
     calls = []
 
     def fake(settings, **kwargs):
-        calls.append(settings)
-        return pd.DataFrame({"id": ["q1"]}), True
+        calls.append((settings, kwargs["cache"]))
+        return pd.DataFrame({"id": ["q1"]}), kwargs["cache"]
 
     monkeypatch.setattr("workbench.studies.evaluate_sets_cached", fake)
     lab = setup(config, index=False)
-    rows = lab.gate_run
-    assert lab.gate_run is rows and len(calls) == 1 and calls[0] is lab.settings
-    assert rows.attrs["cached"] is True
+    rows = lab.gate_run()
+    assert calls == [(lab.settings, True)] and rows.attrs["cached"] is True
+    assert lab.gate_run(cache=False).attrs["cached"] is False and calls[-1][1] is False
 
 
 def test_scratch_corpus_is_a_removable_copy(config: Path) -> None:
@@ -226,7 +226,7 @@ def test_setup_points_the_lab_at_another_corpus_index_and_questions(
     assert lab.settings.paths.index == small_index.folder.resolve()
     assert lab.settings.paths.corpus == Path(small_index.manifest["corpus_root"])
     assert lab.questions == (own.resolve(),)
-    assert list(lab.gate_run["id"]) == ["mine-1"]
+    assert list(lab.gate_run()["id"]) == ["mine-1"]
     ((settings, kwargs),) = calls
     assert settings is lab.settings and kwargs["questions"] == (own.resolve(),)
     assert [q.id for q in lab.labelled_questions()] == ["mine-1", "mine-2"]
@@ -246,7 +246,7 @@ def test_setup_with_a_corpus_builds_its_own_index_and_evaluates_its_questions(
     assert index.parent == load_settings(config).paths.cache / "index"
     assert index.name.startswith("corpus-") and (index / "manifest.json").is_file()
     assert lab.settings.paths.index != load_settings(config).paths.index
-    rows = lab.gate_run
+    rows = lab.gate_run()
     assert list(rows["id"]) == ["mine-1", "mine-2"] and rows.attrs["cached"] is False
 
 

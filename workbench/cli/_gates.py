@@ -33,7 +33,6 @@ from workbench.studies._calibration import (
 from workbench.studies._confidence import SEED as CONFIDENCE_SEED
 from workbench.studies._confidence import confidence_ablation, train_confidence, write_model
 from workbench.studies._gates import (
-    evaluate_sets,
     evaluate_sets_cached,
     question_file_records,
     question_files,
@@ -54,14 +53,13 @@ def _eval_gates(args: argparse.Namespace, settings: Settings) -> int:
         print("--write-catalog records the bundled sets' numbers; drop --questions",
               file=sys.stderr)
         return 2
-    if args.no_cache:
-        rows = evaluate_sets(settings, sets=sets, split=args.split, progress=not args.quiet,
-                             questions=questions)
-    else:
-        rows, cached = evaluate_sets_cached(settings, sets=sets, split=args.split,
-                                            progress=not args.quiet, questions=questions)
-        if cached:
-            print("(verdicts from the cache: nothing they depend on changed; --no-cache re-runs)")
+    rows, cached = evaluate_sets_cached(settings, sets=sets, split=args.split,
+                                        progress=not args.quiet, questions=questions,
+                                        cache=not args.no_cache)
+    if cached:
+        print("(verdicts from the cache: nothing they depend on changed; --no-cache re-runs)")
+    elif rows.attrs.get("uncached_reason") and not args.no_cache:
+        print(f"(verdicts computed, not cached: {rows.attrs['uncached_reason']})")
     if rows.empty:
         raise QuestionSetError(f"no question{' of the ' + args.split + ' split' if args.split else ''}"
                                f" in {', '.join(str(f) for f in files)}")
@@ -254,7 +252,8 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     _data_arguments(gates, "rerank mode (default: [reranker].mode)")
     gates.add_argument("--quiet", action="store_true")
     gates.add_argument("--no-cache", action="store_true",
-                       help="re-run retrieval even when identical verdicts are cached")
+                       help="re-run retrieval even when identical verdicts are cached (the new "
+                       "verdicts replace the cached ones)")
     gates.add_argument("--write-catalog", action="store_true",
                        help="record the cross-encoder's test-split numbers in models/catalog.yaml")
     gates.set_defaults(handler=_eval_gates)

@@ -15,7 +15,6 @@ the same functions, and the cache key covers each file's bytes.
 from __future__ import annotations
 
 import hashlib
-import inspect
 import json
 import os
 import sys
@@ -38,7 +37,7 @@ from workbench.corpus._questions import (
     set_files,
 )
 from workbench.corpus._text import Corpus
-from workbench.digests import code_digest, sha256_file
+from workbench.digests import CodeKey, code_key, sha256_file, warn_uncached
 from workbench.gates._builtin import top_two_gap
 from workbench.gates._quote_source import QuoteResult, QuoteSource
 from workbench.index._fragment_index import index_digest, read_manifest, source_digest
@@ -228,15 +227,27 @@ def evaluate_sets(settings: Settings, *, sets: Sequence[str] = SETS, split: str 
 
 
 def evaluation_key(settings: Settings, sets: Sequence[str], split: str | None,
-                   questions: QuestionFiles | None = None) -> str:
+                   questions: QuestionFiles | None = None) -> CodeKey:
     """A digest of everything a gate evaluation depends on, computed without loading a model.
 
     The index (its manifest digest, which covers its artifacts, the corpus it was built from
     and the embedder), the corpus as it is now (gold spans and the verbatim gate read it), the
-    bytes of each question file in order (:func:`question_files`), the retrieval, rerank and
-    gate settings, the reranker's weights, the workbench version and the package's own source
-    code.
+    bytes of each question file in order (:func:`question_files`), the retrieval, rerank, gate
+    and plugin settings, the reranker's weights, the workbench version, and all the code the
+    evaluation runs: the package's own modules (:data:`EVALUATION_CODE` and what they import),
+    the plugin modules the settings name, and every registered gate and relevance rule with its
+    module's whole file and the project modules it imports
+    (:func:`workbench.registry.stages_code_key`).
+
+    Returns:
+        A :class:`~workbench.digests.CodeKey`: the digest, or none and the reason when some of
+        that code has no source to key on (a stage defined in a notebook cell); such an
+        evaluation is never cached.
     """
+    code = code_key(EVALUATION_CODE + settings.plugins.modules)
+    stages = registry.stages_code_key(("gate", "relevance_rule"))
+    if code.digest is None or stages.digest is None:
+        return CodeKey(None, "; ".join(k.reason for k in (code, stages) if k.reason))
     digest = hashlib.sha256()
     manifest = read_manifest(settings.paths.index)
     digest.update(json.dumps(manifest["artifacts"], sort_keys=True).encode())
@@ -246,7 +257,7 @@ def evaluation_key(settings: Settings, sets: Sequence[str], split: str | None,
     for path in question_files(settings, sets, questions):
         digest.update(sha256_file(path).encode() if path.is_file() else b"-")
     plain = settings.to_dict()
-    for section in ("retrieval", "reranker", "gates", "fragmenting"):
+    for section in ("retrieval", "reranker", "gates", "fragmenting", "plugins"):
         digest.update(json.dumps(plain[section], sort_keys=True).encode())
     if settings.reranker.mode == "cross-encoder" and settings.reranker.path is not None:
         folder = Path(settings.reranker.path)
@@ -255,33 +266,8 @@ def evaluation_key(settings: Settings, sets: Sequence[str], split: str | None,
                 digest.update(f"{item.name}:{sha256_file(item)}".encode())
     named = ",".join(sets) if questions is None else f"{len(tuple(questions))} files"
     digest.update(f"{__version__}:{split}:{named}".encode())
-    digest.update(code_digest(EVALUATION_CODE).encode())
-    digest.update(registered_stages_digest().encode())
-    return digest.hexdigest()
-
-
-def registered_stages_digest() -> str:
-    """A digest of every gate and relevance rule registered now, wherever its code lives.
-
-    A stage registered from a researcher's own module or a notebook is outside the package's
-    import graph, so its name and source are digested here: registering, removing or editing
-    one never reuses rows evaluated without it.
-    """
-    digest = hashlib.sha256()
-    for kind in ("gate", "relevance_rule"):
-        registry.load(kind)  # the built-in ones count whatever the caller happened to import
-        for entry in registry.registered(kind):
-            module = getattr(entry.obj, "__module__", "") or ""
-            digest.update(f"{kind}:{entry.name}:{module}:{entry.metadata!r};".encode())
-            if module.startswith("workbench.") or module == "workbench":
-                digest.update(code_digest([module]).encode())
-                continue
-            try:
-                digest.update(inspect.getsource(entry.obj).encode())
-            except (OSError, TypeError):  # defined interactively: its bytecode stands for it
-                code = getattr(entry.obj, "__code__", None)
-                digest.update(code.co_code if code is not None else repr(entry.obj).encode())
-    return digest.hexdigest()
+    digest.update(f"{code.digest}:{stages.digest}".encode())
+    return CodeKey(digest.hexdigest())
 
 
 EVALUATION_CODE: tuple[str, ...] = (
@@ -292,25 +278,53 @@ rules. Its cache key covers these and everything they import (:func:`workbench.d
 so widgets, notebooks, the report and the routers stay out and editing them keeps the verdicts."""
 
 
+UNCACHED_REASON = "uncached_reason"
+"""The ``attrs`` key of evaluation rows that says why they were not read from or kept in the
+cache (empty when they were): the code could not be keyed, or the caller asked ``cache=False``."""
+
+
 def cached_evaluation_path(settings: Settings, sets: Sequence[str] = SETS,
                            split: str | None = None,
-                           questions: QuestionFiles | None = None) -> Path:
-    """Where the rows of this exact evaluation are (or would be) cached."""
+                           questions: QuestionFiles | None = None) -> Path | None:
+    """Where the rows of this exact evaluation are (or would be) cached; ``None``: never cached.
+
+    ``None`` when some code the evaluation runs has no source to key on (:func:`evaluation_key`).
+    """
     key = evaluation_key(settings, sets, split, questions)
-    return Path(settings.paths.cache) / "gates" / f"{key}.parquet"
+    if key.digest is None:
+        return None
+    return Path(settings.paths.cache) / "gates" / f"{key.digest}.parquet"
+
+
+def evaluation_is_cached(settings: Settings, sets: Sequence[str] = SETS,
+                         split: str | None = None,
+                         questions: QuestionFiles | None = None) -> bool:
+    """Whether :func:`evaluate_sets_cached` would read these rows back rather than retrieve."""
+    path = cached_evaluation_path(settings, sets, split, questions)
+    return path is not None and path.is_file()
 
 
 def evaluate_sets_cached(settings: Settings, *, sets: Sequence[str] = SETS,
                          split: str | None = None, progress: bool = False,
-                         questions: QuestionFiles | None = None
+                         questions: QuestionFiles | None = None, cache: bool = True
                          ) -> tuple[pd.DataFrame, bool]:
     """:func:`evaluate_sets`, reusing the rows of an identical earlier evaluation.
 
     Returns the rows and whether they came from the cache (``.cache/gates/<key>.parquet``).
     ``questions`` (question files of one's own) replaces ``sets`` as in :func:`evaluate_sets`.
+    With ``cache=False`` the rows are computed again whatever the cache holds, and replace what
+    it held. When some code the evaluation runs cannot be keyed (a stage defined in a notebook
+    cell), the rows are computed, not kept, and an :class:`~workbench.digests.UncachedWarning`
+    names the stage. Either way ``rows.attrs["uncached_reason"]`` (:data:`UNCACHED_REASON`)
+    says why the cache was passed by; it is empty otherwise.
     """
-    path = cached_evaluation_path(settings, sets, split, questions)
-    if path.is_file():
+    key = evaluation_key(settings, sets, split, questions)
+    reason = "" if cache else "cache=False: computed again"
+    if key.digest is None:
+        reason = warn_uncached("the gate evaluation", key)
+    path = (Path(settings.paths.cache) / "gates" / f"{key.digest}.parquet"
+            if key.digest is not None else None)
+    if cache and path is not None and path.is_file():
         try:
             rows = pd.read_parquet(path)
         except (OSError, ValueError):
@@ -319,8 +333,12 @@ def evaluate_sets_cached(settings: Settings, *, sets: Sequence[str] = SETS,
         else:
             rows.attrs["order"] = list(settings.gates.order)
             rows.attrs["seconds"] = 0.0
+            rows.attrs[UNCACHED_REASON] = ""
             return rows, True
     rows = evaluate_sets(settings, sets=sets, split=split, progress=progress, questions=questions)
+    rows.attrs[UNCACHED_REASON] = reason
+    if path is None:
+        return rows, False
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     table = rows.copy(deep=False)

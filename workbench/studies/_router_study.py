@@ -22,7 +22,7 @@ import pandas as pd
 
 from workbench import registry
 from workbench.config import Settings
-from workbench.digests import code_digest, folder_digest, sha256_file
+from workbench.digests import CodeKey, code_key, folder_digest, sha256_file, warn_uncached
 from workbench.errors import WorkbenchError
 from workbench.routing import DEFAULT_TASKSETS, Router, TaskItem, build_router, load_tasks
 from workbench.routing._build import CONSTRAINED_SUFFIX
@@ -38,6 +38,10 @@ class RouterStudyError(WorkbenchError):
 
 ROUTER_CODE: tuple[str, ...] = (__name__, *registry.PROVIDERS["router"])
 """Where a router study's code starts; its cache key covers these and all they import."""
+
+ROUTER_STAGES: tuple[registry.Kind, ...] = ("router", "utility", "relevance_rule")
+"""The registered stages a router study may run (routers, and the utilities and rules they
+consult); the cache key covers every one registered, with its own module's code."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +93,9 @@ class RouterStudy:
     """The name of the router every other one is paired with."""
     candidates: tuple[str, ...] = ()
     """The names of the routers given as ``candidates`` (registered names or router objects)."""
+    uncached_reason: str = ""
+    """Why the comparison was neither read from nor kept in the cache (``cache=False``, or code
+    with no source to key on, such as a stage defined in a notebook cell); empty otherwise."""
 
     @property
     def routers(self) -> list[str]:
@@ -97,8 +104,23 @@ class RouterStudy:
                 *(f.name for f in self.span_folders), *self.candidates]
 
 
+def router_code_key() -> CodeKey:
+    """The code a router study runs: :data:`ROUTER_CODE` and every stage of :data:`ROUTER_STAGES`.
+
+    No digest (and a reason) when a registered stage's code has no source file to key on.
+    """
+    code = code_key(ROUTER_CODE)
+    stages = registry.stages_code_key(ROUTER_STAGES)
+    if code.digest is None or stages.digest is None:
+        return CodeKey(None, "; ".join(k.reason for k in (code, stages) if k.reason))
+    return CodeKey(hashlib.sha256(f"{code.digest}:{stages.digest}".encode()).hexdigest())
+
+
 def _cache_key(folders: Sequence[Path], tasksets: Sequence[Path], split: str,
-               span_folders: Sequence[Path] = ()) -> str:
+               span_folders: Sequence[Path] = (), code: CodeKey | None = None) -> str | None:
+    code = code if code is not None else router_code_key()
+    if code.digest is None:
+        return None
     digest = hashlib.sha256(f"{BASELINE};{split};".encode())
     for folder in folders:
         digest.update(f"{folder.name}:{folder_digest(folder)};".encode())
@@ -106,7 +128,7 @@ def _cache_key(folders: Sequence[Path], tasksets: Sequence[Path], split: str,
         digest.update(f"span {folder.name}:{folder_digest(folder)};".encode())
     for path in tasksets:
         digest.update(f"{path.name}:{sha256_file(path)};".encode())
-    digest.update(code_digest(ROUTER_CODE).encode())
+    digest.update(code.digest.encode())
     return digest.hexdigest()
 
 
@@ -183,8 +205,8 @@ def study_routers(settings: Settings, folders: Sequence[Path], *,
                   tasksets: Sequence[Path] | None = None, split: str = "test",
                   progress: Callable[[str], None] | None = None,
                   span_folders: Sequence[Path] = (), baseline: RouterChoice = BASELINE,
-                  candidates: Mapping[str, RouterChoice] | Sequence[RouterChoice] = ()
-                  ) -> RouterStudy:
+                  candidates: Mapping[str, RouterChoice] | Sequence[RouterChoice] = (),
+                  cache: bool = True) -> RouterStudy:
     """The baseline against every router folder on the same items, paired, with the findings.
 
     Args:
@@ -200,6 +222,8 @@ def study_routers(settings: Settings, folders: Sequence[Path], *,
         candidates: Further routers, each a name or spec or an object (a mapping names them;
             in a sequence each goes by :func:`router_label`), paired with the baseline like the
             folders. A study with a router object is computed afresh, never cached.
+        cache: ``False`` compares the routers again whatever the cache holds (the new
+            comparison replaces the cached one).
 
     Returns:
         A :class:`RouterStudy`. A folder whose model cannot be loaded (e.g. caught half-written
@@ -218,17 +242,21 @@ def study_routers(settings: Settings, folders: Sequence[Path], *,
     extra = (_choice_digest({"": baseline, **chosen}) if baseline != BASELINE or chosen
              else "")
     root = Path(settings.paths.cache) / "routers"
+    code = router_code_key()
+    reason = "" if cache else "cache=False: compared again"
+    if code.digest is None:
+        reason = warn_uncached("the router study", code)
 
     def key(done: Sequence[Path]) -> Path | None:
-        if extra is None:
+        plain = _cache_key(done, paths, split, span_folders, code)
+        if extra is None or plain is None:
             return None
-        plain = _cache_key(done, paths, split, span_folders)
         if not extra:
             return root / plain  # the study as it always was: its key is unchanged
         return root / hashlib.sha256(f"{plain};{extra}".encode()).hexdigest()
 
     first = key(folders)
-    comparison = _read_cache(first) if first is not None else None
+    comparison = _read_cache(first) if first is not None and cache else None
     cached = comparison is not None
     skipped: dict[str, str] = {}
     items = [item for path in paths for item in load_tasks(path) if item.split == split]
@@ -260,8 +288,9 @@ def study_routers(settings: Settings, folders: Sequence[Path], *,
         findings += span_findings(comparison)
     return RouterStudy(comparison=comparison, folders=folders, tasksets=paths, split=split,
                        tests=tests, findings=tuple(findings), cached=cached, skipped=skipped,
-                       span_folders=span_folders, baseline=base_name, candidates=tuple(chosen))
+                       span_folders=span_folders, baseline=base_name, candidates=tuple(chosen),
+                       uncached_reason=reason)
 
 
-__all__ = ["BASELINE", "ROUTER_CODE", "PairedTest", "RouterChoice", "RouterStudy",
-           "RouterStudyError", "router_label", "study_routers"]
+__all__ = ["BASELINE", "ROUTER_CODE", "ROUTER_STAGES", "PairedTest", "RouterChoice",
+           "RouterStudy", "RouterStudyError", "router_code_key", "router_label", "study_routers"]

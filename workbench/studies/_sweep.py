@@ -50,7 +50,7 @@ from workbench.studies._analysis import (
     score_thresholds,
 )
 from workbench.studies._executor import dask_client
-from workbench.studies._gates import cached_evaluation_path, evaluate_sets_cached
+from workbench.studies._gates import evaluate_sets_cached, evaluation_is_cached
 from workbench.studies._records import record_run
 
 RESLICE_KEYS: dict[str, str] = {
@@ -261,7 +261,7 @@ def evaluate_rows(settings: Settings, sets: tuple[str, ...], split: str | None) 
 
 def rows_cached(settings: Settings, sets: tuple[str, ...], split: str | None) -> bool:
     """Whether :func:`evaluate_sets_cached` would read these rows back rather than retrieve."""
-    return cached_evaluation_path(settings, sets, split).is_file()
+    return evaluation_is_cached(settings, sets, split)
 
 
 def cell_metrics(rows: pd.DataFrame, settings: Settings, grid_keys: Sequence[str]
