@@ -291,7 +291,7 @@ class _Stop(Exception):
     pass
 
 
-def test_cli_eval_gates_no_cache_computes_again(settings, monkeypatch) -> None:
+def test_cli_no_cache_computes_again(settings, monkeypatch) -> None:
     from workbench import cli
     from workbench.cli import _gates as cli_gates
 
@@ -303,11 +303,15 @@ def test_cli_eval_gates_no_cache_computes_again(settings, monkeypatch) -> None:
 
     monkeypatch.setattr(cli_gates, "evaluate_sets_cached", fake)
     monkeypatch.setattr(cli, "load_settings", lambda config: settings)
+    monkeypatch.setattr("workbench.studies._calibration.evaluate_sets_cached", fake)
     for argv, expected in ((["eval", "gates", "--sets", "in_corpus", "--no-cache"], False),
-                           (["eval", "gates", "--sets", "in_corpus"], True)):
+                           (["eval", "gates", "--sets", "in_corpus"], True),
+                           (["gates", "calibrate", "--sets", "in_corpus", "--no-cache"], False),
+                           (["gates", "calibrate", "--sets", "in_corpus"], True)):
         with pytest.raises(_Stop):
             cli.main(argv)
         assert asked[-1] is expected
+    assert len(asked) == 4
 
 
 def test_the_router_study_key_covers_registered_stages(project) -> None:

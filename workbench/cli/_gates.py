@@ -144,7 +144,8 @@ def _calibrate(args: argparse.Namespace, settings: Settings) -> int:
     result = calibrate(settings, split=args.split, sets=tuple(args.sets),
                        questions=args.questions, progress=not args.quiet, risk=args.risk,
                        delta=args.delta, score=args.score, allow_off=args.allow_gates_off,
-                       min_per_kind=args.min_per_kind, min_answers=args.min_answers)
+                       min_per_kind=args.min_per_kind, min_answers=args.min_answers,
+                       cache=not args.no_cache)
     if result.cached:
         print("(verdicts from the cache: nothing they depend on changed)")
     if result.declined:
@@ -287,6 +288,9 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
                       help="the fewest answered questions a promise is searched over "
                            f"(default: {MIN_PROMISE_ANSWERS})")
     tune.add_argument("--quiet", action="store_true")
+    tune.add_argument("--no-cache", action="store_true",
+                      help="re-run retrieval even when identical verdicts are cached (the new "
+                      "verdicts replace the cached ones)")
     tune.set_defaults(handler=_calibrate)
 
     train = verb_group(subparsers, "gates", common, "tune the quote gates").add_parser(

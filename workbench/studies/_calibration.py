@@ -228,7 +228,7 @@ def calibrate(settings: Settings, *, split: str = "dev", sets: Sequence[str] = S
               questions: QuestionFiles | None = None, progress: bool = False,
               risk: float | None = None, delta: float = 0.1, score: str | None = None,
               allow_off: bool = False, min_per_kind: int = MIN_PER_KIND,
-              min_answers: int = MIN_PROMISE_ANSWERS) -> Calibration:
+              min_answers: int = MIN_PROMISE_ANSWERS, cache: bool = True) -> Calibration:
     """Evaluate the questions of ``split`` and choose the gates' numbers on them.
 
     Args:
@@ -246,6 +246,7 @@ def calibrate(settings: Settings, *, split: str = "dev", sets: Sequence[str] = S
         allow_off: Let a value that switches a gate off be chosen.
         min_per_kind: The fewest answerable and must-refuse questions the split may hold.
         min_answers: The fewest answered questions a promise is searched over.
+        cache: ``False`` evaluates the questions again whatever the evaluation cache holds.
 
     Returns:
         The chosen cell and its grid, with the bound and the promise when a risk was asked for.
@@ -259,7 +260,7 @@ def calibrate(settings: Settings, *, split: str = "dev", sets: Sequence[str] = S
         answers_needed(risk, delta)  # a level out of range fails before any question is asked
     files = question_files(settings, sets, questions)
     rows, cached = evaluate_sets_cached(settings, sets=sets, split=split, progress=progress,
-                                        questions=questions)
+                                        questions=questions, cache=cache)
     if rows.empty:
         raise QuestionSetError(f"no question of the {split} split in "
                                f"{', '.join(str(f) for f in files)}: nothing to tune on")
