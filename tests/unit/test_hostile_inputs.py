@@ -13,6 +13,7 @@ import gc
 import http.server
 import json
 import os
+import signal
 import socket
 import threading
 import time
@@ -284,6 +285,52 @@ def test_ctrl_c_in_a_verb_prints_one_line(tmp_path: Path, monkeypatch, capsys) -
     monkeypatch.setattr("workbench.cli._sweep.run_sweep", interrupted)
     assert cli.main(["sweep", str(grid), "--quiet"]) == 130
     assert capsys.readouterr().err == "workbench: interrupted\n"
+
+
+def test_sigterm_in_a_verb_is_the_same_interrupt(tmp_path: Path, monkeypatch, capsys) -> None:
+    grid = tmp_path / "grid.toml"
+    grid.write_text('[grid]\n"gates.threshold" = [0.5]\n', encoding="utf-8")
+
+    def terminated(*args: object, **kwargs: object) -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)
+        pytest.fail("SIGTERM did not stop the verb")
+
+    monkeypatch.setattr("workbench.cli._sweep.run_sweep", terminated)
+    assert cli.main(["sweep", str(grid), "--quiet"]) == 130
+    assert capsys.readouterr().err == "workbench: interrupted\n"
+    assert signal.getsignal(signal.SIGTERM) is not None  # the previous handler is back
+
+
+def test_a_sweep_on_a_silent_scheduler_stops_within_the_deadline(tmp_path: Path,
+                                                                 silent_socket: int) -> None:
+    started = time.perf_counter()
+    with pytest.raises(SchedulerUnreachableError):
+        run_sweep(_settings(tmp_path), parse_grid({"grid": {"reranker.mode": ["none"]}}),
+                  Executor(scheduler=f"tcp://127.0.0.1:{silent_socket}", connect_timeout=2.0),
+                  evaluate=synthetic_rows)
+    assert time.perf_counter() - started < 8
+
+
+def test_ctrl_c_in_index_build_keeps_the_previous_index_and_prints_one_line(
+        small_corpus: Path, tmp_path: Path, keyword_config, monkeypatch, capsys) -> None:
+    config = keyword_config(tmp_path, small_corpus)
+    assert cli.main(["index", "build", "--config", str(config)]) == 0
+    index = tmp_path / "idx"
+    before = (index / "manifest.json").read_bytes()
+    capsys.readouterr()
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("workbench.index._fragment_index.write_fragments", interrupted)
+    (small_corpus / "en" / "new.md").write_text("# New\n\na new page of text\n",
+                                                encoding="utf-8")
+    assert cli.main(["index", "build", "--config", str(config)]) == 130
+    err = capsys.readouterr().err  # after the progress bars: one line, no traceback
+    assert err.endswith("\nworkbench: interrupted\n") and "Traceback" not in err
+    assert (index / "manifest.json").read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("idx")) == ["idx"]
 
 
 # --- files that cannot be indexed are skipped with their reason ------------------------------
