@@ -329,3 +329,13 @@ def test_too_few_of_a_label_is_a_typed_error() -> None:
     labels = [True] * 17 + [False] * 3
     with pytest.raises(ConfidenceTrainingError, match="3 wrong"):
         cross_validated(features, labels)
+
+
+def test_the_verb_trains_on_the_files_given_and_can_ablate() -> None:
+    from workbench.cli import build_parser
+
+    args = build_parser().parse_args(["gates", "train-confidence", "--questions", "a.jsonl",
+                                      "b.jsonl", "--out", "m.json", "--ablate", "--seed", "7"])
+    assert args.questions == ["a.jsonl", "b.jsonl"] and args.out == "m.json"
+    assert args.ablate and args.seed == 7 and args.handler.__name__ == "_train_confidence"
+    assert build_parser().parse_args(["gates", "train-confidence"]).ablate is False
