@@ -142,3 +142,15 @@ def test_every_verb_and_the_lab_see_the_plugin_rule(plugin, capsys) -> None:
     assert "unknown relevance rule" not in err and "ConfigError" not in err
     lab = setup(path, index=False)
     assert plugin.rule in lab.settings.gates.relevance_rules
+
+
+def test_an_override_imports_its_plugin_from_sys_path(plugin, monkeypatch) -> None:
+    from workbench.config import Settings
+
+    plugin.write()
+    monkeypatch.syspath_prepend(str(plugin.folder))
+    settings = Settings().with_overrides(plugins={"modules": [plugin.module]},
+                                         gates={"relevance_rules": ["entities", plugin.rule]})
+    assert plugin.rule in settings.gates.relevance_rules
+    with pytest.raises(ConfigError, match="'no_such_stages_module' was not found in sys.path"):
+        Settings().with_overrides(plugins={"modules": ["no_such_stages_module"]})
