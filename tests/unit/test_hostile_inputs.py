@@ -34,7 +34,7 @@ from workbench.corpus._questions import QuestionSetError, load_questions
 from workbench.index import build_index
 from workbench.index._layout import IndexOutError, check_out_file
 from workbench.model_catalog import CatalogError, record_numbers
-from workbench.report import ReportError
+from workbench.report import ReportError, build_report, write_figures
 from workbench.report._build import report_scope
 from workbench.runs import write_run
 from workbench.studies import ExecutorError, SchedulerUnreachableError, executor_settings
@@ -120,6 +120,16 @@ def test_report_markdown_refuses_a_figures_path_it_did_not_write(
     assert cli.main(["report", "--config", str(config), "--out", str(out), "--markdown",
                      "--figures", str(notes)]) == 2
     assert notes.read_text(encoding="utf-8") == '{"mine": 1}' and not out.exists()
+
+
+def test_the_report_writers_themselves_refuse_a_foreign_file(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Notes\n", encoding="utf-8")
+    with pytest.raises(IndexOutError, match="not a report"):
+        build_report(tmp_path / "results", out=notes)
+    with pytest.raises(IndexOutError, match="not a figures record"):
+        write_figures({"suite": "s", "version": "v"}, notes)
+    assert notes.read_text(encoding="utf-8") == "# Notes\n"
 
 
 def test_write_catalog_touches_only_a_catalog(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ import pandas as pd
 
 from workbench import plots as figures
 from workbench.errors import WorkbenchError
+from workbench.index._layout import check_out_file
 from workbench.report._html import esc, figure, number, page, percent, table
 from workbench.runs import (
     RunRecord,
@@ -774,7 +775,8 @@ def build_report(results_dir: str | os.PathLike[str] = "results",
     root = Path(results_dir)
     if root.exists() and not root.is_dir():
         raise ReportError(f"{root} is not a folder of run records")
-    target = Path(out) if out is not None else root / REPORT_NAME
+    # a report it wrote may be replaced, any other file is refused before anything is computed
+    target = check_out_file(Path(out) if out is not None else root / REPORT_NAME, "report")
     scope = report_scope(root, suite=suite, runs=runs)
     banner, leakage = leakage_banner(scope)
     wrong_banner, selection = selection_banner(scope)

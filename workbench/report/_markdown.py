@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.errors import WorkbenchError
+from workbench.index._layout import check_out_file
 from workbench.model_catalog import load_catalog, record_numbers
 from workbench.studies import OUTCOME_DEFINITIONS, OUTCOMES
 
@@ -349,7 +350,7 @@ def write_figures(figures: dict[str, Any], figures_path: str | os.PathLike[str],
     Raises:
         FiguresBlockError: A marked file has a broken block; nothing is written to it.
     """
-    target = Path(figures_path)
+    target = check_out_file(figures_path, "figures record")  # never another file
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = target.with_name(f".{target.name}.partial")
     staging.write_text(json.dumps(figures, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
