@@ -205,6 +205,14 @@ def test_an_address_the_workbench_cannot_join_is_refused_at_once(address: str, c
     assert "Exception ignored" not in capsys.readouterr().err
 
 
+def test_a_bad_scheduler_in_a_settings_file_names_the_file(tmp_path: Path) -> None:
+    config = tmp_path / "cluster.toml"
+    config.write_text('[executor]\nscheduler = "ucx://10.0.0.1:8786"\n', encoding="utf-8")
+    with pytest.raises(SchedulerAddressError, match=rf"^{tmp_path}.*cluster\.toml: \[executor\] "
+                                                     "scheduler address 'ucx://"):
+        executor_settings(load_settings(config))
+
+
 @pytest.mark.parametrize("workers", [-1, 65, 1000, 10**9])
 def test_workers_past_the_range_are_refused(workers: int) -> None:
     with pytest.raises(ExecutorError, match=f"--workers {workers}: expected a number between 0"):

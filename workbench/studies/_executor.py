@@ -124,7 +124,9 @@ def executor_settings(settings: Settings, workers: int | None = None,
     """The ``[executor]`` settings with a run's ``--workers`` / ``--scheduler`` put over them.
 
     Raises:
-        ExecutorError: Both were given, or ``workers`` is negative.
+        ExecutorError: Both were given, or ``workers`` is out of its range.
+        SchedulerAddressError: ``--scheduler``, or the settings file's ``[executor] scheduler``
+            (the error names the file), is not a ``tcp://HOST:PORT`` address.
     """
     if workers is not None and scheduler:
         raise ExecutorError("give --workers N (a local cluster) or --scheduler ADDRESS "
@@ -139,6 +141,12 @@ def executor_settings(settings: Settings, workers: int | None = None,
         return replace(chosen, scheduler=check_scheduler_address(scheduler), workers=0)
     if workers is not None:
         return replace(chosen, workers=workers, scheduler="")
+    if chosen.scheduler:
+        try:
+            check_scheduler_address(chosen.scheduler)
+        except SchedulerAddressError as exc:
+            where = f"{settings.source}: " if settings.source is not None else ""
+            raise SchedulerAddressError(f"{where}[executor] {exc}") from None
     return chosen
 
 
