@@ -112,6 +112,9 @@ def result_row(question: Question, result: QuoteResult) -> dict:
         "top2_same_text": bool(by_gate["disagreement"].numbers.get("same_text", False))
         if "disagreement" in by_gate else False,
         "top_is_gold": gold_rank == 1,
+        # the confidence gate's estimate that the quote answers (None without a model)
+        "confidence": by_gate["confidence"].numbers.get("confidence")
+        if "confidence" in by_gate else None,
         "verdicts": json.dumps([v.to_dict() for v in result.trace.verdicts], ensure_ascii=False),
     }
     # The row names what was evaluated: one would-fire flag per gate of the trace (in its order)
