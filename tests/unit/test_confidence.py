@@ -211,6 +211,17 @@ def test_with_threshold_zero_the_estimate_is_recorded_not_gated(tmp_path: Path) 
     assert verdict.detail.startswith("not configured")
 
 
+def test_a_missing_model_file_passes_at_threshold_zero_and_is_an_error_above(tmp_path: Path
+                                                                            ) -> None:
+    check = build("gate", "confidence")
+    absent = tmp_path / "absent.json"
+    verdict = check("q", _candidates(tmp_path), _settings(absent, 0.0))
+    assert verdict.passed and verdict.numbers["configured"] is False
+    assert verdict.detail.startswith("not configured") and "absent.json" in verdict.detail
+    with pytest.raises(ConfidenceModelError, match="cannot read it"):
+        check("q", _candidates(tmp_path), _settings(absent, 0.5))
+
+
 def test_under_the_threshold_the_gate_refuses_with_its_code(tmp_path: Path) -> None:
     path = _model().save(tmp_path / "m.json")
     check = build("gate", "confidence")

@@ -171,11 +171,17 @@ def confidence() -> GateFn:
             else None,
             "features": {name: round(value, 6) for name, value in values.items()},
         }
-        model = confidence_model(settings)
-        if model is None:
+        path = confidence_model_path(settings)
+        if path is None:
             return gate_verdict("confidence", False, numbers,
                                 "not configured: no confidence model ([gates] confidence_model "
                                 "is empty); passes")
+        if threshold <= 0 and not path.is_file():
+            # Nothing is gated on, so a project without the model (a folder of one's own) still
+            # answers; with a threshold the missing file is an error, never a silent pass.
+            return gate_verdict("confidence", False, numbers,
+                                f"not configured: threshold 0 and no model file at {path}; passes")
+        model = load_confidence_model(path, known=feature_names())
         estimate = round(model.predict(values), 4)
         numbers["confidence"] = estimate
         numbers["model"] = str(model.card.get("name", ""))
