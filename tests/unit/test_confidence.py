@@ -350,3 +350,46 @@ def test_the_verb_trains_on_the_files_given_and_can_ablate() -> None:
     assert args.questions == ["a.jsonl", "b.jsonl"] and args.out == "m.json"
     assert args.ablate and args.seed == 7 and args.handler.__name__ == "_train_confidence"
     assert build_parser().parse_args(["gates", "train-confidence"]).ablate is False
+
+
+def test_one_model_trains_on_the_dev_split_of_several_corpora(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch
+                                                              ) -> None:
+    from workbench.studies import _confidence as training
+
+    first, second = tmp_path / "first", tmp_path / "second"
+    for folder in (first, second):
+        folder.mkdir()
+        (folder / "page.md").write_text("# A page\n\nSome text of the page.\n", encoding="utf-8")
+    read: list[str] = []
+
+    def fake_rows(settings: Settings, **_: object) -> tuple[pd.DataFrame, pd.DataFrame, tuple]:
+        name = Path(settings.paths.corpus).name
+        read.append(name)
+        rows, features = _synthetic(60, seed=len(read))
+        return rows.assign(id=[f"{name}-{i}" for i in range(60)]), features, (
+            tmp_path / f"{name}.jsonl",)
+
+    monkeypatch.setattr(training, "confidence_rows", fake_rows)
+    monkeypatch.setattr(training, "sha256_file", lambda path: "0" * 64)
+    base = Settings().with_overrides(paths={"corpus": str(first)})
+    other = training.TrainingCorpus(base.with_overrides(paths={"corpus": str(second)}),
+                                    (tmp_path / "second.jsonl",))
+    result = training.train_confidence(base, also=[other])
+    assert read == ["first", "second"]
+    assert len(result.rows) == 120 and set(result.rows["corpus"]) == {"first", "second"}
+    assert [(c["name"], c["n"]) for c in result.model.card["corpora"]] == [("first", 60),
+                                                                           ("second", 60)]
+    assert result.model.card["n"] == 120
+
+
+def test_also_names_an_index_and_its_question_files() -> None:
+    from workbench.cli import build_parser
+    from workbench.cli._gates import _training_corpus
+    from workbench.config import ConfigError
+
+    args = build_parser().parse_args(["gates", "train-confidence", "--also", "idx", "a.jsonl",
+                                      "b.jsonl", "--also", "idx2", "c.jsonl"])
+    assert args.also == [["idx", "a.jsonl", "b.jsonl"], ["idx2", "c.jsonl"]]
+    with pytest.raises(ConfigError, match="at least one question file"):
+        _training_corpus(Settings(), ["idx"])

@@ -10,13 +10,14 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from workbench.cli import settings_for
-from workbench.config import Settings
+from workbench.config import ConfigError, Settings
 from workbench.corpus._questions import SETS, QuestionSetError
 from workbench.index._fragment_index import load_index
 from workbench.index._layout import check_out_file
@@ -31,7 +32,12 @@ from workbench.studies._calibration import (
     calibrate,
 )
 from workbench.studies._confidence import SEED as CONFIDENCE_SEED
-from workbench.studies._confidence import confidence_ablation, train_confidence, write_model
+from workbench.studies._confidence import (
+    TrainingCorpus,
+    confidence_ablation,
+    train_confidence,
+    write_model,
+)
 from workbench.studies._gates import (
     evaluate_sets_cached,
     question_file_records,
@@ -188,11 +194,21 @@ def _calibrate(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _training_corpus(settings: Settings, group: Sequence[str]) -> TrainingCorpus:
+    """``--also INDEX FILE…``: another corpus's index (its corpus from the manifest) and files."""
+    if len(group) < 2:
+        raise ConfigError(f"--also takes an index folder and at least one question file, got "
+                          f"{' '.join(group) or 'nothing'}")
+    namespace = argparse.Namespace(index=group[0], corpus=None, mode=None)
+    return TrainingCorpus(settings_for(namespace, settings), tuple(Path(f) for f in group[1:]))
+
+
 def _train_confidence(args: argparse.Namespace, settings: Settings) -> int:
     settings = settings_for(args, settings)
     name = Path(args.out).stem if args.out else Path(settings.paths.corpus).name
+    also = [_training_corpus(settings, group) for group in args.also or ()]
     training = train_confidence(settings, sets=tuple(args.sets), questions=args.questions,
-                                name=name, seed=args.seed, progress=not args.quiet)
+                                name=name, seed=args.seed, progress=not args.quiet, also=also)
     out = Path(args.out) if args.out else settings.paths.models / "confidence" / f"{name}.json"
     card = training.model.card
     print(f"confidence model trained on the dev split: {card['n']} questions, {card['right']} "
@@ -301,6 +317,9 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     train.add_argument("--out", metavar="MODEL.json",
                        help="where to write the model (default: models/confidence/<corpus "
                             "folder's name>.json under [paths].models)")
+    train.add_argument("--also", nargs="+", action="append", metavar="INDEX_OR_FILE",
+                       help="another corpus to train on: its index folder, then its question "
+                            "files (repeat for more corpora); the model serves all of them")
     train.add_argument("--seed", type=int, default=CONFIDENCE_SEED,
                        help=f"the seed of the cross-validation folds (default: {CONFIDENCE_SEED})")
     train.add_argument("--ablate", action="store_true",

@@ -160,16 +160,42 @@ def _aurc(rows: pd.DataFrame, estimates: np.ndarray) -> tuple[float, float | Non
     return curve.aurc, curve.at_risk[0].threshold
 
 
+@dataclass(frozen=True)
+class TrainingCorpus:
+    """One more corpus to train on: its settings (index and corpus) and its question files."""
+
+    settings: Settings
+    """The settings naming the corpus and its index (retrieval and gates as the main ones)."""
+    questions: QuestionFiles
+    """Its labelled question files; only their dev split is read."""
+
+
+def _corpus_rows(settings: Settings, sets: Sequence[str], questions: QuestionFiles | None,
+                 progress: bool) -> tuple[pd.DataFrame, pd.DataFrame, tuple[Path, ...]]:
+    rows, features, files = confidence_rows(settings, sets=sets, questions=questions,
+                                            progress=progress)
+    return rows.assign(corpus=Path(settings.paths.corpus).name), features, files
+
+
 def train_confidence(settings: Settings, *, sets: Sequence[str] = SETS,
                      questions: QuestionFiles | None = None, name: str = "course",
-                     seed: int = SEED, progress: bool = False) -> ConfidenceTraining:
+                     seed: int = SEED, progress: bool = False,
+                     also: Sequence[TrainingCorpus] = ()) -> ConfidenceTraining:
     """Fit the confidence model on the dev split of ``questions`` (or the bundled ``sets``).
+
+    ``also`` adds the dev split of other corpora (each through its own index): one model for
+    every corpus given, so one settings file serves them all. The card names each corpus's
+    digest and question files; the rows carry a ``corpus`` column (the corpus folder's name).
 
     Raises:
         ConfidenceTrainingError: Too few dev questions of either label.
     """
-    rows, features, files = confidence_rows(settings, sets=sets, questions=questions,
-                                            progress=progress)
+    parts = [_corpus_rows(settings, sets, questions, progress)]
+    parts += [_corpus_rows(extra.settings, SETS, extra.questions, progress) for extra in also]
+    rows = pd.concat([part[0] for part in parts], ignore_index=True)
+    features = pd.concat([part[1] for part in parts], ignore_index=True)
+    files = tuple(f for part in parts for f in part[2])
+    corpora = [settings, *(extra.settings for extra in also)]
     y = rows["label"].to_numpy(dtype=bool)
     estimates = cross_validated(features, y, seed=seed)
     cv_aurc, threshold = _aurc(rows, estimates)
@@ -180,6 +206,10 @@ def train_confidence(settings: Settings, *, sets: Sequence[str] = SETS,
         "split": "dev",
         "questions": [{"file": f.name, "sha256": sha256_file(f)} for f in files],
         "corpus_digest": source_digest(Corpus(settings.paths.corpus)),
+        "corpora": [{"name": Path(c.paths.corpus).name,
+                     "digest": source_digest(Corpus(c.paths.corpus)),
+                     "n": int((rows["corpus"] == Path(c.paths.corpus).name).sum())}
+                    for c in corpora],
         "rerank_mode": settings.reranker.mode, "n": int(len(y)), "right": int(y.sum()),
         "seed": seed, "C": C, "folds": FOLDS,
         "label": "the best fragment's quote overlaps a gold span; a must-refuse question is "
