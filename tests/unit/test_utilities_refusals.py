@@ -40,7 +40,7 @@ def test_codes_are_a_closed_documented_strenum():
     assert issubclass(UtilityCode, enum.StrEnum)
     assert {c.value for c in UtilityCode} == {
         "UNKNOWN_UTILITY", "MISSING_ARGUMENT", "ARGUMENT_IS_CIRCUMSTANCE", "BAD_ARGUMENT",
-        "LIMIT_EXCEEDED"}
+        "AMBIGUOUS_ARGUMENT", "LIMIT_EXCEEDED"}
     assert set(MESSAGES) == set(UtilityCode)
 
 

@@ -11,6 +11,15 @@ generative router's output to decisions whose values come from the question (``C
 seeded training lines for the routers trained here.
 """
 
+from workbench.routing._binder import (
+    AMBIGUOUS_ARGUMENT,
+    BinderError,
+    BinderModel,
+    Binding,
+    LearnedBinder,
+    ambiguity_refusal,
+    load_binder,
+)
 from workbench.routing._build import CONSTRAINED_SUFFIX, RouterSpecError, build_router
 from workbench.routing._constrain import (
     ArgShape,
@@ -69,6 +78,7 @@ from workbench.routing._span import (
     load_span_router,
     span_router,
     train_span_router,
+    with_learned_binder,
 )
 from workbench.routing._tokens import TOKEN_COLUMNS, text_groups, token_table
 from workbench.routing._train import (
@@ -136,6 +146,14 @@ __all__ = [
     "load_span_router",
     "span_router",
     "train_span_router",
+    "with_learned_binder",
+    "AMBIGUOUS_ARGUMENT",
+    "BinderError",
+    "BinderModel",
+    "Binding",
+    "LearnedBinder",
+    "ambiguity_refusal",
+    "load_binder",
     "Source",
     "TaskItem",
     "TrainingConfigError",

@@ -46,6 +46,7 @@ from workbench.relevance import (
     circumstance_spans,
     news_embedding,
 )
+from workbench.routing._binder import Binding, LearnedBinder, load_binder
 from workbench.routing._dataset import (
     DEFAULT_REFUSAL_SHARE,
     TRAINING_SETS,
@@ -416,8 +417,11 @@ class SpanRouter:
     """Chooses a class over embeddings, then binds each argument to a span or leaves it absent."""
 
     def __init__(self, config: SpanRouterConfig, weights: np.ndarray, bias: np.ndarray,
-                 embedder: Embedder) -> None:
+                 embedder: Embedder, binder: LearnedBinder | None = None) -> None:
         self.config = config
+        self.binder = binder
+        """The learned binder (:mod:`._binder`), or ``None`` for the rule router's binding."""
+        self._bindings: dict[tuple[str, str], Binding] = {}
         self.weights = weights
         self.bias = bias
         self.embedder = embedder
@@ -498,10 +502,20 @@ class SpanRouter:
         the required arguments no span gives.
         """
         schema = self.rule.schemas[uid]
-        spans = self.rule._bind(uid, question)
+        spans = self.rule._bind(uid, question) if self.binder is None else self._binding(uid, question).spans
         values = {name: span.value(question) for name, span in spans.items()}
         verdict = check_binding(question, values, {a.name: a.role.value for a in schema.arguments})
         return spans, verdict, [a for a in schema.arguments if a.required and a.name not in spans]
+
+    def _binding(self, uid: str, question: str) -> Binding:
+        """The learned binder's binding of ``uid`` to ``question``, kept for the question's decision."""
+        key = (uid, question)
+        if key not in self._bindings:
+            if len(self._bindings) > 256:
+                self._bindings.clear()
+            assert self.binder is not None
+            self._bindings[key] = self.binder.bind(self.rule.schemas[uid], question)
+        return self._bindings[key]
 
     def rule_logits(self, question: str) -> np.ndarray:
         """What the rule router adds to each class's logit.
@@ -662,6 +676,9 @@ class SpanRouter:
                     why = "the question asks into its target" if into_source else "its data is there"
                     uid, spans, verdict, missing = converse, spans_c, verdict_c, missing_c
                     raw = f"{raw}: {converse}, {why}"
+        if self.binder is not None and (refused := self._binding(uid, question).refusal) is not None:
+            # two candidates of one argument scored too close to choose, or too many spans
+            return RouterDecision(source=Source.REFUSE, refusal=refused, raw_output=refused.code)
         if not verdict.passed:
             return self._refuse("ARGUMENT_IS_CIRCUMSTANCE",
                                 f"The span bound to {verdict.argument} names a circumstance "
@@ -806,6 +823,26 @@ def load_span_router(path: str | Path | None = None, embedder: Embedder | None =
 def span_router(path: str | None = None) -> SpanRouter:
     """Build the span router from its weights folder (``models/routers/span`` by default)."""
     return load_span_router(path)
+
+
+def with_learned_binder(span: SpanRouter, binder_path: str | Path | None = None) -> SpanRouter:
+    """``span`` binding through the learned binder, whose reference binding is the rule router's."""
+    rule = span.rule
+    span.binder = load_binder(binder_path, lambda schema, question: rule._bind(schema.id, question))
+    return span
+
+
+@router("span-binder")
+def span_binder_router(path: str | None = None, binder: str | None = None) -> SpanRouter:
+    """The span router binding through the learned binder (``models/binder/binder.json``)."""
+    return with_learned_binder(load_span_router(path), binder)
+
+
+@router("span-binder-noref")
+def span_binder_noref_router(path: str | None = None, binder: str | None = None) -> SpanRouter:
+    """The span router binding through the learned binder trained without the rule binding's choice."""
+    return with_learned_binder(load_span_router(path),
+                               binder or project_root() / "models/binder/binder-noref.json")
 
 
 def cross_validate_span(folds: int = 5, *, seed: int = 13, generated: int = GENERATED_LINES,

@@ -64,6 +64,14 @@ MESSAGES: dict[UtilityCode, dict[str, str]] = {
         "en": "The call to {utility} gave no result: argument “{argument}” needs {expected_text}.",
         "ru": "Вызов {utility} не дал результата: аргументу «{argument}» нужно: {expected_text}.",
     },
+    UtilityCode.AMBIGUOUS_ARGUMENT: {
+        "en": "The call to {utility} was not made: two values of the question could be its "
+        "argument “{argument}”, “{value}” and “{second}”, and the binder scored them too close to "
+        "choose. Say which of the two is meant.",
+        "ru": "Вызов {utility} не выполнен: аргументом «{argument}» могут быть два значения из "
+        "вопроса, «{value}» и «{second}», и их оценки слишком близки, чтобы выбрать. Уточните, "
+        "какое из двух имеется в виду.",
+    },
     UtilityCode.LIMIT_EXCEEDED: {
         "en": "The call to {utility} gave no result: {measured}, while its declared limit "
         "“{limit}” is {bound}.",
@@ -194,6 +202,7 @@ def refuse(code: UtilityCode, lang: str = "en", **facts: Any) -> Refusal:
         "argument": "",
         "expected": "",
         "value": "",
+        "second": "",
         "kind": "",
         "utility": "",
         "limit": "",

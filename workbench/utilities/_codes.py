@@ -23,6 +23,9 @@ class UtilityCode(enum.StrEnum):
     BAD_ARGUMENT = "BAD_ARGUMENT"
     """An argument has the wrong type or a value outside the utility's domain; ``numbers`` say
     which argument and what was expected."""
+    AMBIGUOUS_ARGUMENT = "AMBIGUOUS_ARGUMENT"
+    """Two candidate values of one argument scored too close for the binder to choose; ``numbers``
+    name the argument and both values, so the person asking can say which is meant."""
     LIMIT_EXCEEDED = "LIMIT_EXCEEDED"
     """A declared limit stopped the call: an argument's size (checked before any call), the
     call's time, or a bound of the utility's own (a YAML expansion, a count of matches);

@@ -1,0 +1,258 @@
+"""The learned binder: a seeded logistic ranker picks, for each weighed argument, one of its candidates.
+
+Candidates are the spans a declared normaliser reads as a value of the argument
+(:mod:`._binder_candidates`); each (argument, candidate) pair is scored from named 0/1 features
+(:mod:`._binder_features`) by a logistic regression whose weights are a JSON table
+(``models/binder/binder.json``; no pickle). The best candidate is bound where its probability
+reaches one half. Where a candidate of another value scores within the calibrated margin
+(:attr:`BinderModel.margin`) of it, the binder binds neither: the call is refused with
+``AMBIGUOUS_ARGUMENT``, naming both values, so the person asking can say which one is meant.
+
+Arguments the binder does not weigh (texts, enums, units, bases) keep the span a reference
+binding gives; the reference's choice is also one feature of a weighed argument unless the model
+was trained without it (:attr:`BinderModel.reference`), which is how its worth is measured.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from workbench.config import project_root
+from workbench.errors import WorkbenchError
+from workbench.refusal import Refusal
+from workbench.routing._binder_candidates import (
+    Candidate,
+    TooManyCandidates,
+    candidates,
+    same_value,
+    weighed,
+)
+from workbench.routing._binder_features import pair_features
+from workbench.routing._normalise import ArgSpan
+from workbench.utilities import MESSAGES, UtilityCode, UtilitySchema
+
+DEFAULT_PATH = Path("models/binder/binder.json")
+"""Where the committed weights live, relative to the project root."""
+FORMAT = 1
+"""The weights file's format version."""
+BIND_PROBABILITY = 0.5
+"""The least probability at which the best candidate is bound (below it the argument is left absent)."""
+AMBIGUOUS_ARGUMENT = UtilityCode.AMBIGUOUS_ARGUMENT.value
+"""The refusal code of two close candidates (a utility refusal code, :class:`UtilityCode`)."""
+TOO_MANY_SPANS = UtilityCode.BAD_ARGUMENT.value
+"""The refusal code of a question that offers more spans than the binder weighs."""
+TOO_MANY_TEXT = {
+    "en": ("The question offers {found} {what} for {argument} of {utility}; the binder weighs at "
+           "most {limit}, so it called nothing."),
+    "ru": ("Вопрос даёт {found} ({what}) для аргумента {argument} утилиты {utility}; binder "
+           "взвешивает не больше {limit}, поэтому вызова не было."),
+}
+"""The refusal text of a question with more spans than the binder weighs, in each language."""
+_CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
+
+
+class BinderError(WorkbenchError, ValueError):
+    """A binder weights file that is missing, damaged or of another format."""
+
+
+@dataclass(frozen=True)
+class BinderModel:
+    """A logistic ranker over named features, as saved."""
+
+    weights: dict[str, float]
+    """Each feature's weight."""
+    bias: float
+    """The intercept."""
+    margin: float = 0.0
+    """Below this score gap between the best candidate and the best one of another value the
+    argument is ambiguous (0: never)."""
+    reference: bool = True
+    """Whether the reference binding's choice is a feature."""
+    seed: int = 13
+    """The seed of the generated lines and of the solver."""
+    trained_on: dict[str, int] = field(default_factory=dict)
+    """How many lines of each kind it was trained on (``dev``, ``generated``) and how many pairs."""
+    calibration: dict[str, Any] = field(default_factory=dict)
+    """How :attr:`margin` was chosen (Learn then Test: alpha, delta, counts), or why none was."""
+
+    def score(self, features: list[str]) -> float:
+        """The logit of one pair."""
+        return self.bias + sum(self.weights.get(f, 0.0) for f in features)
+
+    def save(self, path: str | Path) -> Path:
+        """Write the model as JSON (sorted keys, so a retrain shows as a readable diff)."""
+        out = Path(path)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps({"format": FORMAT, **asdict(self)}, ensure_ascii=False, indent=1,
+                                  sort_keys=True) + "\n", encoding="utf-8")
+        return out
+
+    @classmethod
+    def load(cls, path: str | Path) -> BinderModel:
+        """Read a model :meth:`save` wrote.
+
+        Raises:
+            BinderError: The file is missing, not JSON, of another format, or its weights are not numbers.
+        """
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise BinderError(f"no binder weights in {path}: {exc}") from exc
+        if not isinstance(data, dict) or data.pop("format", None) != FORMAT:
+            raise BinderError(f"{path} is no binder weights file of format {FORMAT}")
+        try:
+            model = cls(**data)
+            weights = {str(k): float(v) for k, v in model.weights.items()}
+            bias, margin = float(model.bias), float(model.margin)
+        except (TypeError, ValueError, AttributeError) as exc:
+            raise BinderError(f"{path}: {exc}") from exc
+        if not all(math.isfinite(v) for v in [*weights.values(), bias, margin]):
+            raise BinderError(f"{path} holds a weight that is not a finite number")
+        return cls(weights, bias, margin, bool(model.reference), int(model.seed),
+                   dict(model.trained_on), dict(model.calibration))
+
+
+class Scored(NamedTuple):
+    """A candidate with its logit."""
+
+    candidate: Candidate
+    """The span and its value."""
+    score: float
+    """The model's logit."""
+
+
+class ArgumentChoice(NamedTuple):
+    """How one weighed argument was chosen."""
+
+    argument: str
+    """Its name."""
+    ranked: list[Scored]
+    """Its candidates, best first."""
+    margin: float
+    """The logit gap to the best candidate of another value (``inf`` with none)."""
+
+
+@dataclass(frozen=True)
+class Binding:
+    """What binding one utility to one question gives."""
+
+    spans: dict[str, ArgSpan]
+    """Each bound argument's span."""
+    choices: tuple[ArgumentChoice, ...] = ()
+    """How each weighed argument was chosen."""
+    refusal: Refusal | None = None
+    """``AMBIGUOUS_ARGUMENT`` or a too-many-spans refusal; then no call is made."""
+
+    @property
+    def least_margin(self) -> float:
+        """The smallest margin of a bound weighed argument (``inf`` with none): the call's score."""
+        return min((c.margin for c in self.choices if c.argument in self.spans), default=math.inf)
+
+
+Reference = Callable[[UtilitySchema, str], Mapping[str, ArgSpan]]
+"""A binding the learned one starts from: spans by argument name."""
+
+
+def _lang(question: str) -> str:
+    return "ru" if _CYRILLIC.search(question) else "en"
+
+
+def _shown(value: Any) -> str:
+    return value if isinstance(value, str) else f"{value:g}" if isinstance(value, float) else str(value)
+
+
+class LearnedBinder:
+    """Binds a utility's arguments: learned for the weighed ones, the reference's spans for the rest."""
+
+    def __init__(self, model: BinderModel, reference: Reference | None = None) -> None:
+        self.model = model
+        self.reference = reference
+
+    def rank(self, schema: UtilitySchema, question: str, name: str, found: list[Candidate],
+             chosen: ArgSpan | None) -> ArgumentChoice:
+        """Score ``found`` as argument ``name`` of ``schema``, best first."""
+        arg = next(a for a in schema.arguments if a.name == name)
+        others = [a for a in schema.arguments if a.name != name]
+        scored = []
+        for i, cand in enumerate(found):
+            ref = (None if not self.model.reference else chosen is not None
+                   and (cand.span.start, cand.span.end) == (chosen.start, chosen.end))
+            scored.append(Scored(cand, self.model.score(
+                pair_features(question, arg, others, cand, i, len(found), ref))))
+        scored.sort(key=lambda s: -s.score)
+        rival = next((s.score for s in scored[1:] if not same_value(s.candidate.value,
+                                                                      scored[0].candidate.value)), None)
+        margin = math.inf if rival is None else scored[0].score - rival
+        return ArgumentChoice(name, scored, margin)
+
+    def bind(self, schema: UtilitySchema, question: str) -> Binding:
+        """Each argument of ``schema`` a span of ``question`` gives, or a refusal naming why none is bound."""
+        ref = dict(self.reference(schema, question)) if self.reference is not None else {}
+        spans = {name: span for name, span in ref.items()
+                 if not weighed(next(a for a in schema.arguments if a.name == name))}
+        taken = {(s.start, s.end) for s in spans.values()}
+        choices: list[ArgumentChoice] = []
+        lang = _lang(question)
+        for arg in schema.arguments:
+            if not weighed(arg):
+                continue
+            found = candidates(arg, question, ref.get(arg.name))
+            if isinstance(found, TooManyCandidates):
+                return Binding(spans, tuple(choices), self._too_many(schema, found, lang))
+            found = [c for c in found if not any(c.span.start < e and s < c.span.end for s, e in taken)]
+            if not found:
+                continue
+            choice = self.rank(schema, question, arg.name, found, ref.get(arg.name))
+            choices.append(choice)
+            best = choice.ranked[0]
+            if 1.0 / (1.0 + math.exp(-best.score)) < BIND_PROBABILITY:
+                continue
+            if choice.margin < self.model.margin:
+                rival = next(s for s in choice.ranked[1:]
+                             if not same_value(s.candidate.value, best.candidate.value))
+                return Binding(spans, tuple(choices), ambiguity_refusal(
+                    schema.id, arg.name, best.candidate.value, rival.candidate.value, choice.margin,
+                    self.model.margin, lang))
+            spans[arg.name] = best.candidate.span
+            taken.add((best.candidate.span.start, best.candidate.span.end))
+        return Binding(spans, tuple(choices))
+
+    @staticmethod
+    def _too_many(schema: UtilitySchema, found: TooManyCandidates, lang: str) -> Refusal:
+        return Refusal(code=TOO_MANY_SPANS, area="learned binder (spans weighed)",
+                       numbers={"utility": schema.id, "argument": found.argument, "found": found.found,
+                                "limit": found.limit},
+                       text=TOO_MANY_TEXT[lang].format(found=found.found, what=found.what,
+                                                       argument=found.argument, utility=schema.id,
+                                                       limit=found.limit))
+
+
+def ambiguity_refusal(utility: str, argument: str, first: Any, second: Any, margin: float,
+                      threshold: float, lang: str = "en") -> Refusal:
+    """The ``AMBIGUOUS_ARGUMENT`` refusal naming both values, in ``lang`` (``en`` or ``ru``).
+
+    The text is the utility refusal table's (:data:`workbench.utilities.MESSAGES`); the margin and
+    the threshold it fell under are in ``numbers``.
+    """
+    template = MESSAGES[UtilityCode.AMBIGUOUS_ARGUMENT]
+    text = template.get(lang, template["en"]).format(utility=utility, argument=argument,
+                                                     value=_shown(first), second=_shown(second))
+    return Refusal(code=AMBIGUOUS_ARGUMENT, area="learned binder (candidates of one argument)",
+                   numbers={"utility": utility, "argument": argument, "values": [first, second],
+                            "margin": round(margin, 4), "threshold": threshold},
+                   text=text)
+
+
+def load_binder(path: str | Path | None = None, reference: Reference | None = None) -> LearnedBinder:
+    """The learned binder from its weights (``models/binder/binder.json`` by default)."""
+    return LearnedBinder(BinderModel.load(path or project_root() / DEFAULT_PATH), reference)
+
+
+__all__ = ["AMBIGUOUS_ARGUMENT", "ArgumentChoice", "BinderError", "BinderModel",
+           "Binding", "LearnedBinder", "ambiguity_refusal", "load_binder"]

@@ -1,0 +1,140 @@
+"""The learned binder's candidates: the spans of a question a declared normaliser reads for one argument.
+
+An argument the binder weighs (:func:`weighed`) is a number or an integer that the question gives
+as data (an amount, a year, a count of days), a date, or an identifier written with digits (an
+INN, an ISBN). Its candidates are every span a declared normaliser (:mod:`._normalise`) turns
+into a value of the argument's type; the span a reference binding chose (when one is given) joins
+them, so the learned choice never has fewer spans to choose from than the rules had.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, NamedTuple
+
+from workbench.routing._normalise import (
+    BASE_ARGS,
+    CODE_ARGUMENTS,
+    DURATION_ARGS,
+    ArgSpan,
+    NormaliseError,
+    date_spans,
+    duration_spans,
+    number_spans,
+    percent_spans,
+    range_start_spans,
+)
+from workbench.utilities import Argument
+
+DATE_ARGUMENTS = frozenset({"date", "start", "end", "birth_date", "on_date"})
+"""Date arguments the binder weighs (a datetime's time of day is left to the reference binding)."""
+COUNT_ARGUMENTS = frozenset({"digits", "periods_per_year", "indent", "month"})
+"""Numbers read from words of their own («до сотых», «ежемесячно», a month's name): not weighed."""
+PERCENT_ARGUMENTS = frozenset({"rate", "percent", "annual_rate"})
+"""Arguments a percentage («22%») is offered to besides the plain numbers."""
+MAX_CANDIDATES = 40
+"""The most candidates one argument is weighed among; a question offering more is refused
+(:class:`TooManyCandidates`) rather than read slowly or guessed."""
+MAX_SPAN_CHARS = 64
+"""The longest span weighed: no number or identifier an argument takes is longer."""
+_CODE_RUN = re.compile(r"(?<![\w-])(?:\d[\d -]*[\dXx]|\d)(?![\w-])")
+
+
+class Candidate(NamedTuple):
+    """One span the question offers an argument, with its value."""
+
+    span: ArgSpan
+    """Where it is and its normaliser."""
+    value: Any
+    """The normaliser's value of the span."""
+
+
+class TooManyCandidates(NamedTuple):
+    """More spans than :data:`MAX_CANDIDATES`, or one longer than :data:`MAX_SPAN_CHARS`."""
+
+    argument: str
+    """The argument concerned."""
+    found: int
+    """How many spans it offered (or the longest span's length)."""
+    limit: int
+    """The bound."""
+    what: str
+    """``candidates`` or ``characters``."""
+
+
+def weighed(arg: Argument) -> bool:
+    """Whether the learned binder chooses this argument's span (the rest keep the reference binding)."""
+    if arg.name in DATE_ARGUMENTS:
+        return True
+    if arg.name in CODE_ARGUMENTS and arg.type == "string":
+        return True
+    return (arg.type in {"integer", "number"} and arg.name not in BASE_ARGS | COUNT_ARGUMENTS
+            and (arg.role.value == "data" or arg.required))
+
+
+def _number_normaliser(arg: Argument, question: str) -> str:
+    style = "-ru" if re.search(r"[а-яё]", question, re.IGNORECASE) else ""
+    return arg.type + style
+
+
+def _spans(arg: Argument, question: str) -> list[ArgSpan]:
+    if arg.name in DATE_ARGUMENTS:
+        found = [ArgSpan(s, e, "date") for s, e in date_spans(question)]
+        if arg.name == "start":
+            found += [ArgSpan(s, e, "date-range-start") for s, e in range_start_spans(question)]
+        return found
+    if arg.name in CODE_ARGUMENTS:
+        return [ArgSpan(m.start(), m.end(), "code") for m in _CODE_RUN.finditer(question)]
+    kind = _number_normaliser(arg, question)
+    found = [ArgSpan(s, e, kind) for s, e in number_spans(question)]
+    if arg.name in PERCENT_ARGUMENTS:
+        found += [ArgSpan(s, e, kind) for s, e in percent_spans(question)]
+    if arg.name in DURATION_ARGS:
+        found += [ArgSpan(s, e, f"duration-{arg.name}") for s, e in duration_spans(question)]
+    return found
+
+
+def candidates(arg: Argument, question: str, reference: ArgSpan | None = None
+               ) -> list[Candidate] | TooManyCandidates:
+    """Every span of ``question`` a declared normaliser reads as a value of ``arg``, in order.
+
+    ``reference`` (the span a reference binding chose) joins them when it reads. Spans that give
+    no value are dropped; of spans with the same offsets the first normaliser is kept.
+    """
+    spans = _spans(arg, question)
+    if reference is not None:
+        spans.append(reference)
+    longest = max((s.end - s.start for s in spans), default=0)
+    if longest > MAX_SPAN_CHARS:
+        return TooManyCandidates(arg.name, longest, MAX_SPAN_CHARS, "characters")
+    seen: set[tuple[int, int]] = set()
+    found: list[Candidate] = []
+    for span in sorted(spans, key=lambda s: (s.start, s.end)):
+        if (span.start, span.end) in seen:
+            continue
+        try:
+            value = span.value(question)
+        except NormaliseError:
+            continue
+        if arg.type == "integer" and isinstance(value, float) and not value.is_integer():
+            continue
+        seen.add((span.start, span.end))
+        found.append(Candidate(span, value))
+    if len(found) > MAX_CANDIDATES:
+        return TooManyCandidates(arg.name, len(found), MAX_CANDIDATES, "candidates")
+    return found
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Whether two argument values are the same (numbers compared as numbers, strings without spaces)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return float(a) == float(b)
+    if isinstance(a, str) and isinstance(b, str):
+        return a.strip() == b.strip()
+    return False
+
+
+__all__ = ["DATE_ARGUMENTS", "MAX_CANDIDATES", "MAX_SPAN_CHARS", "Candidate", "TooManyCandidates",
+           "candidates", "same_value", "weighed"]

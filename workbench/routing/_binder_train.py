@@ -1,0 +1,280 @@
+"""The learned binder's training: decoy-laden generated lines, the dev splits, a seeded fit, a margin.
+
+:func:`generate_decoy_lines` writes requests from templates per utility, each with a decoy slot:
+a value of the argument's shape that another noun owns (a booking's number beside the sum, a
+reader's card beside the ISBN, a birth year beside the SNILS, an INN beside the OGRN, a contract's
+year beside the old price, a date that is not the date asked). :func:`dev_lines` reads the dev
+split of every bundled ``router_*.jsonl`` but the check-only sets; test and held-out lines are
+never read. :func:`train_binder` fits a logistic regression (scikit-learn, seeded) on every
+(argument, candidate) pair of those lines, and chooses the ambiguity margin by Learn then Test
+(:func:`workbench.stats.learn_then_test`) on cross-fitted dev calls.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from workbench.config import project_root
+from workbench.routing._binder import BinderModel, Binding, LearnedBinder, Reference
+from workbench.routing._binder_candidates import TooManyCandidates, candidates, same_value, weighed
+from workbench.routing._binder_features import pair_features
+from workbench.stats import NoPromise, learn_then_test
+from workbench.utilities import UtilitySchema
+
+CHECK_ONLY = frozenset({"router_styles.jsonl"})
+"""Task sets nothing is trained or tuned on (the span router's check sets)."""
+TRAIN_SPLITS = frozenset({"dev"})
+"""The only split the binder reads; ``test`` and ``heldout`` lines are never read."""
+ALPHA = 0.02
+"""The risk promised: wrong calls among answered calls."""
+DELTA = 0.1
+"""The probability the promise may fail."""
+MIN_ANSWERS = 50
+"""The fewest answered calibration calls Learn then Test searches over."""
+NO_RIVAL = 1e6
+"""The score of a call none of whose arguments had a rival of another value."""
+
+
+def dev_lines(questions_dir: str | Path | None = None) -> list[dict[str, Any]]:
+    """The dev-split utility calls of every ``router_*.jsonl`` in the folder (not its sub-folders).
+
+    The check-only sets (:data:`CHECK_ONLY`) are left out, and so is every line whose split is
+    not in :data:`TRAIN_SPLITS`.
+    """
+    folder = Path(questions_dir) if questions_dir is not None else project_root() / "corpus/questions"
+    rows = []
+    for path in sorted(folder.glob("router_*.jsonl")):
+        if path.name in CHECK_ONLY:
+            continue
+        for text in path.read_text(encoding="utf-8").splitlines():
+            row = json.loads(text) if text.strip() else None
+            if (row and row.get("split") in TRAIN_SPLITS and row["gold"].get("source") == "utility"
+                    and row["gold"].get("args")):
+                rows.append({"question": row["question"], "gold": row["gold"], "id": row.get("id", "")})
+    return rows
+
+
+# --- generated lines with decoys -------------------------------------------------------------
+
+
+def _n(rng: random.Random, digits: int) -> str:
+    return str(rng.randint(10 ** (digits - 1), 10 ** digits - 1))
+
+
+def _money(rng: random.Random, ru: bool) -> tuple[str, int]:
+    value = rng.choice([rng.randint(100, 999), rng.randint(1000, 99999), rng.randint(100000, 999999)])
+    text = f"{value:,}".replace(",", " " if ru and rng.random() < 0.5 else "," if not ru else "")
+    return text, value
+
+
+def _date(rng: random.Random) -> tuple[str, str]:
+    y, m, d = rng.randint(2015, 2030), rng.randint(1, 12), rng.randint(1, 28)
+    return f"{d:02d}.{m:02d}.{y}", f"{y:04d}-{m:02d}-{d:02d}"
+
+
+RU_OWNERS = ("брони", "заказа", "счёта №", "договора №", "комн.", "квартиры", "тикета", "карты лояльности")
+EN_OWNERS = ("order", "booking", "invoice #", "room", "ticket", "account", "reference", "desk")
+
+
+def _template(rng: random.Random) -> tuple[str, str, dict[str, Any]]:
+    """One request: its question, utility and gold arguments (a decoy in every one)."""
+    ru = rng.random() < 0.5
+    owner = rng.choice(RU_OWNERS if ru else EN_OWNERS)
+    decoy = _n(rng, rng.choice([3, 4, 5, 6]))
+    year = str(rng.randint(1960, 2024))
+    kind = rng.randrange(12)
+    if kind in (0, 1):
+        amount, value = _money(rng, ru)
+        rate = rng.choice([10, 12, 18, 20, 22])
+        uid = "money.vat_extract" if kind == 0 else "money.vat_add"
+        q = rng.choice([
+            f"По {owner} {decoy} сумма {amount} руб., НДС {rate}% "
+            + ("внутри. Выдели НДС." if kind == 0 else "сверху. Начисли НДС."),
+            f"Начисли НДС {rate}% на {amount} руб. для {owner} {decoy}." if kind else
+            f"Выдели НДС {rate}% из {amount} ₽, {owner} {decoy}.",
+        ] if ru else [
+            f"For {owner} {decoy} the total is {amount} USD with {rate}% VAT included. Extract the VAT."
+            if kind == 0 else f"Add {rate}% VAT to {amount} for {owner} {decoy}.",
+            f"{owner.capitalize()} {decoy}: how much VAT at {rate}% is in {amount}?" if kind == 0 else
+            f"{owner.capitalize()} {decoy} costs {amount} before VAT; add {rate}% VAT.",
+        ])
+        return q, uid, {"amount": value, "rate": rate}
+    if kind == 2:
+        old, new = rng.randint(100, 9000), rng.randint(100, 9000)
+        q = (f"В договоре {year} года цена была {old}, а теперь {new}. На сколько процентов она изменилась?"
+             if ru else
+             f"The {year} contract priced it at {old}; now it is {new}. What is the percent change?")
+        return q, "money.percent_change", {"old": old, "new": new}
+    if kind == 3:
+        price, pct = rng.randint(200, 90000), rng.choice([5, 10, 15, 20, 25, 30])
+        q = (f"Товар из {owner} {decoy} стоит {price} руб., скидка {pct}%. Сколько к оплате?" if ru else
+             f"The item on {owner} {decoy} costs {price}, with a {pct}% discount. What do I pay?")
+        return q, "money.discount", {"price": price, "percent": pct}
+    if kind == 4:
+        isbn, card = "978" + _n(rng, 10), _n(rng, rng.choice([6, 8, 10]))
+        q = rng.choice([f"Читательский билет {card}, книга с ISBN {isbn}. Проверь ISBN.",
+                        f"Проверь ISBN {isbn} — билет читателя {card}."] if ru else
+                       [f"Reader card {card} borrowed ISBN {isbn}. Is that ISBN valid?",
+                        f"Is ISBN {isbn} valid? My library card is {card}."])
+        return q, "id.validate_isbn", {"isbn": isbn}
+    if kind == 5:
+        snils = f"{_n(rng, 3)}-{_n(rng, 3)}-{_n(rng, 3)} {_n(rng, 2)}"
+        q = (f"Сотрудник {year} г.р., СНИЛС {snils}. Он корректен по контрольной сумме?" if ru else
+             f"The employee was born in {year}; SNILS {snils}. Does its checksum hold?")
+        return q, "id.validate_snils", {"snils": snils}
+    if kind in (6, 7):
+        inn, ogrn = _n(rng, 10), _n(rng, 13)
+        asked, uid = (("ОГРН", "id.validate_ogrn") if kind == 6 else ("ИНН", "id.validate_inn"))
+        latin = "OGRN" if kind == 6 else "INN"
+        q = rng.choice([f"У фирмы ИНН {inn} и ОГРН {ogrn}. Проверь {asked}.",
+                        f"Проверь {asked}: ОГРН {ogrn}, ИНН {inn}."] if ru else
+                       [f"The firm's INN is {inn} and its OGRN {ogrn}. Check the {latin}.",
+                        f"OGRN {ogrn}, INN {inn}: validate the {latin}."])
+        return q, uid, {"ogrn": ogrn} if kind == 6 else {"inn": inn}
+    if kind == 8:
+        n = rng.randint(2, 9999)
+        q = (f"Я живу в {owner} {decoy}. Является ли {n} простым числом?" if ru else
+             f"I am in {owner} {decoy}. Is {n} a prime number?")
+        return q, "number.is_prime", {"n": n}
+    if kind == 9:
+        (d1, _), (d2, iso2) = _date(rng), _date(rng)
+        q = (f"Мы созванивались {d1}. Какой день недели будет {d2}?" if ru else
+             f"We spoke on {d1}. What weekday is {d2}?")
+        return q, "date.weekday", {"date": iso2}
+    if kind == 10:
+        (d1, iso1), days = _date(rng), rng.randint(2, 120)
+        q = (f"Заказ {decoy} оформлен {d1}. Какая дата будет через {days} дней?" if ru else
+             f"{owner.capitalize()} {decoy} was placed on {d1}. What date is {days} days later?")
+        return q, "date.add_days", {"date": iso1, "days": days}
+    value, pct = rng.randint(10, 90000), rng.choice([3, 7, 12, 15, 40])
+    q = (f"По {owner} {decoy}: сколько будет {pct}% от {value}?" if ru else
+         f"For {owner} {decoy}: what is {pct}% of {value}?")
+    return q, "number.percent_of", {"value": value, "percent": pct}
+
+
+def generate_decoy_lines(lines: int, seed: int = 13) -> list[dict[str, Any]]:
+    """``lines`` generated requests, each carrying a decoy of its argument's shape (seeded)."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(lines):
+        question, uid, args = _template(rng)
+        out.append({"question": question, "id": f"gen-{i}",
+                    "gold": {"source": "utility", "utility": uid, "args": args}})
+    return out
+
+
+# --- pairs, fit, margin ----------------------------------------------------------------------
+
+
+def line_pairs(line: Mapping[str, Any], schema: UtilitySchema, reference: Reference | None,
+               use_reference: bool) -> list[tuple[list[str], int]]:
+    """Every (features, label) pair of one line's weighed arguments: 1 where the value is the gold one."""
+    question, gold = line["question"], line["gold"]["args"]
+    ref = dict(reference(schema, question)) if reference is not None else {}
+    pairs = []
+    for arg in schema.arguments:
+        if not weighed(arg) or arg.name not in gold:
+            continue
+        found = candidates(arg, question, ref.get(arg.name))
+        if isinstance(found, TooManyCandidates) or not found:
+            continue
+        others = [a for a in schema.arguments if a.name != arg.name]
+        chosen = ref.get(arg.name)
+        for i, cand in enumerate(found):
+            flag = (chosen is not None and (cand.span.start, cand.span.end) == (chosen.start, chosen.end)
+                    ) if use_reference else None
+            pairs.append((pair_features(question, arg, others, cand, i, len(found), flag),
+                          int(same_value(cand.value, gold[arg.name]))))
+    return pairs
+
+
+def fit(pairs: Sequence[tuple[list[str], int]], seed: int, c: float = 1.0) -> tuple[dict[str, float], float]:
+    """A seeded logistic regression over the pairs' features: each feature's weight and the bias."""
+    from sklearn.feature_extraction import DictVectorizer
+    from sklearn.linear_model import LogisticRegression
+
+    vectorizer = DictVectorizer()
+    x = vectorizer.fit_transform([dict.fromkeys(f, 1) for f, _ in pairs])
+    y = [label for _, label in pairs]
+    model = LogisticRegression(C=c, max_iter=2000, random_state=seed, class_weight="balanced")
+    model.fit(x, y)
+    names = vectorizer.get_feature_names_out()
+    weights = {str(n): round(float(w), 6) for n, w in zip(names, model.coef_[0], strict=True)
+               if abs(w) > 1e-6}
+    return weights, round(float(model.intercept_[0]), 6)
+
+
+def call_outcome(binding: Binding, gold: Mapping[str, Any], question: str) -> tuple[float, bool] | None:
+    """A call's score (its least margin) and whether a weighed argument took a value not the gold one."""
+    if binding.refusal is not None or not binding.choices:
+        return None
+    wrong = any(c.argument in gold and c.argument in binding.spans
+                and not same_value(binding.spans[c.argument].value(question), gold[c.argument])
+                for c in binding.choices)
+    score = binding.least_margin
+    return (NO_RIVAL if math.isinf(score) else score), wrong
+
+
+def train_binder(*, seed: int = 13, generated: int = 3000, use_reference: bool = True,
+                 questions_dir: str | Path | None = None, reference: Reference | None = None,
+                 schemas: Mapping[str, UtilitySchema] | None = None, folds: int = 2,
+                 progress: Callable[[str], None] | None = None) -> BinderModel:
+    """Fit the binder on dev and generated lines; choose its margin on cross-fitted dev calls.
+
+    Each dev line is scored by a model fitted without its fold (and with every generated line);
+    the calls where every weighed argument is bound give (least margin, wrong) pairs, and Learn
+    then Test picks the loosest margin whose risk stays under :data:`ALPHA` with probability
+    ``1 - DELTA``. Where no margin holds the promise the margin is 0 and the reason is kept.
+    """
+    if schemas is None or reference is None:
+        from workbench.routing._rule import RuleRouter  # the reference binding: rules, measured as a prior
+
+        rule = RuleRouter()
+        schemas = schemas or rule.schemas
+        reference = reference or (lambda schema, question: rule._bind(schema.id, question))
+    say = progress or (lambda _: None)
+    dev = [line for line in dev_lines(questions_dir) if line["gold"]["utility"] in schemas]
+    gen = generate_decoy_lines(generated, seed)
+
+    def pairs_of(lines: Iterable[Mapping[str, Any]]) -> list[tuple[list[str], int]]:
+        return [p for line in lines for p in line_pairs(line, schemas[line["gold"]["utility"]],
+                                                         reference, use_reference)]
+
+    gen_pairs = pairs_of(gen)
+    dev_pairs = [pairs_of([line]) for line in dev]
+    say(f"{len(dev)} dev lines, {len(gen)} generated, {len(gen_pairs) + sum(map(len, dev_pairs))} pairs")
+    outcomes: list[tuple[float, bool]] = []
+    for k in range(folds):
+        inside = [p for i, ps in enumerate(dev_pairs) if i % folds != k for p in ps]
+        weights, bias = fit(gen_pairs + inside, seed)
+        held = LearnedBinder(BinderModel(weights, bias, 0.0, use_reference, seed), reference)
+        for i, line in enumerate(dev):
+            if i % folds == k:
+                outcome = call_outcome(held.bind(schemas[line["gold"]["utility"]], line["question"]),
+                                       line["gold"]["args"], line["question"])
+                if outcome is not None:
+                    outcomes.append(outcome)
+    bound = learn_then_test([s for s, _ in outcomes], [w for _, w in outcomes], ALPHA, DELTA, MIN_ANSWERS)
+    wrong = sum(w for _, w in outcomes)
+    calibration: dict[str, Any] = {"alpha": ALPHA, "delta": DELTA, "calls": len(outcomes), "wrong": wrong,
+                                   "folds": folds}
+    if isinstance(bound, NoPromise):
+        margin = 0.0
+        calibration["no_promise"] = bound.reason
+    else:
+        margin = float(bound.threshold)
+        kept = [w for s, w in outcomes if s >= margin]
+        calibration.update(answered=len(kept), answered_wrong=sum(kept))
+    say(f"cross-fitted dev calls {len(outcomes)}, wrong {wrong}; margin {margin:.4f}")
+    weights, bias = fit(gen_pairs + [p for ps in dev_pairs for p in ps], seed)
+    return BinderModel(weights, bias, round(margin, 6), use_reference, seed,
+                       {"dev": len(dev), "generated": len(gen),
+                        "pairs": len(gen_pairs) + sum(map(len, dev_pairs))}, calibration)
+
+
+__all__ = ["CHECK_ONLY", "TRAIN_SPLITS", "dev_lines", "generate_decoy_lines", "line_pairs", "train_binder"]
