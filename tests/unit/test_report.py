@@ -162,7 +162,7 @@ def test_missing_runs_are_said_not_invented(tmp_path: Path) -> None:
         assert sections[key].missing and "run record yet" in sections[key].body
     page = build_report(tmp_path).read_text(encoding="utf-8")
     assert "No <b>routers</b> run record yet" in page
-    assert "Leakage: no answers run yet" in page and "Every fragment is at its anchor" in page
+    assert "Leakage: not measured yet" in page and "Every fragment is at its anchor" in page
     empty = build_report(tmp_path / "none").read_text(encoding="utf-8")
     assert empty.count("run record yet") == 10  # every section that needs a run, drift included
 
@@ -268,3 +268,136 @@ def test_each_table_says_what_it_counts_and_the_terms_are_defined(tmp_path: Path
     assert "Without the kind expected to pass (valid_evidence_other_question: 0 of 2 caught)" in page
     assert "<b>2 of 2</b>, catch rate <b>100.0%</b>" in page
     assert '<section id="glossary">' in page and "<dt>answered wrong (selection error)</dt>" in page
+
+
+# --- a project of one's own: which runs, which splits, which commands ----------------------------
+
+def own_gate_run(root: Path, *, index: str = "i" * 64, files: tuple[str, ...] = ("/p/mine.jsonl",),
+                 split: str | None = None, rows: pd.DataFrame | None = None,
+                 summary: dict | None = None) -> Path:
+    """A gate run as ``eval gates --questions`` records it: index digest, question files, split."""
+    frame = gate_rows() if rows is None else rows
+    if split:
+        frame = frame[frame["split"] == split]
+    return write_run("gates", frame, results_dir=root, digests={"index": index},
+                     summary=summary if summary is not None else {"leakage": 0, "answered": 14},
+                     extra={"order": GATES, "mode": "bi-encoder", "split": split,
+                            "questions": [{"path": f, "sha256": "s" + f} for f in files]})
+
+
+def test_without_a_suite_the_latest_run_of_each_study_on_the_same_data(tmp_path: Path) -> None:
+    from workbench.report import report_scope
+
+    other = own_gate_run(tmp_path, files=("/p/other.jsonl",))
+    drift_elsewhere = write_run("drift", pd.DataFrame({"fragment_id": ["f"], "path": ["a.md"],
+                                                       "status": ["match"]}),
+                                results_dir=tmp_path, digests={"index": "x" * 64})
+    drift = write_run("drift", pd.DataFrame({"fragment_id": ["f"], "path": ["a.md"],
+                                             "status": ["match"]}),
+                      results_dir=tmp_path, digests={"index": "i" * 64})
+    mine = own_gate_run(tmp_path)
+    scope = report_scope(tmp_path)
+    assert scope.suite is None and scope.anchor == mine.name
+    assert scope.among == {mine.name, drift.name}  # not the other files' run, nor the other index
+    assert other.name not in scope.among and drift_elsewhere.name not in scope.among
+    assert scope.run("gates").run_id == mine.name
+    assert "the latest run of each study on the data of run" in scope.describe()
+    assert "<code>mine.jsonl</code>" in scope.describe()
+
+
+def test_a_complete_demo_suite_still_wins(tmp_path: Path) -> None:
+    from workbench.report import report_scope
+    from workbench.runs import mark_suite_complete, suite
+
+    with suite("demo-1"):
+        write_all(tmp_path)
+    mark_suite_complete("demo-1", tmp_path)
+    own_gate_run(tmp_path)
+    scope = report_scope(tmp_path)
+    assert scope.suite == "demo-1" and scope.command("gates") == "workbench demo"
+
+
+def test_split_labels_come_from_the_run(tmp_path: Path) -> None:
+    from workbench.report import split_label
+    from workbench.runs import load_run
+
+    assert split_label(load_run(own_gate_run(tmp_path / "a", split="test"))) == "test split"
+    assert split_label(load_run(own_gate_run(tmp_path / "b"))) == "both splits"
+    dev_rows = gate_rows()[gate_rows()["split"] == "dev"]
+    assert split_label(load_run(write_run("gates", dev_rows, results_dir=tmp_path / "c"))) == "dev split"
+
+
+def test_a_test_only_run_is_labelled_test_and_the_ablation_is_not_computed_on_it(
+        tmp_path: Path) -> None:
+    own_gate_run(tmp_path, split="test")
+    page = build_report(tmp_path).read_text(encoding="utf-8")
+    assert "both splits" not in page
+    assert "every rerank mode, test split" in page
+    ablation = page[page.index('<section id="ablation">'):page.index('<section id="routers">')]
+    assert "holds no dev question (test split)" in ablation
+    assert "<code>workbench eval gates --questions /p/mine.jsonl --split dev</code>" in ablation
+    assert "<table" not in ablation  # no rule table computed on the test split
+
+
+def test_the_ablation_takes_an_earlier_run_of_the_same_data_that_holds_dev(tmp_path: Path) -> None:
+    full = own_gate_run(tmp_path)
+    test_only = own_gate_run(tmp_path, split="test")
+    page = build_report(tmp_path).read_text(encoding="utf-8")
+    ablation = page[page.index('<section id="ablation">'):page.index('<section id="routers">')]
+    assert full.name in ablation and test_only.name not in ablation
+    assert "dev split, 3 questions" in ablation
+
+
+def test_missing_studies_give_the_projects_commands_not_the_demo(tmp_path: Path) -> None:
+    own_gate_run(tmp_path)
+    sections = {s.key: s for s in report_sections(tmp_path)}
+    assert "workbench demo</code>" not in sections["drift"].body
+    assert "<code>workbench audit drift</code>" in sections["drift"].body
+    assert "<code>workbench eval e2e</code>" in sections["e2e"].body
+    assert "<code>workbench negative-control</code>" in sections["negative"].body
+    assert "<code>workbench eval routers rule span</code>" in sections["routers"].body
+    assert "workbench sweep GRID.toml" in sections["sweep"].body
+
+
+def test_leakage_is_read_from_the_gate_run_that_measured_it(tmp_path: Path) -> None:
+    run = own_gate_run(tmp_path, summary={"leakage": 0, "answered": 14})
+    page = plain(build_report(tmp_path).read_text(encoding="utf-8"))
+    assert '<div class="banner ok" id="banner-leakage"><div class="big">0</div>' in page
+    assert "Leakage: 0 of 14 mode-A answers" in page and "no answers run" not in page
+    assert "bi-encoder: gates run, both splits" in page
+    leakage = page[page.index('<section id="leakage">'):page.index('<section id="selection">')]
+    assert run.name in leakage and "re-checked each of its 14 verified answers" in leakage
+    own_gate_run(tmp_path / "leak", summary={"leakage": 2, "answered": 14})
+    red = build_report(tmp_path / "leak").read_text(encoding="utf-8")
+    assert '<div class="banner bad" id="banner-leakage"><div class="big">2</div>' in red
+
+
+def test_every_over_refusal_is_one_click_from_its_trace(tmp_path: Path) -> None:
+    rows = gate_rows()
+    rows["answered"] = [True, True, False, False, True, False]
+    rows["code"] = [None, None, "BELOW_THRESHOLD", "GATE0_NO_LEXICAL_SUPPORT", None, "IRRELEVANT"]
+    rows["gold_rank"] = [1, 1, 1, None, None, None]  # q3 refused although gold ranked first
+    rows["refusal_text"] = ["", "", "the best of 10 fragments reached 0.81 against 0.87", "", "", ""]
+    rows["quote"] = ["x" * 5000, "b", "c", "", "e", ""]
+    own_gate_run(tmp_path, rows=rows)
+    page = build_report(tmp_path).read_text(encoding="utf-8")
+    assert '<a href="#over-refused">1 answerable questions over-refused</a>' in page
+    assert '<details class="trace" id="over-bi-encoder-q3">' in page
+    assert '<a href="#over-bi-encoder-q3">' in page and "gold ranked first" in page
+    assert "reached 0.81 against 0.87" in page
+    assert '<details class="trace" id="over-bi-encoder-q4">' not in page  # must-refuse: right
+    assert "x" * 601 not in page  # a trace block shows a clipped quote
+
+
+def test_gate_misses_list_every_over_refusal_first_rank_included() -> None:
+    from workbench.report import ANSWERED_ELSEWHERE, OVER_REFUSED, gate_misses
+
+    rows = gate_rows()
+    rows["answered"] = [True, True, False, False, True, False]
+    rows["code"] = [None, None, "BELOW_THRESHOLD", "GATE0_NO_LEXICAL_SUPPORT", None, "IRRELEVANT"]
+    rows["gold_rank"] = [1, 1, 1, None, None, None]
+    rows.loc[rows["id"] == "q2", "top_is_gold"] = False
+    misses = gate_misses(rows)
+    assert list(misses["id"]) == ["q3", "q2"]  # over-refusals first
+    assert list(misses["miss"]) == [OVER_REFUSED, ANSWERED_ELSEWHERE]
+    assert misses.loc[0, "gold_rank"] == 1 and misses.loc[0, "code"] == "BELOW_THRESHOLD"

@@ -18,17 +18,17 @@ from typing import Any
 import pandas as pd
 
 from workbench import plots as figures
-from workbench.errors import WorkbenchError
 from workbench.index._layout import check_out_file
 from workbench.report._html import esc, figure, number, page, percent, table
-from workbench.runs import (
-    RunRecord,
-    latest_run,
-    latest_runs,
-    latest_suite,
-    runs_df,
-    scan_runs,
+from workbench.report._scope import (
+    ReportError,
+    ReportScope,
+    report_scope,
+    split_label,
+    split_labels,
 )
+from workbench.report._traces import clip, over_refusal_traces, trace_block, trace_key
+from workbench.runs import RunRecord, runs_df
 from workbench.stats import format_p
 from workbench.studies import (
     DEFINITION,
@@ -48,73 +48,6 @@ from workbench.studies._findings import STATES
 
 REPORT_NAME = "report.html"
 """The file name of the report inside the results folder."""
-
-
-class ReportError(WorkbenchError):
-    """The report cannot be written (e.g. the results folder is not a folder)."""
-
-
-@dataclass(frozen=True)
-class ReportScope:
-    """Which run records a report is built from: one suite, named runs, or (failing both) all."""
-
-    root: Path
-    """The results folder."""
-    suite: str | None = None
-    """Only the runs of this suite (the manifest's ``suite``)."""
-    among: frozenset[str] | None = None
-    """Only these run ids."""
-
-    def run(self, kind: str) -> RunRecord | None:
-        """The newest run of ``kind`` in scope."""
-        return latest_run(kind, self.root, where=self._where(), among=self.among)
-
-    def runs(self, kind: str, by: str) -> dict[Any, RunRecord]:
-        """The newest run of ``kind`` in scope for each value of the manifest field ``by``."""
-        return latest_runs(kind, by, self.root, where=self._where(), among=self.among)
-
-    def _where(self) -> dict[str, Any] | None:
-        return {"suite": self.suite} if self.suite else None
-
-    def describe(self) -> str:
-        """What the page is built from, as the header says it (HTML)."""
-        if self.among is not None:
-            return "the runs named on the command line: " + ", ".join(
-                f"<code>{esc(r)}</code>" for r in sorted(self.among))
-        if self.suite:
-            return f"suite <code>{esc(self.suite)}</code> (the runs of one <code>workbench demo</code>)"
-        return ("no complete demo suite, so the latest run of each kind, whatever produced it; "
-                "run <code>workbench demo</code> for a consistent suite")
-
-
-def report_scope(results_dir: str | os.PathLike[str] = "results", *, suite: str | None = None,
-                 runs: Sequence[str] | None = None) -> ReportScope:
-    """The runs a report is built from.
-
-    ``runs`` if given, else ``suite``, else the latest complete demo suite, else (no suite at
-    all) the latest run of each kind.
-
-    Raises:
-        ReportError: A named run or suite is not under ``results_dir``.
-    """
-    root = Path(results_dir)
-    listing = scan_runs(root) if root.is_dir() else None
-    known = listing.runs if listing is not None else pd.DataFrame(columns=["run_id", "suite"])
-    if runs:
-        damaged = {s.folder.name: s.reason for s in (listing.skipped if listing else ())}
-        hurt = [f"run {run} is damaged ({damaged[run]})" for run in runs if run in damaged]
-        if hurt:
-            raise ReportError(f"{'; '.join(hurt)}; rerun it or name another run")
-        unknown = sorted(set(runs) - set(known["run_id"]))
-        if unknown:
-            raise ReportError(f"no run {', '.join(unknown)} under {root} (`workbench runs list`)")
-        return ReportScope(root, among=frozenset(runs))
-    if suite:
-        if suite not in set(known["suite"].dropna()):
-            raise ReportError(f"no run of suite {suite} under {root} (`workbench runs list` "
-                              "shows each run's suite)")
-        return ReportScope(root, suite=suite)
-    return ReportScope(root, suite=latest_suite(root))
 
 
 Scoped = ReportScope | str | os.PathLike[str]
@@ -171,7 +104,9 @@ def _source(record: RunRecord, *details: str) -> str:
     return '<p class="source">' + " · ".join(parts) + "</p>"
 
 
-def _missing(kind: str, how: str) -> str:
+def _missing(kind: str, scope: Scoped, study: str | None = None) -> str:
+    """No run of ``kind`` in scope: say so, and give the command that makes one for this data."""
+    how = _as_scope(scope).command(study or kind)
     return (f'<p class="missing">No <b>{esc(kind)}</b> run record yet, so this section has no '
             f"numbers. Make one with <code>{esc(how)}</code>, then rebuild the report with "
             f"<code>workbench report</code>.</p>")
@@ -184,11 +119,18 @@ def _int(value: Any) -> str:
 # --- leakage ------------------------------------------------------------------------------------
 
 def _leak_table(record: RunRecord) -> tuple[pd.DataFrame | None, int | None, int]:
-    """Per set: answers, mode-A answers, leaks (``None`` when the rows carry no leak verdict)."""
+    """Per set: answers, mode-A answers, leaks (``None`` when the rows carry no leak verdict).
+
+    A gate run (``eval gates`` re-checks every verified answer) gives its summary's totals.
+    """
     rows = record.rows
+    summary = record.manifest.get("summary") or {}
+    if record.manifest.get("kind") != "answers":
+        total, answered = summary.get("leakage"), summary.get("answered")
+        return None, (int(total) if total is not None else None), int(answered or 0)
     mode_a = rows["mode"].eq("A") if "mode" in rows.columns else pd.Series(False, index=rows.index)
     if "leak" not in rows.columns:
-        total = record.manifest.get("summary", {}).get("leakage")
+        total = summary.get("leakage")
         return None, (int(total) if total is not None else None), int(mode_a.sum())
     leak = rows["leak"].astype(bool)
     sets = rows["set"] if "set" in rows.columns else pd.Series("all", index=rows.index)
@@ -200,28 +142,48 @@ def _leak_table(record: RunRecord) -> tuple[pd.DataFrame | None, int | None, int
     return pd.DataFrame.from_records(records), int(leak.sum()), int(mode_a.sum())
 
 
+def leak_runs(scope: Scoped) -> dict[Any, RunRecord]:
+    """Per rerank mode, the run that measured leakage: its answers run, else its gate run.
+
+    ``eval gates`` re-checks every verified answer and records the leaks in its summary, so a
+    project that never ran the demo's answers step still has its leakage measured.
+    """
+    scope = _as_scope(scope)
+    found = dict(scope.runs("answers", "mode"))
+    for mode, record in scope.runs("gates", "mode").items():
+        if mode not in found and "leakage" in (record.manifest.get("summary") or {}):
+            found[mode] = record
+    return {m: found[m] for m in sorted(found, key=lambda v: (v is None, str(v)))}
+
+
 def leakage_banner(scope: Scoped) -> tuple[str, Section]:
     """The leakage banner at the top of the page and its section with the per-set counts."""
-    runs = _as_scope(scope).runs("answers", "mode")
+    runs = leak_runs(scope)
     intro = ("A leak is an answer shown as verified (mode A) whose evidence does not hold: no "
              "evidence, an answer although the source refused, or an invariant that failed when "
              "the run re-checked it against the files. The target is 0 in every evaluation set.")
     if not runs:
+        how = _as_scope(scope).command("answers")
         banner = ('<div class="banner none" id="banner-leakage"><div class="big">?</div>'
-                  '<div class="what"><b>Leakage: '
-                  "no answers run yet.</b> Run <code>workbench demo</code>.</div></div>")
-        return banner, Section("leakage", "Leakage", intro,
-                               _missing("answers", "workbench demo"))
+                  '<div class="what"><b>Leakage: not measured yet.</b> Run '
+                  f"<code>{esc(how)}</code>.</div></div>")
+        return banner, Section("leakage", "Leakage", intro, _missing("answers", scope))
     blocks, total, answered, known = [], 0, 0, True
     for mode, record in runs.items():
         frame, leaks, mode_a = _leak_table(record)
         answered += mode_a
         mode_text = f"rerank mode {mode}" if mode else ""
-        blocks.append(f"<h3>{esc(mode or 'answers')}</h3>" + _source(record, mode_text))
-        if frame is None:
+        blocks.append(f"<h3>{esc(mode or 'answers')}</h3>"
+                      + _source(record, mode_text, split_label(record)))
+        if frame is None and record.manifest.get("kind") != "answers":
+            blocks.append(f"<p>Measured by the gate run, which re-checked each of its "
+                          f"{mode_a:,} verified answers against the files: "
+                          f"<b>{esc(_int(leaks))}</b> leak(s).</p>")
+        elif frame is None:
             blocks.append(f'<p class="missing">This run predates per-answer leak verdicts; its '
                           f"summary records {esc(_int(leaks))} leak(s) in all. Re-run "
-                          f"<code>workbench demo</code> for the per-set counts.</p>")
+                          f"<code>{esc(_as_scope(scope).command('answers'))}</code> for the "
+                          "per-set counts.</p>")
         else:
             blocks.append(table(frame, {c: _int for c in ("answers", "mode-A answers", "leaks")}))
         if leaks is None:
@@ -230,12 +192,13 @@ def leakage_banner(scope: Scoped) -> tuple[str, Section]:
             total += leaks
     state = "bad" if total else ("ok" if known else "none")
     shown = _int(total) if known else "?"
-    where = ", ".join(esc(str(m)) for m in runs)
+    where = ", ".join(f"{esc(str(m))}: {esc(r.manifest.get('kind'))} run, {esc(split_label(r))}"
+                      for m, r in runs.items())
     banner = (f'<div class="banner {state}" id="banner-leakage"><div class="big">{shown}</div>'
               f'<div class="what"><b>Leakage: {shown} of {answered:,} mode-A answers lack '
               f"verifiable evidence</b>"
-              f"<br>the answers run of each rerank mode in this report ({where}); the target is 0 "
-              f'— <a href="#leakage">per evaluation set</a></div></div>')
+              f"<br>the run that measured it for each rerank mode in this report ({where}); the "
+              f'target is 0 — <a href="#leakage">per evaluation set</a></div></div>')
     return banner, Section("leakage", "Leakage per evaluation set", intro, "".join(blocks),
                            tuple(r.run_id for r in runs.values()))
 
@@ -244,13 +207,11 @@ def leakage_banner(scope: Scoped) -> tuple[str, Section]:
 
 def _trace(mode: str, row: Any) -> str:
     """One wrong answer, collapsed to its question; a click opens the quote, gold span and gates."""
-    key = f"trace-{mode}-{row['id']}"
-    return (f'<details class="trace" id="{esc(key)}"><summary><a href="#{esc(key)}">'
-            f"<code>{esc(row['id'])}</code></a> {esc(row['set'])} · {esc(row['split'])} · "
-            f"{esc(row['level'])} level — {esc(row['question'])}</summary>"
-            f"<dl><dt>quote ({esc(row['quoted_at'])})</dt><dd><pre>{esc(row['quote'])}</pre></dd>"
-            f"<dt>gold span</dt><dd><pre>{esc(row['gold'])}</pre></dd>"
-            f"<dt>gate verdicts</dt><dd><pre>{esc(row['verdicts'])}</pre></dd></dl></details>")
+    summary = (f"<code>{esc(row['id'])}</code> {esc(row['set'])} · {esc(row['split'])} · "
+               f"{esc(row['level'])} level — {esc(clip(row['question'], 160))}")
+    return trace_block(trace_key("trace", mode, row["id"]), summary, [
+        (f"quote ({row['quoted_at']})", row["quote"]), ("gold span", row["gold"]),
+        ("gate verdicts", row["verdicts"])])
 
 
 def _target_rows(report: SelectionReport) -> pd.DataFrame:
@@ -263,7 +224,7 @@ def _target_rows(report: SelectionReport) -> pd.DataFrame:
 
 def selection_reports(scope: Scoped) -> dict[Any, tuple[RunRecord, SelectionReport]]:
     """Per rerank mode: the gate run and its selection errors, the leakage taken from its answers run."""
-    answers = _as_scope(scope).runs("answers", "mode")
+    answers = leak_runs(scope)
     out: dict[Any, tuple[RunRecord, SelectionReport]] = {}
     for mode, record in _as_scope(scope).runs("gates", "mode").items():
         leaks, answered = None, None
@@ -280,38 +241,51 @@ def selection_banner(scope: Scoped) -> tuple[str, Section]:
     reports = selection_reports(scope)
     if not reports:
         return "", Section("selection", "Selection errors and targets", intro,
-                           _missing("gates", "workbench demo"))
+                           _missing("gates", scope))
     wrong = sum(r.answered_wrong for _, r in reports.values())
     verified = sum(r.verified for _, r in reports.values())
+    splits = split_labels([record for record, _ in reports.values()])
     missed = [f"{esc(c.target.label)} ({esc(mode)})" for mode, (_, r) in reports.items()
               for c in r.targets if c.met is False]
+    over: dict[Any, tuple[int, str]] = {
+        mode: over_refusal_traces(mode, record.rows, gold_for_run(record))
+        for mode, (record, _) in reports.items()}
+    over_total = sum(n for n, _ in over.values())
     state = "bad" if wrong or missed else "ok"
     banner = (f'<div class="banner {state}" id="banner-selection"><div class="big">{wrong:,}'
               f'</div><div class="what"><b>Answered wrong: {wrong:,} of {verified:,} verified '
               f"answers quote the wrong "
-              f"place</b> (selection errors, every rerank mode, both splits)<br>"
+              f"place</b> (selection errors, every rerank mode, {esc(splits)}); "
+              f'<a href="#over-refused">{over_total:,} answerable questions over-refused</a><br>'
               + (f"targets not met: {'; '.join(missed)}" if missed else "every target is met")
               + ' — <a href="#selection">per set, the targets, and each wrong answer</a>'
               "</div></div>")
     blocks = []
     for mode, (record, report) in reports.items():
+        label = split_label(record)
         blocks.append(f"<h3>Rerank mode: {esc(mode or 'unknown')}</h3>")
-        blocks.append(_source(record, "counts: every question, both splits; targets: the split "
-                                      "each names"))
+        blocks.append(_source(record, f"counts: every question of the run, {label}; targets: "
+                                      "the split each names"))
         blocks.append("<p><b>Targets</b></p>")
         blocks.append(table(_target_rows(report)))
         view = report.per_set.rename(columns={"wrong share": "wrong share of verified"})
         formats: dict[str, Callable[[Any], str]] = {c: _int for c in view.columns}
         formats["wrong share of verified"] = percent
-        blocks.append("<p><b>Answered wrong per set</b> (both splits)</p>")
+        blocks.append(f"<p><b>Answered wrong per set</b> ({esc(label)})</p>")
         blocks.append(table(view, formats, index=True))
         if len(report.wrong):
             blocks.append(f"<p><b>Each wrong answer</b> ({len(report.wrong)}; click one to open "
                           "its trace: the quote, the gold span, every gate's verdict)</p>")
             blocks.append("".join(_trace(str(mode), row)
                                   for _, row in report.wrong.iterrows()))
-    return banner, Section("selection", "Selection errors and targets", intro, "".join(blocks),
-                           tuple(r.run_id for r, _ in reports.values()))
+        count, traces = over[mode]
+        blocks.append(f'<p id="over-refused{"" if mode == next(iter(over)) else "-" + esc(mode)}">'
+                      f"<b>Each over-refusal</b> ({count:,}; an answerable question the gates "
+                      "refused, wherever its gold fragment ranked; click one to open its trace: "
+                      "the refusal, the best fragment, the gold span, every gate's verdict)</p>")
+        blocks.append(traces or "<p>None: every answerable question was answered.</p>")
+    return banner, Section("selection", "Selection errors, over-refusals and targets", intro,
+                           "".join(blocks), tuple(r.run_id for r, _ in reports.values()))
 
 
 # --- end to end ---------------------------------------------------------------------------------
@@ -348,7 +322,7 @@ def e2e_banner(scope: Scoped) -> tuple[str, Section]:
     record = _as_scope(scope).run("e2e")
     if record is None:
         return "", Section("e2e", "End to end, per source", E2E_INTRO,
-                           _missing("e2e", "workbench demo"))
+                           _missing("e2e", scope))
     found = e2e_figures(record)
     counts = {c: _int for c in ("items", *OUTCOMES, "same code")}
     wrong = found["verified_wrong"]
@@ -359,7 +333,7 @@ def e2e_banner(scope: Scoped) -> tuple[str, Section]:
     banner = (f'<div class="banner {state}" id="banner-e2e"><div class="big">{len(wrong):,}</div>'
               f'<div class="what"><b>End to end: {len(wrong):,} of {total["items"]:,} questions '
               f"answered verified-wrong</b> (router {esc(found['router'] or '?')}, every source "
-              f"and the refusals, both splits; exact 95% interval of the share "
+              f"and the refusals, {esc(split_label(record))}; exact 95% interval of the share "
               f"{' to '.join(map(percent, found['verified_wrong_interval']))})"
               f"{': ' + links if links else ''}"
               + table(_e2e_frame(found)[["source", "items", *OUTCOMES]], counts)
@@ -384,9 +358,8 @@ def e2e_banner(scope: Scoped) -> tuple[str, Section]:
 # --- gates --------------------------------------------------------------------------------------
 
 def _scope(record: RunRecord) -> str:
-    split = record.manifest.get("split")
     sets = record.manifest.get("sets")
-    parts = [f"split {split}" if split else "both splits"]
+    parts = [split_label(record)]
     if sets:
         parts.append("sets " + ", ".join(sets))
     return "; ".join(parts)
@@ -422,7 +395,7 @@ def gates_section(scope: Scoped) -> Section:
              "longer in its file as it is now, that is after files drift (see the drift audit).")
     runs = _as_scope(scope).runs("gates", "mode")
     if not runs:
-        return Section("gates", "Gate firing", intro, _missing("gates", "workbench demo"))
+        return Section("gates", "Gate firing", intro, _missing("gates", scope))
     blocks = []
     for mode, record in runs.items():
         order = run_order(record, None)
@@ -457,26 +430,31 @@ def ablation_section(scope: Scoped) -> Section:
              "question against no rule at all, the false answers it eliminates and the correct "
              "answers it breaks. A rule earns its place when it eliminates more than it breaks; "
              "the rules are chosen on the dev split, so the table is computed there.")
-    runs = _as_scope(scope).runs("gates", "mode")
-    if not runs:
+    scoped = _as_scope(scope)
+    shown = scoped.runs("gates", "mode")
+    runs = scoped.runs_with_split("gates", "mode", "dev")
+    if not shown and not runs:
         return Section("ablation", "Relevance-rule ablation", intro,
-                       _missing("gates", "workbench demo"))
+                       _missing("gates", scope, "ablation"))
     blocks = []
+    for mode in shown.keys() - runs.keys():
+        blocks.append(f"<h3>Rerank mode: {esc(mode or 'unknown')}</h3>")
+        blocks.append(f'<p class="missing">The gate run of this mode holds no dev question '
+                      f"({esc(split_label(shown[mode]))}), and the rules are chosen on dev: "
+                      f"run <code>{esc(scoped.command('ablation'))}</code>, then rebuild the "
+                      "report with <code>workbench report</code>.</p>")
     for mode, record in runs.items():
-        has_dev = "split" in record.rows.columns and (record.rows["split"] == "dev").any()
-        split = "dev" if has_dev else None
-        ablation = rule_ablation(record, split=split)
+        ablation = rule_ablation(record, split="dev")
         enabled = ((record.manifest.get("settings") or {}).get("gates") or {}).get(
             "relevance_rules")
         if enabled is not None:
             in_use = "+".join(enabled) if enabled else "(none)"
             ablation.insert(1, "in use", ["yes" if r == in_use else "" for r in ablation["rules"]])
         blocks.append(f"<h3>Rerank mode: {esc(mode or 'unknown')}</h3>")
-        blocks.append(f"<p><b>Counts: {'dev split only' if split else 'every question'}</b>"
-                      " (rules are chosen on dev; test is kept for reporting).</p>")
-        blocks.append(_source(record, f"{'dev split' if split else 'all rows (no dev split)'}",
-                              f"{int((record.rows['split'] == 'dev').sum()) if has_dev else len(record.rows)}"
-                              " questions"))
+        blocks.append("<p><b>Counts: dev split only</b> (rules are chosen on dev; test is kept "
+                      "for reporting).</p>")
+        dev = int((record.rows["split"] == "dev").sum())
+        blocks.append(_source(record, f"dev split, {dev:,} questions"))
         view = ablation.drop(columns=["n_rules"]).rename(columns={"false_answers": "false answers"})
         blocks.append(table(view, {c: _int for c in ("false answers", "eliminated", "correct",
                                                      "broken")}))
@@ -521,7 +499,7 @@ def routers_section(scope: Scoped) -> Section:
     record = _as_scope(scope).run("routers")
     if record is None:
         return Section("routers", "Router comparison", intro,
-                       _missing("routers", "workbench demo  (or: workbench eval routers rule ...)"))
+                       _missing("routers", scope))
     summary = pd.DataFrame.from_dict(record.manifest.get("summary") or {}, orient="index")
     names = [str(n) for n in (record.manifest.get("routers") or dict.fromkeys(record.rows["router"]))]
     names = [n for n in names if n in summary.index] or [str(n) for n in summary.index]
@@ -581,7 +559,7 @@ def drift_section(scope: Scoped) -> Section:
              "(gone from a file that exists) or missing_file. Only match fragments can be quoted.")
     record = _as_scope(scope).run("drift")
     if record is None:
-        return Section("drift", "Drift audit", intro, _missing("drift", "workbench audit drift"))
+        return Section("drift", "Drift audit", intro, _missing("drift", scope))
     summary = summarise(record.rows)
     counts = {"match": summary.match, "drifted": summary.drifted, "changed": summary.changed,
               "missing_file": summary.missing_file}
@@ -613,7 +591,7 @@ def fts_section(scope: Scoped) -> Section:
              "code that stopped it.")
     record = _as_scope(scope).run("fts")
     if record is None:
-        return Section("fts", "FTS library status", intro, _missing("fts", "workbench demo"))
+        return Section("fts", "FTS library status", intro, _missing("fts", scope))
     library = record.manifest.get("library") or {}
     blocks = [_source(record)]
     if library:
@@ -659,7 +637,7 @@ def negative_section(scope: Scoped) -> Section:
     record = _as_scope(scope).run("negative_control")
     if record is None:
         return Section("negative", "Negative control", intro,
-                       _missing("negative_control", "workbench demo"))
+                       _missing("negative_control", scope))
     per_kind = catch_rates(record.rows)
     caught, total = int(record.rows["caught"].sum()), len(record.rows)
     summary = record.manifest.get("summary") or {}
@@ -720,7 +698,7 @@ def sweep_section(scope: Scoped) -> Section:
     record = _as_scope(scope).run("sweep")
     if record is None:
         return Section("sweep", "Sweep", intro,
-                       _missing("sweep", "workbench sweep sweeps/threshold_per_mode.toml"))
+                       _missing("sweep", scope))
     cells = record.rows
     axes = [k for k in record.manifest.get("grid", {}) if k in cells.columns]
     if "gates.threshold" in cells.columns and "gates.threshold" not in axes:
