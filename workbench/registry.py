@@ -92,7 +92,7 @@ NAME_TABLES: Mapping[str, tuple[str, str]] = {
     "fusion": ("workbench.retrieval._fusion", "FUSIONS"),
     "rerank mode": ("workbench.retrieval._hybrid", "RERANK_MODES"),
     "embedder": ("workbench.retrieval._embedders", "EMBEDDERS"),
-    "term analyzer": ("workbench.retrieval._lexical", "TERM_ANALYZERS"),
+    "term analyzer": ("workbench.text._terms", "TERM_ANALYZERS"),
     "gate 0 coverage": ("workbench.gates._builtin", "GATE0_COVERAGES"),
     "quote extent": ("workbench.gates._builtin", "QUOTE_EXTENTS"),
 }

@@ -15,20 +15,12 @@ import re
 from collections.abc import Iterator
 
 from workbench.corpus._records import Anchor, Fragment
+from workbench.text import detect_lang
 
 _BLANK_LINES = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)*")
 # A sentence ends at . ! ? … (optionally followed by a closing quote or bracket) before a space
 # and an upper-case letter, digit, quote, bracket or list marker.
 _SENTENCE_END = re.compile(r"(?<=[.!?…])[»\"')\]]?\s+(?=[A-ZА-ЯЁ0-9«\"'(\[`*\-–—])")
-_CYRILLIC = re.compile(r"[А-Яа-яЁё]")
-_LATIN = re.compile(r"[A-Za-z]")
-
-
-def detect_lang(text: str) -> str:
-    """``ru`` when at least 30% of the letters are Cyrillic, else ``en``."""
-    cyr = len(_CYRILLIC.findall(text))
-    lat = len(_LATIN.findall(text))
-    return "ru" if cyr and cyr >= 0.3 * (cyr + lat) else "en"
 
 
 def _strip_span(text: str, start: int, end: int) -> tuple[int, int]:

@@ -30,7 +30,7 @@ from workbench.relevance._entities import DocumentScope
 from workbench.relevance._rules import quote_rules
 from workbench.retrieval._glossary import GlossaryMatch
 from workbench.retrieval._hybrid import Hit
-from workbench.retrieval._lexical import TERM_ANALYZERS, analyze, content_terms
+from workbench.text import TERM_ANALYZERS, analyze, content_terms
 
 GateFn = Callable[[str, CandidateSet, Settings], GateVerdict]
 

@@ -36,7 +36,7 @@ from workbench.gates._refusal import gate_wording
 from workbench.registry import build, gate
 from workbench.relevance._answer_type import question_type
 from workbench.relevance._rules import quote_rules
-from workbench.retrieval._lexical import analyze
+from workbench.text import analyze
 
 _STATIC_GROUPS: dict[str, tuple[str, ...]] = {
     "scores": ("score", "fused", "dense", "lexical", "terms_share"),

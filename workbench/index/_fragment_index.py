@@ -73,7 +73,8 @@ from workbench.retrieval._embedders import (
     make_embedder,
 )
 from workbench.retrieval._glossary import EMPTY_GLOSSARY, BilingualGlossary, GlossaryError
-from workbench.retrieval._lexical import ANALYZER_ID, LexicalIndex
+from workbench.retrieval._lexical import LexicalIndex
+from workbench.text import ANALYZER_ID
 
 FRAGMENT_SCHEMA = pa.schema([("id", pa.string()), ("path", pa.string()), ("start", pa.int64()),
                              ("end", pa.int64()), ("sha256", pa.string()), ("lang", pa.string()),

@@ -38,8 +38,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from workbench.corpus._fragment import detect_lang
-from workbench.retrieval._lexical import lemma, morphology
+from workbench.text import detect_lang, lemma, morphology
 
 QUESTION_TYPES: dict[str, str] = {
     "who": "person",

@@ -26,11 +26,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from workbench import registry
-from workbench.corpus._fragment import detect_lang
 from workbench.registry import relevance_rule
 from workbench.relevance._answer_type import KIND_WORDS, missing_answer_kind
 from workbench.relevance._entities import DocumentScope, RuleVerdict, missing_entities
-from workbench.retrieval._lexical import analyze, content_terms
+from workbench.text import analyze, content_terms, detect_lang
 
 QuoteRule = Callable[[str, str, str, DocumentScope], RuleVerdict]
 """``rule(question, fragment_text, lang, scope) -> RuleVerdict``."""

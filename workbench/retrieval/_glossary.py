@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 
 from workbench.digests import sha256_file
 from workbench.errors import WorkbenchError
-from workbench.retrieval._lexical import analyze
+from workbench.text import analyze
 
 GLOSSARY_FORMAT = "workbench-glossary"
 GLOSSARY_VERSION = 1

@@ -24,20 +24,84 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
 from workbench.config import Reranker, Retrieval
 from workbench.errors import WorkbenchError
+from workbench.retrieval._dense import DenseIndex
 from workbench.retrieval._embedders import Embedder
 from workbench.retrieval._fusion import fuse
-from workbench.retrieval._glossary import GlossaryMatch
-from workbench.retrieval._lexical import analyze
+from workbench.retrieval._glossary import BilingualGlossary, GlossaryMatch
+from workbench.retrieval._lexical import LexicalIndex
+from workbench.text import analyze
 from workbench.translit import GOST_B, transliterate_table
 
-if TYPE_CHECKING:  # the index imports the retrieval arrays; only the type is needed here
-    from workbench.index._fragment_index import FragmentIndex
+
+class AnchorLike(Protocol):
+    """What the retriever reads of a fragment's anchor."""
+
+    @property
+    def path(self) -> str:
+        """The file the fragment was cut from, relative to the corpus root."""
+        ...
+
+
+class FragmentLike(Protocol):
+    """What the retriever reads of a fragment (``workbench.corpus.Fragment`` has it)."""
+
+    @property
+    def id(self) -> str:
+        """The fragment's id in the index."""
+        ...
+
+    @property
+    def text(self) -> str:
+        """The fragment's text."""
+        ...
+
+    @property
+    def anchor(self) -> AnchorLike:
+        """Where the text sits in its file."""
+        ...
+
+
+class SearchableIndex(Protocol):
+    """What the hybrid retriever needs of an index.
+
+    Its fragments in row order, a lexical and a dense side over them, a glossary, document titles
+    and the embedder its vectors came from. ``workbench.index.FragmentIndex`` is one; the index
+    floor stands above this one, so the retriever names only what it calls.
+    """
+
+    @property
+    def fragments(self) -> Sequence[FragmentLike]:
+        """The fragments, in the rows the lexical and dense sides return."""
+        ...
+
+    @property
+    def lexical(self) -> LexicalIndex:
+        """BM25 over the fragments."""
+        ...
+
+    @property
+    def dense(self) -> DenseIndex:
+        """The fragments' vectors."""
+        ...
+
+    @property
+    def glossary(self) -> BilingualGlossary:
+        """The bilingual glossary that widens the lexical query."""
+        ...
+
+    def title(self, path: str) -> str:
+        """The document title of ``path`` ("" when it has none)."""
+        ...
+
+    def check_embedder(self, embedder_id: str) -> None:
+        """Raise when the vectors came from another embedder than ``embedder_id``."""
+        ...
 
 
 class UnknownRerankModeError(WorkbenchError):
@@ -193,7 +257,7 @@ def widened(question: str, expansion: Sequence[GlossaryMatch]) -> str:
 class HybridRetriever:
     """Search one index with one embedder; models load once and stay."""
 
-    def __init__(self, index: FragmentIndex, embedder: Embedder,
+    def __init__(self, index: SearchableIndex, embedder: Embedder,
                  retrieval: Retrieval | None = None, reranker: Reranker | None = None) -> None:
         index.check_embedder(embedder.id)
         self.index = index

@@ -1,77 +1,24 @@
-"""The lexical side: a bilingual analyzer and a BM25 index (bm25s) over its terms.
+"""The lexical side: a BM25 index (bm25s) over the terms of the bilingual analyzer.
 
-The analyzer lower-cases, folds ё to е, drops Russian and English stopwords and stems Cyrillic
-words with the Russian Snowball stemmer and Latin words with the English one (PyStemmer); tokens
-with digits are kept as they are. A hyphenated compound of letters and digits (``SHA-256``,
-``windows-1251``) also yields its joined form (``sha256``, ``windows1251``), so a question that
-writes it either way meets the text. The same analyzer feeds gate 0, which asks whether the
-question's content terms occur in the candidates at all.
+The analyzer itself (stopwords, Snowball stems, hyphenated compounds, pymorphy3 lemmas) lives in
+:mod:`workbench.text`, below search, so text analysis loads no search library; this module numbers
+its terms and hands them to bm25s.
 """
 
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Callable, Iterable, Sequence
-from functools import lru_cache
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
 import bm25s
 import numpy as np
-import pymorphy3
-import Stemmer
-from bm25s.stopwords import STOPWORDS_EN, STOPWORDS_RUSSIAN
 
-ANALYZER_ID = "ru-en-snowball-v1"
-_WORD = re.compile(r"\w+(?:[-‐–]\w+)*", re.UNICODE)
-_HYPHEN = re.compile(r"[-‐–]")
-_CYRILLIC = re.compile(r"[а-яё]")
+from workbench.text import ANALYZER_ID, analyze, compound_terms, words
+
 _EMPTY_DOC = "\u2400"
 """The one term of a fragment without terms: bm25s rejects an empty document."""
-_STOPWORDS = frozenset(w.replace("ё", "е") for w in (*STOPWORDS_RUSSIAN, *STOPWORDS_EN))
-
-
-@lru_cache(maxsize=2)
-def _stemmer(lang: str) -> Stemmer.Stemmer:
-    return Stemmer.Stemmer(lang)
-
-
-@lru_cache(maxsize=200_000)
-def _stem(word: str) -> str:
-    if any(ch.isdigit() for ch in word):
-        return word
-    lang = "russian" if _CYRILLIC.search(word) else "english"
-    return str(_stemmer(lang).stemWord(word))
-
-
-def _reduced_parts(compound: str, reduce: Callable[[str], str]) -> tuple[str, ...]:
-    """Each part of a word or hyphenated compound, and the parts joined, through ``reduce``."""
-    parts = _HYPHEN.split(compound)
-    terms = [reduce(part) for part in parts if part and part not in _STOPWORDS and part != "_"]
-    if len(parts) > 1:
-        joined = "".join(parts)
-        if joined not in _STOPWORDS:
-            terms.append(reduce(joined))
-    return tuple(terms)
-
-
-@lru_cache(maxsize=200_000)
-def _compound_terms(compound: str) -> tuple[str, ...]:
-    """The terms of one matched word or hyphenated compound (lower-cased, ё folded)."""
-    return _reduced_parts(compound, _stem)
-
-
-def _words(text: str) -> list[str]:
-    return _WORD.findall(text.lower().replace("ё", "е"))
-
-
-def analyze(text: str) -> list[str]:
-    """The lexical terms of ``text``, in order, repeats kept (the input of BM25)."""
-    terms: list[str] = []
-    for compound in _words(text):
-        terms.extend(_compound_terms(compound))
-    return terms
 
 
 def _term_ids(texts: Sequence[str]) -> tuple[list[list[int]], dict[str, int]]:
@@ -85,63 +32,14 @@ def _term_ids(texts: Sequence[str]) -> tuple[list[list[int]], dict[str, int]]:
     corpus_ids: list[list[int]] = []
     for text in texts:
         ids: list[int] = []
-        for compound in _words(text):
+        for compound in words(text):
             known = ids_of.get(compound)
             if known is None:
                 known = ids_of[compound] = tuple(vocab.setdefault(term, len(vocab))
-                                                 for term in _compound_terms(compound))
+                                                 for term in compound_terms(compound))
             ids.extend(known)
         corpus_ids.append(ids or [vocab.setdefault(_EMPTY_DOC, len(vocab))])
     return corpus_ids, vocab
-
-
-@lru_cache(maxsize=1)
-def morphology() -> pymorphy3.MorphAnalyzer:
-    """pymorphy3's Russian analyzer (its dictionaries load once, in about a second)."""
-    return pymorphy3.MorphAnalyzer(lang="ru")
-
-
-@lru_cache(maxsize=200_000)
-def lemma(word: str) -> str:
-    """The dictionary form of a Cyrillic word (pymorphy3's most probable parse), ё folded.
-
-    Latin words are stemmed by the English Snowball stemmer and tokens with digits are kept, as
-    in :func:`analyze`: pymorphy3 knows Russian only.
-    """
-    if not _CYRILLIC.search(word) or any(ch.isdigit() for ch in word):
-        return _stem(word)
-    return str(morphology().parse(word)[0].normal_form).replace("ё", "е")
-
-
-@lru_cache(maxsize=200_000)
-def _compound_lemmas(compound: str) -> tuple[str, ...]:
-    """:func:`_compound_terms` with Russian words reduced to their lemma."""
-    return _reduced_parts(compound, lemma)
-
-
-def analyze_lemmas(text: str) -> list[str]:
-    """:func:`analyze` with Russian words reduced to their lemma instead of their Snowball stem.
-
-    A stem cuts inflection by rule and sometimes joins unrelated words or splits one word's
-    forms (``шел``/``идти``); a lemma is read from a dictionary. Only gate 0 can use it: the
-    BM25 index keeps the stems it was built with.
-    """
-    terms: list[str] = []
-    for compound in _words(text):
-        terms.extend(_compound_lemmas(compound))
-    return terms
-
-
-TERM_ANALYZERS: dict[str, Callable[[str], list[str]]] = {
-    "stem": analyze,
-    "lemma": analyze_lemmas,
-}
-"""How gate 0 reduces words to terms: Snowball stems (the index's own) or pymorphy3 lemmas."""
-
-
-def content_terms(text: str, analyzer: Callable[[str], list[str]] = analyze) -> list[str]:
-    """The distinct lexical terms of ``text`` in first-seen order (what gate 0 looks for)."""
-    return list(dict.fromkeys(analyzer(text)))
 
 
 class LexicalHit(NamedTuple):

@@ -54,7 +54,7 @@ from typing import Any
 import yaml
 
 from workbench.errors import WorkbenchError
-from workbench.retrieval import analyze
+from workbench.text import analyze
 from workbench.utilities import load_catalog, unit_codes, unit_names
 
 

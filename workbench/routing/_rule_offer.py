@@ -15,7 +15,6 @@ from workbench.relevance import (
     first_colon,
     question_literal_spans,
 )
-from workbench.retrieval import morphology
 from workbench.routing._normalise import (
     BASE_ARGS,
     base_spans,
@@ -41,6 +40,7 @@ from workbench.routing._rule_values import (
     unnamed_spans,
 )
 from workbench.routing._rule_world import OWNER_WORDS, orders_computation
+from workbench.text import morphology
 from workbench.utilities import UtilitySchema, call_utility
 
 P = rule_patterns()

@@ -16,7 +16,6 @@ from workbench.relevance import (
     circumstance_spans,
     question_literals,
 )
-from workbench.retrieval import lemma, morphology
 from workbench.routing._normalise import (
     NormaliseError,
     date_spans,
@@ -30,6 +29,7 @@ from workbench.routing._rule_data import rule_patterns, triggers
 from workbench.routing._spec_inputs import (
     asks_reason,
 )
+from workbench.text import lemma, morphology
 from workbench.utilities import DIGIT_COUNTS, Argument, UtilitySchema, call_utility
 
 P = rule_patterns()
