@@ -199,8 +199,7 @@ def _step_negative_control(settings: Settings) -> None:
 
 
 def _step_routers(settings: Settings) -> None:
-    from workbench.cli._router import summary_lines
-    from workbench.routing import trained_routers
+    from workbench.routing import metric_lines, trained_routers
     from workbench.studies import finding_lines, study_routers
 
     folders = list(trained_routers(settings.paths.models).values())
@@ -222,7 +221,7 @@ def _step_routers(settings: Settings) -> None:
     print(f"{len(comparison.summary)} router(s) on {items} {study.split}-split items of "
           f"{' + '.join(p.name for p in study.tasksets)}"
           f"{' [cached comparison]' if study.cached else ''}:")
-    print("\n".join(summary_lines(comparison)))
+    print("\n".join(metric_lines(comparison.summary)))
     for test in study.tests:
         print(f"McNemar {test.router_a} vs {test.router_b}: b={test.b} (only {test.router_a} "
               f"right), c={test.c} (only {test.router_b} right), exact p={format_p(test.p_value)}")

@@ -12,7 +12,7 @@ from typing import Any
 from workbench.config import Settings
 from workbench.errors import WorkbenchError
 from workbench.registry import names
-from workbench.routing import CONSTRAINED_SUFFIX, RouterSpecError, build_router
+from workbench.routing import CONSTRAINED_SUFFIX, RouterSpecError, build_router, metric_lines
 from workbench.routing._score import DEFAULT_TASKSETS, TaskItem, load_tasks
 from workbench.routing._transformers import TRAINING_RECORD
 from workbench.stats import format_p
@@ -23,17 +23,6 @@ from workbench.studies._routers import (
     compare_routers,
     disagreements,
 )
-
-TABLE_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("items", "items"), ("source_accuracy", "source"), ("utility_accuracy", "utility"),
-    ("argument_exact_match", "args"), ("spec_inputs_exact", "spec-in"),
-    ("conscious_refusal_rate", "red-refuse"),
-    ("over_refusal_rate", "over-refuse"), ("incorrect_answer_rate", "incorrect"),
-    ("visible_failure_rate", "visible"), ("verified_wrong_answer_rate", "verified-wrong"),
-    ("parse_failure_rate", "parse-fail"), ("prompt_tokens_per_request", "in-tok"),
-    ("output_tokens_per_request", "out-tok"), ("latency_p50_ms", "p50 ms"),
-)
-"""Summary figure -> column heading of the printed table."""
 
 
 class TaskSetError(WorkbenchError, ValueError):
@@ -57,21 +46,9 @@ def _load_items(settings: Settings, tasksets: Sequence[str] | None, split: str |
     return items
 
 
-def _cell(value: Any) -> str:
-    if isinstance(value, float):
-        return "-" if math.isnan(value) else (f"{value:.1f}" if value > 1.0 else f"{value:.3f}")
-    return str(value)
-
-
 def summary_lines(comparison: RouterComparison) -> list[str]:
-    """The summary as an aligned text table, one line per router."""
-    summary = comparison.summary
-    header = ["router"] + [title for _, title in TABLE_COLUMNS]
-    body = [[str(name)] + [_cell(summary.loc[name].get(key, math.nan)) for key, _ in TABLE_COLUMNS]
-            for name in summary.index]
-    widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
-    return ["  ".join(cell.rjust(w) if i else cell.ljust(w) for i, (cell, w) in
-                      enumerate(zip(row, widths, strict=True))) for row in [header, *body]]
+    """The summary as an aligned text table, one line per router (``workbench.routing.ROUTER_METRICS``)."""
+    return metric_lines(comparison.summary)
 
 
 def _jsonable(value: Any) -> Any:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from workbench.config import Settings
 from workbench.errors import WorkbenchError
+from workbench.routing import ROUTER_METRICS
 from workbench.routing._score import load_tasks
 from workbench.routing._tokens import token_table
 from workbench.routing._train import load_training_config, train_router
@@ -99,9 +100,9 @@ def _cv_span(args: argparse.Namespace, settings: Settings) -> int:
     print(f"{args.folds}-fold dev of the span router ({args.encoder}; "
           + ", ".join(f"{name.replace('_', ' ')} {value:g}" for name, value in priors.items())
           + f"), {summary['items']} items:")
-    for key in ("source_accuracy", "utility_accuracy", "argument_exact_match", "spec_inputs_exact",
-                "conscious_refusal_rate", "over_refusal_rate", "verified_wrong_answer_rate"):
-        print(f"  {key.replace('_', ' '):28} {summary[key]:.3f}")
+    for metric in ROUTER_METRICS:
+        if metric.kind == "rate" and metric.key in summary:
+            print(f"  {metric.label:28} {summary[metric.key]:.3f}")
     return 0
 
 

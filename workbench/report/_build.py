@@ -28,6 +28,7 @@ from workbench.report._scope import (
     split_labels,
 )
 from workbench.report._traces import clip, over_refusal_traces, trace_block, trace_key
+from workbench.routing import HEADLINE_METRICS, ROUTER_METRICS
 from workbench.runs import RunRecord, runs_df
 from workbench.stats import format_p
 from workbench.studies import (
@@ -464,32 +465,12 @@ def ablation_section(scope: Scoped) -> Section:
 
 # --- routers ------------------------------------------------------------------------------------
 
-_ROUTER_METRICS = (
-    ("source_accuracy", "source"), ("utility_accuracy", "utility"),
-    ("argument_exact_match", "arguments"), ("conscious_refusal_rate", "red team refused"),
-    ("over_refusal_rate", "over-refusal"), ("verified_wrong_answer_rate", "verified wrong"),
-    ("parse_failure_rate", "parse failures"),
-)
-
-
-_ROUTER_LABELS = {
-    "items": "items", "source_accuracy": "right source", "utility_accuracy": "right utility",
-    "argument_exact_match": "arguments exactly right", "conscious_refusal_rate": "red team refused",
-    "over_refusal_rate": "over-refusal", "incorrect_answer_rate": "incorrect answers",
-    "visible_failure_rate": "visible failures", "verified_wrong_answer_rate": "verified wrong answers",
-    "parse_failure_rate": "parse failures", "prompt_tokens_per_request": "prompt tokens per request",
-    "output_tokens_per_request": "output tokens per request", "latency_p50_ms": "latency p50 (ms)",
-}
-"""Summary figure -> the row heading of the report's router table (the terminal abbreviates)."""
-
-
 def routers_section(scope: Scoped) -> Section:
     """The router comparison: the summary per router and McNemar of the first against each other."""
-    from workbench.cli._router import TABLE_COLUMNS
-
+    lower = ", ".join(m.label for m in ROUTER_METRICS if m.better == "lower")
     intro = ("Routers decide, per task, which source answers and with which utility and "
              "arguments. The table gives each router's shares on the same items (higher is better "
-             "except over-refusal, incorrect, verified-wrong and parse failures); McNemar's exact "
+             f"except {lower}); McNemar's exact "
              "test asks whether two routers' right/wrong outcomes differ by more than chance. "
              "Incorrect answers: items where the router chose a source (did not refuse) and its "
              "decision was not right, over every item. Visible failures: items whose error a "
@@ -506,15 +487,14 @@ def routers_section(scope: Scoped) -> Section:
     summary = summary.loc[names]
     # Figures as rows and routers as columns: a dozen figures stay readable for any few routers.
     shown_rows = []
-    for key, short in TABLE_COLUMNS:
-        title = _ROUTER_LABELS.get(key, short)
-        if key not in summary.columns:
+    for metric in ROUTER_METRICS:
+        if metric.key not in summary.columns:
             continue
         format_cell: Callable[[Any], str] = (
-            _int if key == "items" else
-            (lambda v: number(v, 1)) if key.endswith(("_per_request", "_ms")) else percent)
-        shown_rows.append({"figure": title, **{name: format_cell(summary.loc[name, key])
-                                              for name in names}})
+            _int if metric.kind == "count" else
+            (lambda v: number(v, 1)) if metric.kind == "number" else percent)
+        shown_rows.append({"figure": metric.label,
+                           **{name: format_cell(summary.loc[name, metric.key]) for name in names}})
     shown = pd.DataFrame.from_records(shown_rows, columns=["figure", *names])
     split = record.manifest.get("split")
     tasksets = ", ".join(record.manifest.get("tasksets") or [])
@@ -535,7 +515,8 @@ def routers_section(scope: Scoped) -> Section:
     else:
         blocks.append("<p>Only one router in this run: there is no pair to test. Train a router "
                       "with <code>workbench router train models/routers/base.toml</code>.</p>")
-    blocks.append(figure(figures.router_figure(summary, _ROUTER_METRICS,
+    headline = [(m.key, m.name) for m in HEADLINE_METRICS]
+    blocks.append(figure(figures.router_figure(summary, headline,
                                                "Router figures on the same items"), "fig-routers"))
     findings = record.manifest.get("findings") or []
     if findings:

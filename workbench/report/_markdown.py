@@ -21,6 +21,7 @@ from typing import Any
 from workbench.errors import WorkbenchError
 from workbench.index._layout import check_out_file
 from workbench.model_catalog import load_catalog, record_numbers
+from workbench.routing import HEADLINE_METRICS, ROUTER_METRIC
 from workbench.studies import OUTCOME_DEFINITIONS, OUTCOMES
 
 MARKED_FILES: tuple[str, ...] = ("README.md", "models/cards/*.md")
@@ -137,6 +138,10 @@ def render_figures(figures: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+_TOKEN_METRICS = (ROUTER_METRIC["prompt_tokens_per_request"], ROUTER_METRIC["output_tokens_per_request"])
+"""Token figures of the Markdown router table, shown only where a router counts tokens."""
+
+
 def render_routers(figures: dict[str, Any]) -> str:
     """Each router's figures on the comparison's split, one table row a router."""
     routers = figures.get("routers")
@@ -146,19 +151,14 @@ def render_routers(figures: dict[str, Any]) -> str:
     lines = [_source_line("Router comparison", figures, routers["run"]),
              f"{'/'.join(str(i) for i in sorted(i for i in items if i is not None))} "
              f"{routers['split'] or 'all'}-split items of {' + '.join(routers['tasksets'])}.", "",
-             *_head(["router", "parameters", "source", "utility", "arguments exact",
-                     "red-team refusal", "over-refusal", "verified wrong", "parse failures",
-                     "prompt tokens", "output tokens"])]
-    rates = ("source_accuracy", "utility_accuracy", "argument_exact_match",
-             "conscious_refusal_rate", "over_refusal_rate", "verified_wrong_answer_rate",
-             "parse_failure_rate")
+             *_head(["router", "parameters", *(m.name for m in HEADLINE_METRICS),
+                     *(m.name for m in _TOKEN_METRICS)])]
     for name, r in routers["routers"].items():
         params = (r.get("training") or {}).get("parameters")
         tokens = r.get("prompt_tokens_per_request")
         lines.append(_row([name, "–" if params is None else f"{params:,}",
-                           *(_num(r.get(key)) for key in rates),
-                           "–" if not tokens else _num(tokens, 1),
-                           "–" if not tokens else _num(r.get("output_tokens_per_request"), 1)]))
+                           *(_num(r.get(m.key)) for m in HEADLINE_METRICS),
+                           *("–" if not tokens else _num(r.get(m.key), 1) for m in _TOKEN_METRICS)]))
     return "\n".join(lines) + "\n"
 
 

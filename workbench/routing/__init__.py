@@ -37,6 +37,14 @@ from workbench.routing._dataset import (
     generate_training_data,
     write_training_data,
 )
+from workbench.routing._metrics import (
+    HEADLINE_METRICS,
+    ROUTER_METRIC,
+    ROUTER_METRICS,
+    RouterMetric,
+    metric_cell,
+    metric_lines,
+)
 from workbench.routing._normalise import (
     NORMALISERS,
     ArgSpan,
@@ -99,6 +107,12 @@ from workbench.routing._transformers import (
 )
 
 __all__ = [
+    "HEADLINE_METRICS",
+    "ROUTER_METRIC",
+    "ROUTER_METRICS",
+    "RouterMetric",
+    "metric_cell",
+    "metric_lines",
     "SCRIPT_SHARE",
     "ScreenCode",
     "screen_question",

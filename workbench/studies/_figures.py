@@ -17,6 +17,7 @@ from typing import Any
 import pandas as pd
 
 from workbench.answers import ForgeryKind
+from workbench.routing import ROUTER_METRICS
 from workbench.routing._transformers import TRAINING_RECORD
 from workbench.runs import RunRecord
 from workbench.stats import format_p
@@ -31,15 +32,10 @@ from, not whether it fits the question, so another question's valid evidence pas
 FIGURES_VERSION = 2
 """The layout of the figures record; a change of layout bumps it."""
 
-CATALOG_FIGURES: tuple[tuple[str, str], ...] = (
-    ("items", "items"), ("source_accuracy", "source accuracy"), ("utility_accuracy", "utility accuracy"),
-    ("argument_exact_match", "argument exact match"),
-    ("conscious_refusal_rate", "red-team conscious refusal"), ("over_refusal_rate", "over-refusal"),
-    ("verified_wrong_answer_rate", "verified wrong answers"), ("parse_failure_rate", "parse failures"),
-    ("prompt_tokens_per_request", "prompt tokens/request"),
-    ("output_tokens_per_request", "output tokens/request"), ("latency_p50_ms", "latency p50 ms"),
-)  # fmt: skip
-"""A router comparison's summary figure -> its label in ``models/catalog.yaml``."""
+CATALOG_FIGURES: tuple[tuple[str, str], ...] = tuple(
+    (metric.key, metric.figure) for metric in ROUTER_METRICS if metric.figure is not None)
+"""A router comparison's summary figure -> its label in ``models/catalog.yaml``
+(``workbench.routing.ROUTER_METRICS``)."""
 
 CATALOG_DIGITS = 4
 """Decimals a catalog number keeps."""

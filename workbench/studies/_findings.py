@@ -25,6 +25,7 @@ from typing import Any
 
 import pandas as pd
 
+from workbench.routing import ROUTER_METRIC
 from workbench.routing._score import TaskItem
 from workbench.routing._tokens import token_table
 from workbench.stats import format_p, mcnemar
@@ -116,9 +117,8 @@ def vocabulary_finding(comparison: RouterComparison, tokens: pd.DataFrame | None
             rows = tokens[(tokens["tokenizer"] == routers[0]) & (tokens["group"] == group)]
             if not rows.empty:
                 numbers[f"token savings {group}"] = float(rows["savings"].iloc[0])
-    for column, label in (("source_accuracy", "source accuracy"),
-                          ("argument_exact_match", "argument exact match"),
-                          ("prompt_tokens_per_request", "prompt tokens/request")):
+    for column in ("source_accuracy", "argument_exact_match", "prompt_tokens_per_request"):
+        label = ROUTER_METRIC[column].figure
         numbers[f"{label} base"] = _figure(comparison, ref, column)
         numbers[f"{label} ru-vocab"] = _figure(comparison, new, column)
     b, c, _, p_value = compare_pair(comparison, new, ref)

@@ -15,19 +15,15 @@ from typing import Any
 import pandas as pd
 import traitlets
 
+from workbench.routing import ROUTER_METRICS
 from workbench.stats import format_p
 from workbench.studies import RouterComparison, compare_pair, disagreements
 from workbench.studies._routers import summary_figures
 from workbench.widgets._assets import COMMON_CSS, esm
 from workbench.widgets._base import StateWidget, WidgetError, cached, jsonable, records
 
-SUMMARY_COLUMNS = (
-    "items", "source_accuracy", "utility_accuracy", "argument_exact_match", "over_refusal_rate",
-    "incorrect_answer_rate", "visible_failure_rate", "verified_wrong_answer_rate",
-    "parse_failure_rate", "conscious_refusal_rate", "prompt_tokens_per_request",
-    "output_tokens_per_request", "latency_p50_ms",
-)
-"""The summary figures shown, in this order (those of ``compare_routers``)."""
+SUMMARY_COLUMNS = tuple(metric.key for metric in ROUTER_METRICS)
+"""The summary figures shown, in this order (``workbench.routing.ROUTER_METRICS``)."""
 
 DISAGREEMENT_LIMIT = 300
 """At most this many disagreements are listed (b and c always count them all)."""
@@ -130,6 +126,8 @@ def _state(decoded: pd.DataFrame, routers: Sequence[str] | None, kinds: Sequence
         "routers": chosen, "kinds": list(chosen_kinds), "split": split or "",
         "n_items": int(part["id"].nunique()),
         "summary_columns": list(SUMMARY_COLUMNS),
+        "summary_labels": {m.key: m.label for m in ROUTER_METRICS},
+        "summary_rates": [m.key for m in ROUTER_METRICS if m.kind == "rate"],
         "summary": [{"router": name, **{c: figures[name][0].get(c) for c in SUMMARY_COLUMNS}}
                     for name in chosen],
         "errors": {name: figures[name][0].get("errors", {}) for name in chosen},
@@ -160,10 +158,6 @@ def router_comparison_state(comparison: RouterComparison, routers: Sequence[str]
 
 
 _JS = r"""
-const RATE = new Set(["source_accuracy", "utility_accuracy", "argument_exact_match",
-  "over_refusal_rate", "incorrect_answer_rate", "visible_failure_rate",
-  "verified_wrong_answer_rate", "parse_failure_rate", "conscious_refusal_rate"]);
-
 function draw(model) {
   const st = model.get("state") || {};
   if (!st.all_routers) return banner(model);
@@ -180,9 +174,10 @@ function draw(model) {
   }, {disabled: frozen, "data-kind": k}));
   const split = select([["", "both splits"], ...st.all_splits.map((x) => [x, x])], st.split,
     (v) => commit(model, {split: v}), {disabled: frozen, "data-action": "split"});
+  const rates = new Set(st.summary_rates);
   const summary = table([{key: "router"}, ...st.summary_columns.map((c) => ({key: c,
-    label: c.replaceAll("_", " "), num: true,
-    render: (r) => (RATE.has(c) ? pct(r[c]) : fmt(r[c], 1))}))], st.summary,
+    label: st.summary_labels[c], num: true,
+    render: (r) => (rates.has(c) ? pct(r[c]) : fmt(r[c], 1))}))], st.summary,
     {rowKey: (r) => r.router});
   const tokens = table([{key: "router"}, {key: "requests", num: true},
     {key: "prompt_mean", label: "prompt / request", num: true, digits: 1},
