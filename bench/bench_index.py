@@ -23,7 +23,7 @@ from make_scale_corpus import build as build_scale_corpus
 from workbench.corpus import Corpus, fragment_text
 from workbench.index import build_index
 from workbench.retrieval import LexicalIndex, analyze, make_embedder
-from workbench.retrieval._lexical import _stem
+from workbench.text import stem
 
 
 def _fragments(root: Path) -> list:
@@ -39,9 +39,9 @@ def lexical_rows(fragments: list, fragment_seconds: float) -> list[dict]:
     from rank_bm25 import BM25Okapi
 
     texts = [f.text for f in fragments]
-    _stem.cache_clear()
+    stem.cache_clear()
     ours_build, index = timed(lambda: LexicalIndex.build(texts))
-    _stem.cache_clear()  # the baseline must not inherit our warm stem cache
+    stem.cache_clear()  # the baseline must not inherit our warm stem cache
     # both sides analyse (tokenise, stem) the same texts inside the timing
     naive_build, naive = timed(lambda: BM25Okapi([analyze(t) for t in texts]))
     rng = random.Random(1)

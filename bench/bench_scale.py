@@ -44,10 +44,10 @@ def lexical_rows(texts: list[str]) -> list[dict]:
     import Stemmer
 
     from workbench.retrieval import LexicalIndex
-    from workbench.retrieval._lexical import _compound_terms, _stem
+    from workbench.text import compound_terms, stem
 
-    _stem.cache_clear()
-    _compound_terms.cache_clear()  # ours starts cold, as raw bm25s does
+    stem.cache_clear()
+    compound_terms.cache_clear()  # ours starts cold, as raw bm25s does
     ours, _ = timed(lambda: LexicalIndex.build(texts))
     stemmer = Stemmer.Stemmer("russian")
 
