@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -81,3 +82,30 @@ def test_report_renders_offline_in_chromium(browser: Any, tmp_path: Path) -> Non
     assert errors == [], f"the report logged JavaScript errors: {errors}"
     assert requests == [], f"the report reached for the network: {requests}"
     assert (tmp_path / "report.png").stat().st_size > 10_000
+
+
+LOAD_LIMIT_S = 2.0
+"""The longest a report may take to load in Chromium, and to draw every chart."""
+
+
+@pytest.mark.slow
+def test_report_loads_within_two_seconds(browser: Any, tmp_path: Path) -> None:
+    _records(tmp_path / "results")
+    path = build_report(tmp_path / "results")
+    assert path.stat().st_size < 2.5e6  # plotly.js packed once, the data compact
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto(path.as_uri(), wait_until="load")  # warm the browser's caches once
+        timings = []
+        for _ in range(3):
+            started = time.perf_counter()
+            page.goto(path.as_uri(), wait_until="load")
+            loaded = time.perf_counter() - started
+            page.wait_for_function("document.body.dataset.wbCharts === 'drawn'", timeout=15_000)
+            timings.append((loaded, time.perf_counter() - started))
+        loaded, drawn = min(timings)
+        assert loaded <= LOAD_LIMIT_S, f"the page took {loaded:.2f} s to load"
+        assert drawn <= LOAD_LIMIT_S, f"the charts took {drawn:.2f} s to draw"
+        assert page.locator(".plotly-graph-div .main-svg").count() >= 4
+    finally:
+        page.close()

@@ -141,15 +141,33 @@ def test_every_section_from_its_run(tmp_path: Path) -> None:
 
 
 def test_plotly_is_inlined_once_and_nothing_is_fetched(tmp_path: Path) -> None:
+    import base64
+    import gzip
+
     write_all(tmp_path)
     page = build_report(tmp_path, out=tmp_path / "elsewhere" / "r.html").read_text(encoding="utf-8")
-    bundle = get_plotlyjs()
-    assert page.count(bundle[:300]) == 1
-    assert page.count("Plotly.newPlot(") >= 4  # gates, routers, drift, negative control
+    packed = re.findall(r'<script type="application/octet-stream" id="wb-plotly">([^<]*)</script>',
+                        page)
+    assert len(packed) == 1  # plotly.js once, packed, not once per figure
+    assert gzip.decompress(base64.b64decode(packed[0])).decode("utf-8") == get_plotlyjs()
+    assert page.count("Plotly.newPlot(") == 1  # one loader draws every figure
+    assert page.count('class="wb-figure"') >= 4  # gates, routers, drift, negative control
+    assert len(page) < 0.5 * len(get_plotlyjs())
     assert "The three router findings" in page and "not measured: base-no-refusals is absent" in page
     assert not re.search(r"<script[^>]*\bsrc=", page)
     assert not re.search(r"<link[^>]*\bhref=[\"']?https?:", page)
     assert not (tmp_path / REPORT_NAME).exists()
+
+
+def test_figure_data_is_compact() -> None:
+    import plotly.graph_objects as go
+
+    from workbench.report._html import figure
+
+    html_text = figure(go.Figure(go.Scatter(x=[0.123456789, 1 / 3], y=[2 / 3, 1.0])), "f")
+    assert "0.1235" in html_text and "0.123456789" not in html_text
+    assert "0.3333" in html_text and "0.33333" not in html_text
+    assert "<script>" not in html_text and "newPlot" not in html_text
 
 
 def test_missing_runs_are_said_not_invented(tmp_path: Path) -> None:

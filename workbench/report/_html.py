@@ -1,12 +1,17 @@
 """The page around the sections: escaping, tables, figures, and one inlined copy of plotly.js.
 
-The page is a single file that opens from disk with no server and no network: plotly.js goes
-into one ``<script>`` in the head, and every figure only calls ``Plotly.newPlot`` on its div.
+The page is a single file that opens from disk with no server and no network. plotly.js goes in
+once, gzipped and base64-encoded in an inert ``<script>`` at the end (a third of its size); every
+figure is a div and its JSON (floats rounded), and one small loader unpacks plotly.js after the
+page has loaded and draws them, so the text and the tables show before any chart is drawn.
 """
 
 from __future__ import annotations
 
+import base64
+import gzip
 import html
+import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -123,11 +128,29 @@ def table(frame: pd.DataFrame, formats: Mapping[str, Callable[[Any], str]] | Non
             f'<tbody>{body}</tbody></table></div>')
 
 
+def _rounded(value: Any, digits: int = 4) -> Any:
+    """``value`` with every float rounded to ``digits`` decimals (figure data stays small)."""
+    if isinstance(value, float):
+        return round(value, digits)
+    if isinstance(value, list):
+        return [_rounded(v, digits) for v in value]
+    if isinstance(value, dict):
+        return {k: _rounded(v, digits) for k, v in value.items()}
+    return value
+
+
 def figure(fig: go.Figure, div_id: str) -> str:
-    """A figure's div and the call that draws it; plotly.js itself is in the page head."""
-    return '<div class="figure">' + fig.to_html(
-        full_html=False, include_plotlyjs=False, div_id=div_id,
-        config={"displaylogo": False, "responsive": True}) + "</div>"
+    """A figure's div and its data (JSON, floats rounded); the page's loader draws it.
+
+    No per-figure script: one loader at the end of the page unpacks plotly.js once and calls
+    ``Plotly.newPlot`` for every ``script.wb-figure``.
+    """
+    spec = _rounded(json.loads(fig.to_json()))
+    spec["config"] = {"displaylogo": False, "responsive": True}
+    data = json.dumps(spec, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    return (f'<div class="figure"><div class="plotly-graph-div" id="{esc(div_id)}" '
+            f'style="height:100%;width:100%"></div><script type="application/json" '
+            f'class="wb-figure" data-target="{esc(div_id)}">{data}</script></div>')
 
 
 def plotly_js() -> str:
@@ -137,12 +160,34 @@ def plotly_js() -> str:
     return str(get_plotlyjs())
 
 
+def packed_plotly_js() -> str:
+    """plotly.js gzipped and base64-encoded: about a third of its size in the page."""
+    return base64.b64encode(gzip.compress(plotly_js().encode("utf-8"), compresslevel=9,
+                                          mtime=0)).decode("ascii")
+
+
+LOADER = """
+(async () => {
+  const packed = document.getElementById("wb-plotly").textContent.trim();
+  const bytes = Uint8Array.from(atob(packed), c => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  (0, eval)(await new Response(stream).text());
+  for (const node of document.querySelectorAll("script.wb-figure")) {
+    const spec = JSON.parse(node.textContent);
+    await Plotly.newPlot(node.dataset.target, spec.data, spec.layout, spec.config);
+  }
+  document.body.dataset.wbCharts = "drawn";
+})().catch(error => { document.body.dataset.wbCharts = "failed"; console.error(error); });
+"""
+"""Unpacks plotly.js once, after the page has loaded, then draws every figure from its JSON."""
+
+
 def page(title: str, header: str, nav: str, body: str) -> str:
-    """The whole document."""
-    script = plotly_js().replace("</script", "<\\/script")  # a literal would end the tag early
+    """The whole document: text and tables first, plotly.js packed once at the end."""
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n"
-        f"<script type=\"text/javascript\">{script}</script>\n</head>\n<body>\n<main>\n"
-        f"{header}\n{nav}\n{body}\n</main>\n</body>\n</html>\n")
+        f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n<main>\n"
+        f"{header}\n{nav}\n{body}\n</main>\n"
+        f'<script type="application/octet-stream" id="wb-plotly">{packed_plotly_js()}</script>\n'
+        f"<script>{LOADER}</script>\n</body>\n</html>\n")
