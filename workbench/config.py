@@ -210,6 +210,11 @@ class Answers:
 
     max_question_chars: int = 2000
     """A longer question is refused (``QUESTION_TOO_LONG``) before routing and retrieval."""
+    router: str = ""
+    """The router of ``ask`` when none is given: a name :func:`workbench.routing.build_router`
+    takes (``rule``, ``span``, a trained router's name), ``quote-only`` (every question to the
+    quote source), or ``""``: the best router by measurement on the bundled course, and
+    ``quote-only`` on any other corpus, whose words the routers' keyword tables do not know."""
 
 
 @dataclass(frozen=True)

@@ -11,13 +11,18 @@ goes through it.
 
 from workbench.answers._ask import (
     ASK_BATCH,
+    BUNDLED_COURSE,
     FALLBACK_ROUTER,
+    QUOTE_ONLY,
     SELECTION_FIGURE,
     ForcedSource,
+    QuoteOnly,
     RouterChoice,
     ask,
     ask_many,
     best_router,
+    default_router,
+    is_bundled_course,
     resolve_router,
 )
 from workbench.answers._codes import AnswerCode, Invariant
@@ -67,13 +72,18 @@ from workbench.refusal import FALSEHOOD_PATTERN, Refusal, falsehood_words, speak
 
 __all__ = [
     "ASK_BATCH",
+    "BUNDLED_COURSE",
     "FALLBACK_ROUTER",
+    "QUOTE_ONLY",
     "SELECTION_FIGURE",
     "ForcedSource",
+    "QuoteOnly",
     "RouterChoice",
     "ask",
     "ask_many",
     "best_router",
+    "default_router",
+    "is_bundled_course",
     "resolve_router",
     "FALSEHOOD_PATTERN",
     "FORGERS",

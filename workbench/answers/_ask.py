@@ -4,6 +4,11 @@
 same question takes the same path everywhere: the router named (or the best router by
 measurement as the model catalog records it), optionally held to one source, then
 :func:`workbench.answers.answer` (source, evidence, invariant checker).
+
+Without a router named, ``[answers] router`` chooses; left empty, it is the best router by
+measurement on the bundled course, and the quote source alone on any other corpus: the
+routers' keyword tables and training lines were written for the course, and on a corpus of
+one's own they send its questions to a utility or refuse them (:func:`default_router`).
 """
 
 from __future__ import annotations
@@ -22,7 +27,14 @@ from workbench.gates import QuoteSource
 from workbench.model_catalog import CatalogError, load_catalog
 from workbench.refusal import Refusal
 from workbench.registry import names
-from workbench.routing import Router, RouterDecision, Source, build_router, trained_routers
+from workbench.routing import (
+    Router,
+    RouterDecision,
+    RouterSpecError,
+    Source,
+    build_router,
+    trained_routers,
+)
 
 FALLBACK_ROUTER = "rule"
 """The router ``ask`` uses when the catalog holds no figure to choose by."""
@@ -32,6 +44,13 @@ SELECTION_FIGURE = "test verified wrong answers"
 
 TIE_FIGURE = "test source accuracy"
 """The figure that breaks a tie: the higher source accuracy."""
+
+QUOTE_ONLY = "quote-only"
+"""The router name (``--router``, ``[answers] router``) that sends every question to the quote
+source."""
+
+BUNDLED_COURSE = Path(__file__).resolve().parents[2] / "corpus" / "course"
+"""The course the routers were built on, in the checkout beside the package."""
 
 ASK_BATCH = 32
 """Questions :func:`ask_many` answers together: the quote source encodes their dense queries in
@@ -79,6 +98,48 @@ def best_router(models: Path) -> RouterChoice:
                               f"{len(ranked)} measured routers")
 
 
+def is_bundled_course(corpus: Path) -> bool:
+    """Whether ``corpus`` is the bundled course (:data:`BUNDLED_COURSE`).
+
+    Compared by resolved path, not by digest: an edited course stays the course, and a copy of
+    it elsewhere is taken for a corpus of one's own, which is answered from the quote source,
+    the safe side.
+    """
+    return Path(corpus).resolve() == BUNDLED_COURSE
+
+
+def default_router(settings: Settings, source: Source | str | None = None) -> RouterChoice:
+    """The router ``ask`` uses when none is named, and why.
+
+    ``[answers] router`` when it names one; otherwise :func:`best_router` on the bundled course
+    and :data:`QUOTE_ONLY` on any other corpus (``[paths].corpus``, or the one ``--index`` or
+    ``--corpus`` named), unless ``source`` holds the router to a utility or a spec: a router then
+    still binds the arguments, so the best one is taken.
+    """
+    named = settings.answers.router
+    if named:
+        where = f" in {settings.source}" if settings.source is not None else ""
+        return RouterChoice(named, f"[answers] router{where}")
+    corpus = Path(settings.paths.corpus)
+    if not is_bundled_course(corpus) and (source is None or Source(source) is Source.QUOTE):
+        return RouterChoice(QUOTE_ONLY, f"the corpus {corpus} is not the bundled course, whose "
+                                        "words the routers were built on; [answers] router "
+                                        "names another")
+    return best_router(Path(settings.paths.models))
+
+
+class QuoteOnly:
+    """A router that sends every question to the quote source (:data:`QUOTE_ONLY`).
+
+    The quote source's gates then decide: a verbatim quote with its anchor, or a refusal that
+    says what was searched.
+    """
+
+    def route(self, question: str) -> RouterDecision:
+        """The quote source, whatever ``question`` asks."""
+        return RouterDecision(source=Source.QUOTE, raw_output=QUOTE_ONLY)
+
+
 class ForcedSource:
     """A router held to one source: the user chose the source, the router still binds the rest.
 
@@ -119,14 +180,29 @@ def resolve_router(router: Router | str | None, settings: Settings,
 
     Args:
         router: A router, a name for :func:`workbench.routing.build_router` (``rule``, ``base``,
-            ``transformers:DIR``, ...), or None for :func:`best_router`.
-        settings: Where the models live (``[paths].models``).
+            ``transformers:DIR``, ...), :data:`QUOTE_ONLY`, or None for :func:`default_router`.
+        settings: Where the models live (``[paths].models``), the corpus, ``[answers] router``.
         source: ``quote``, ``utility`` or ``spec`` to hold the router to that source.
+
+    Raises:
+        RouterSpecError: The name (given or from ``[answers] router``) names no router.
     """
     models = Path(settings.paths.models)
+    setting = None  # where the name came from, when the settings named it
     if router is None:
-        router = best_router(models).name
-    built: Router = build_router(router, models=models) if isinstance(router, str) else router
+        choice = default_router(settings, source)
+        router = choice.name
+        setting = choice.reason if settings.answers.router else None
+    built: Router
+    try:
+        if router == QUOTE_ONLY:
+            built = QuoteOnly()
+        else:
+            built = build_router(router, models=models) if isinstance(router, str) else router
+    except RouterSpecError as exc:
+        if setting is None:
+            raise
+        raise RouterSpecError(f"{setting}: {exc}") from None
     return ForcedSource(built, Source(source)) if source is not None else built
 
 
@@ -139,8 +215,8 @@ def ask(question: str, settings: Settings | None = None, *, router: Router | str
     Args:
         question: The question.
         settings: The settings (:func:`workbench.config.load_settings` if omitted).
-        router: A router or its name; the best router by the catalog's measurement if omitted
-            (see :func:`resolve_router`). Build it once with :func:`resolve_router` when asking
+        router: A router or its name; :func:`default_router` if omitted (see
+            :func:`resolve_router`). Build it once with :func:`resolve_router` when asking
             many questions.
         source: Hold the router to ``quote``, ``utility`` or ``spec``.
         allow_mode_b: Whether a mode-A refusal may become an explicit mode-B answer (needs

@@ -23,6 +23,7 @@ from workbench.display import inert
 from workbench.errors import WorkbenchError
 
 COMMAND_MODULES: tuple[str, ...] = (
+    "workbench.cli._init",
     "workbench.cli._corpus",
     "workbench.cli._tool",
     "workbench.cli._spec",

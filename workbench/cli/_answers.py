@@ -20,7 +20,7 @@ from workbench.answers import (
     AnswerResult,
     CheckContext,
     ask_many,
-    best_router,
+    default_router,
     resolve_router,
 )
 from workbench.answers._evidence import Answer, EvidenceFormatError, Mode
@@ -121,7 +121,7 @@ def _ask(args: argparse.Namespace, settings: Settings) -> int:
         return 2
     router = resolve_router(args.router, settings, args.source)
     if not args.json and args.router is None:
-        choice = best_router(Path(settings.paths.models))
+        choice = default_router(settings, args.source)
         print(inert(f"router: {choice.name} ({choice.reason})"))
     source: QuoteSource | None = None
     context: CheckContext | None = None
@@ -247,8 +247,10 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
                      help="one question a line, or JSONL with a 'question' field")
     ask.add_argument("--json", action="store_true", help="one JSON object a line")
     ask.add_argument("--router", metavar="NAME",
-                     help="rule, a trained router (base, ...), transformers:DIR or replay:FILE "
-                          "(default: the best router by measurement in models/catalog.yaml)")
+                     help="rule, a trained router (base, ...), transformers:DIR, replay:FILE or "
+                          "quote-only (default: [answers] router; unset, the best router by "
+                          "measurement in models/catalog.yaml on the bundled course, quote-only "
+                          "on a corpus of one's own)")
     ask.add_argument("--source", choices=[str(s) for s in Source if s is not Source.REFUSE],
                      help="hold the router to one source; it still binds the arguments")
     ask.add_argument("--allow-mode-b", action="store_true",

@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from workbench.corpus import detect_lang
 from workbench.refusal import Refusal
 from workbench.registry import router
 from workbench.relevance import blank_literals, question_literals
@@ -110,6 +111,53 @@ stays)."""
 
 
 SHAPE_SCORE = 8
+
+
+REFUSAL_TEXTS: dict[str, dict[str, str]] = {
+    "MISSING_ARGUMENT:utility": {
+        "en": "The question asks for the utility {utility}, but no span of it gives the required "
+              "argument “{missing}”, so nothing was called.",
+        "ru": "Вопрос просит утилиту {utility}, но ни один фрагмент вопроса не даёт её "
+              "обязательный аргумент «{missing}», поэтому вызова не было."},
+    "MISSING_ARGUMENT:spec": {
+        "en": "The question points at the specification {spec}, but no word of it settles the "
+              "input “{missing}”, on which the conclusion depends.",
+        "ru": "Вопрос указывает на спецификацию {spec}, но ни одно его слово не задаёт вход "
+              "«{missing}», от которого зависит вывод."},
+    "OUT_OF_SCOPE:out_of_scope_word": {
+        "en": "The question holds “{out_of_scope_word}”: the rule router sends such "
+              "questions to no source (checked: {utilities} utilities, {specs} specification "
+              "vocabularies and the course's topic words).",
+        "ru": "В вопросе есть «{out_of_scope_word}»: такие вопросы маршрутизатор правил не "
+              "направляет ни в один источник (проверено: {utilities} утилит, {specs} словарей "
+              "спецификаций и слова тем курса)."},
+    "OUT_OF_SCOPE:keywords_matched": {
+        "en": "No word of the question matched the keyword tables of the {utilities} utilities, "
+              "the {specs} specification vocabularies or the course's topic words, so no source "
+              "was chosen.",
+        "ru": "Ни одно слово вопроса не совпало с ключевыми словами {utilities} утилит, {specs} "
+              "словарей спецификаций или тем курса, поэтому источник не выбран."},
+    "ARGUMENT_IS_CIRCUMSTANCE:argument": {
+        "en": "The question names only a circumstance of “{argument}”, the data the utility "
+              "{utility} needs, and gives no value of it.",
+        "ru": "Вопрос называет лишь обстоятельство аргумента «{argument}», данных, нужных "
+              "утилите {utility}, и не даёт его значения."},
+    "NO_UTILITY_FOUND": {
+        "en": "No word of the question matched the keyword tables of the {utilities} utilities.",
+        "ru": "Ни одно слово вопроса не совпало с ключевыми словами {utilities} утилит."},
+    "NO_SPEC_FOUND": {
+        "en": "No word of the question matched the cue words of the {specs} specifications.",
+        "ru": "Ни одно слово вопроса не совпало с опорными словами {specs} спецификаций."},
+    "*": {
+        "en": "The rule router found no source for this question ({code}; checked: {utilities} "
+              "utilities and {specs} specification vocabularies).",
+        "ru": "Маршрутизатор правил не нашёл источника для этого вопроса ({code}; проверено: "
+              "{utilities} утилит и {specs} словарей спецификаций)."},
+}
+"""The rule router's refusal texts: ``CODE:number`` (chosen when the refusal carries that number)
+or ``CODE``, then language; the fields are the refusal's numbers, ``code``, ``utilities`` and
+``specs``. A refusal names what is missing (an argument and its utility or spec) or what was
+checked."""
 
 
 class RuleRouter:
@@ -225,9 +273,16 @@ class RuleRouter:
 
     def _refuse(self, code: str, question: str, text: str | None = None, **numbers: Any
                 ) -> RouterDecision:
-        refusal = Refusal(code=code, area=f"rule router ({len(self.schemas)} utilities, "
-                          f"{len(spec_cues()) - 1} spec vocabularies)", numbers=numbers,
-                          text=text or f"The rule router found no source for this question ({code}).")
+        utilities, specs = len(self.schemas), len(spec_cues()) - 1
+        if text is None:
+            # the text names what is missing (the argument and its utility or spec) or what was
+            # checked, from the numbers that go with it, in the question's language
+            key = next((f"{code}:{n}" for n in numbers if f"{code}:{n}" in REFUSAL_TEXTS), code)
+            lang = "ru" if detect_lang(question) == "ru" else "en"
+            template = REFUSAL_TEXTS.get(key, REFUSAL_TEXTS["*"])[lang]
+            text = template.format(code=code, utilities=utilities, specs=specs, **numbers)
+        refusal = Refusal(code=code, area=f"rule router ({utilities} utilities, "
+                          f"{specs} spec vocabularies)", numbers=numbers, text=text)
         return RouterDecision(source=Source.REFUSE, refusal=refusal, raw_output=code)
 
     def route(self, question: str) -> RouterDecision:

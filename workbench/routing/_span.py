@@ -640,8 +640,10 @@ class SpanRouter:
             return RouterDecision(source=Source.QUOTE, raw_output=raw)
         if label.startswith("refuse:"):
             code = label.split(":", 1)[1]
-            return self._refuse(code, f"The span router chose a refusal ({code}).",
-                                probability=round(confidence, 4))
+            chose = (f"The likeliest of the span router's {len(self.config.classes)} classes is "
+                     f"the refusal {code} ({confidence:.2f})")
+            return self._refuse(code, f"{chose}: no utility, specification or quote class is "
+                                "likelier.", probability=round(confidence, 4))
         if label.startswith("spec:"):
             spec = label.split(":", 1)[1]
             args = self._spec_inputs(spec, question)
