@@ -339,6 +339,37 @@ def wrapped(text: str) -> str:
     return f'<pre class="wb-wrapped" style="{WRAPPED_STYLE}">{html.escape(text)}</pre>'
 
 
+def project_questions(settings: Settings) -> tuple[Path, ...]:
+    """The labelled question files of the project the settings come from (``[paths].questions``).
+
+    The bundled sets where that folder holds them all (the course), else every ``*.jsonl`` file
+    directly in it, by name: a project of one's own keeps its question files there.
+
+    Raises:
+        LabError: The folder holds no question file.
+    """
+    from workbench.corpus._questions import set_files
+
+    folder = Path(settings.paths.questions)
+    bundled = set_files(folder)
+    if all(f.is_file() for f in bundled):
+        return tuple(f.resolve() for f in bundled)
+    files = tuple(sorted(f.resolve() for f in folder.glob("*.jsonl") if f.is_file()))
+    if not files:
+        where = settings.source or "the built-in defaults"
+        raise LabError(f"no question file (*.jsonl) in {folder}, the [paths] questions folder of "
+                       f"{where}: put your labelled questions there (format: "
+                       "corpus/questions/README.md) or name them in the questions field")
+    return files
+
+
+def error_callout(error: BaseException) -> str:
+    """A typed error as a red box of HTML, so a notebook shows it in the page, not in a log."""
+    return ('<div class="wb-error" role="alert" style="border-left: 4px solid #c53030; '
+            'background: #fff5f5; padding: 8px 12px; margin: 6px 0"><b>'
+            f"{html.escape(type(error).__name__)}</b>: {html.escape(str(error))}</div>")
+
+
 def _fix_seeds(seed: int) -> None:
     random.seed(seed)
     np.random.seed(seed)
@@ -418,4 +449,5 @@ def setup(config: str | os.PathLike[str] | None = None, *, ci: bool | None = Non
 
 
 __all__ = ["CI_ENV", "PLOTLY_RENDERER", "SEED", "WRAPPED_STYLE", "Glossary", "Lab", "LabError",
-           "ci_requested", "setup", "trained_routers", "wrapped"]
+           "ci_requested", "error_callout", "project_questions", "setup", "trained_routers",
+           "wrapped"]

@@ -5,13 +5,15 @@ app = marimo.App(width="medium")
 
 with app.setup:
     import json
-    import os
     from pathlib import Path
 
     import marimo as mo
 
+    import workbench.lab as lab_tools
+    from workbench.errors import WorkbenchError
     from workbench.lab import setup, wrapped
     from workbench.plots import sweep_curve_figure
+    from workbench.report import OVER_REFUSED, gate_misses
     from workbench.studies import (
         gate_attribution,
         headline,
@@ -36,8 +38,10 @@ def _():
     of `corpus/questions/README.md`, then walk the loop: index, evaluate, gate order, rule
     ablation, threshold sweep, and one miss inspected up close.
 
-    The fields start at the course and its bundled sets. For the real Russian LibreOffice and GIMP
-    help, run `make outside` once, then use `.cache/outside/corpus`, `.cache/index/outside` and
+    The fields start at the project this notebook runs in: the `workbench.toml` found from the
+    current folder upwards, its corpus and index, and the question files in its `[paths]`
+    questions folder. For the real Russian LibreOffice and GIMP help, run `make outside` once, then
+    use `.cache/outside/corpus`, `.cache/index/outside` and
     `corpus/outside/questions/libreoffice.jsonl, corpus/outside/questions/gimp.jsonl`.
     """)
     return
@@ -45,17 +49,21 @@ def _():
 
 @app.cell
 def _():
-    bundled = Path(lab.settings.paths.questions)
-    corpus_field = mo.ui.text(value=os.environ.get("WORKBENCH_OWN_CORPUS", str(lab.settings.paths.corpus)),
-                              label="corpus folder", full_width=True)
-    index_field = mo.ui.text(value=os.environ.get("WORKBENCH_OWN_INDEX", ""),
-                             label="index folder (empty: build or reuse one in the cache)", full_width=True)
-    questions_field = mo.ui.text(
-        value=os.environ.get("WORKBENCH_OWN_QUESTIONS", ", ".join(
-            str(bundled / f"{name}.jsonl") for name in ("in_corpus", "out_of_corpus", "relevance_traps"))),
-        label="question files (comma-separated)", full_width=True)
+    _problems = []
+    try:
+        _preset = ", ".join(str(f) for f in lab_tools.project_questions(lab.settings))
+    except WorkbenchError as _exc:  # no question file yet: say so in the page, leave the field empty
+        _preset = ""
+        _problems.append(mo.Html(lab_tools.error_callout(_exc)))
+    corpus_field = mo.ui.text(value=str(lab.settings.paths.corpus), label="corpus folder",
+                              full_width=True)
+    index_field = mo.ui.text(value=str(lab.settings.paths.index),
+                             label="index folder (empty: build or reuse one in the cache)",
+                             full_width=True)
+    questions_field = mo.ui.text(value=_preset, label="question files (comma-separated)",
+                                 full_width=True)
     use_button = mo.ui.run_button(label="index and evaluate")
-    mo.vstack([corpus_field, index_field, questions_field, use_button])
+    mo.vstack([*_problems, corpus_field, index_field, questions_field, use_button])
     return corpus_field, index_field, questions_field, use_button
 
 
@@ -67,12 +75,15 @@ def _(corpus_field, index_field, questions_field, use_button):
             mo.md("Press **index and evaluate** to index the corpus (if needed) and run every question."))
     chosen = Path(corpus_field.value.strip()).resolve()
     same_corpus = chosen == Path(lab.settings.paths.corpus).resolve()
-    index_value = index_field.value.strip()
-    own = lab.with_data(
-        corpus=None if same_corpus else chosen,
-        index=Path(index_value) if index_value else True,
-        questions=[q.strip() for q in questions_field.value.split(",") if q.strip()])
-    run = own.gate_run()
+    given = Path(index_field.value.strip()).resolve() if index_field.value.strip() else None
+    try:
+        own = lab.with_data(
+            corpus=None if same_corpus else chosen,
+            index=given if given and given != Path(lab.settings.paths.index).resolve() else True,
+            questions=[q.strip() for q in questions_field.value.split(",") if q.strip()])
+        run = own.gate_run()
+    except WorkbenchError as _exc:  # a typed error is shown in the page, not only in the log
+        mo.stop(True, mo.Html(lab_tools.error_callout(_exc)))
     mo.md(f"**{len(run)} questions** ({'from the cache' if run.attrs['cached'] else 'evaluated now'}): "
           + ", ".join(f"{name} {n}" for name, n in run.groupby("set").size().items()))
     return own, run
@@ -137,18 +148,23 @@ def _(run):
 
 @app.cell
 def _(run):
-    misses = run[(run["set"] == "in_corpus") & ~run["top_is_gold"].astype(bool)]
-    pick = mo.ui.dropdown(options={f"{r.id} · {r.question[:70]}": r.id for r in misses.itertuples()},
-                          value=None, label=f"{len(misses)} answerable questions missed at rank 1")
+    misses = gate_misses(run)
+    over = int((misses["miss"] == OVER_REFUSED).sum())
+    pick = mo.ui.dropdown(
+        options={f"{r.id} · {r.miss}{' ' + r.code if r.code else ''} · {r.question[:60]}": r.id
+                 for r in misses.itertuples()},
+        value=None, label=f"{len(misses)} answerable questions missed: {over} over-refused "
+                          "(wherever gold ranked), the rest answered from another place")
     pick
     return misses, pick
 
 
 @app.cell
-def _(misses, own, pick):
+def _(misses, own, pick, run):
     mo.stop(pick.value is None and not lab.ci, mo.md("Pick a miss to inspect it."))
     mo.stop(misses.empty, mo.md("No miss to inspect."))
-    row = misses[misses["id"] == (pick.value or misses["id"].iloc[0])].iloc[0]
+    chosen_id = pick.value or misses["id"].iloc[0]
+    row = run[run["id"] == chosen_id].iloc[0]
     gold = {q.id: q for q in own.labelled_questions()}[row["id"]].gold
     text = {k: (v if isinstance(v, str) else "") for k, v in row.items()}
     mo.vstack([

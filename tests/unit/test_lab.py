@@ -269,3 +269,41 @@ def test_with_data_moves_a_lab_to_other_data_and_keeps_its_size_and_seed(
     assert [q.id for q in moved.labelled_questions("dev")] == ["mine-1"]
     with pytest.raises(LabError, match="not found"):
         lab.with_data(index=False, questions=[tmp_path / "nosuch.jsonl"])
+
+
+def test_project_questions_are_the_settings_own_files(tmp_path: Path) -> None:
+    import dataclasses
+
+    from workbench.config import load_settings
+    from workbench.lab import LabError, project_questions
+
+    settings = load_settings()
+    course = project_questions(settings)
+    assert [f.name for f in course] == ["in_corpus.jsonl", "out_of_corpus.jsonl",
+                                        "relevance_traps.jsonl"]
+    own = tmp_path / "questions"
+    own.mkdir()
+    (own / "b.jsonl").write_text("", encoding="utf-8")
+    (own / "a.jsonl").write_text("", encoding="utf-8")
+    (own / "notes.txt").write_text("", encoding="utf-8")
+    mine = dataclasses.replace(settings, paths=dataclasses.replace(settings.paths, questions=own))
+    assert [f.name for f in project_questions(mine)] == ["a.jsonl", "b.jsonl"]
+    empty = dataclasses.replace(settings, paths=dataclasses.replace(settings.paths,
+                                                                    questions=tmp_path / "none"))
+    with pytest.raises(LabError, match="no question file"):
+        project_questions(empty)
+
+
+def test_a_typed_error_becomes_a_callout_in_the_page() -> None:
+    from workbench.lab import LabError, error_callout
+
+    box = error_callout(LabError("question file(s) not found: <mine>.jsonl"))
+    assert 'role="alert"' in box and "<b>LabError</b>" in box and "&lt;mine&gt;.jsonl" in box
+
+
+def test_notebook_09_reads_no_environment_variable() -> None:
+    root = Path(__file__).resolve().parents[2] / "notebooks"
+    for path in (root / "09_your_corpus.ipynb", root / "marimo" / "09_your_corpus.py"):
+        text = path.read_text(encoding="utf-8")
+        assert "environ" not in text and "getenv" not in text, path
+        assert "project_questions" in text and "error_callout" in text and "gate_misses" in text
