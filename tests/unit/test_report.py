@@ -419,3 +419,19 @@ def test_gate_misses_list_every_over_refusal_first_rank_included() -> None:
     assert list(misses["id"]) == ["q3", "q2"]  # over-refusals first
     assert list(misses["miss"]) == [OVER_REFUSED, ANSWERED_ELSEWHERE]
     assert misses.loc[0, "gold_rank"] == 1 and misses.loc[0, "code"] == "BELOW_THRESHOLD"
+
+
+def test_the_risk_coverage_curve_and_its_operating_point(tmp_path: Path) -> None:
+    curve = {"score": "top_score", "aurc": 0.0512345,
+             "points": [{"threshold": 0.9, "risk": 0.0, "coverage": 0.5},
+                        {"threshold": 0.8, "risk": 0.25, "coverage": 1.0}],
+             "run": {"answers": 4, "wrong": 1, "risk": 0.25, "coverage": 1.0}}
+    run = own_gate_run(tmp_path, summary={"leakage": 0, "answered": 4,
+                                          "risk_coverage": {"test": curve}})
+    section = {s.key: s for s in report_sections(tmp_path)}["risk"]
+    assert section.runs == (run.name,)
+    assert 'data-target="fig-risk-coverage"' in section.body
+    assert "<td>test</td>" in plain(section.body) and "25.0%" in section.body
+    assert "0.0512" in section.body
+    empty = {s.key: s for s in report_sections(tmp_path / "none")}["risk"]
+    assert empty.missing and "workbench eval gates" in empty.body

@@ -20,6 +20,7 @@ import pandas as pd
 from workbench import plots as figures
 from workbench.index._layout import check_out_file
 from workbench.report._html import esc, figure, number, page, percent, table
+from workbench.report._riskview import risk_coverage_block
 from workbench.report._scope import (
     ReportError,
     ReportScope,
@@ -700,8 +701,19 @@ def sweep_section(scope: Scoped) -> Section:
 
 # --- the page -----------------------------------------------------------------------------------
 
+def risk_section(scope: Scoped) -> Section:
+    """Each gate run's risk–coverage curve per split, with the operating point its gates give."""
+    intro = ("Risk is wrong answers over answers, coverage answerable questions answered from "
+             "gold over answerable questions; the curve is every threshold on the score, the "
+             "cross where the run's gates answer. The table gives each operating point and the "
+             "area under the curve (AURC, smaller is better).")
+    scoped = _as_scope(scope)
+    body, used = risk_coverage_block(scoped.runs("gates", "mode"), scoped.command("gates"))
+    return Section("risk", "Risk against coverage", intro, body, used)
+
+
 SECTIONS: tuple[Callable[[Scoped], Section], ...] = (
-    gates_section, ablation_section, routers_section, drift_section, fts_section,
+    risk_section, gates_section, ablation_section, routers_section, drift_section, fts_section,
     negative_section, sweep_section, glossary_section,
 )
 """The sections after the leakage one, in page order."""
