@@ -31,9 +31,15 @@ SHA_QUESTION = "Посчитай SHA-256 от строки привет"
 
 @pytest.fixture
 def config(small_index, small_corpus: Path, tmp_path: Path, keyword_config) -> Path:
-    """Settings over the small corpus and its keyword index, with the real specs and models."""
+    """Settings over the small corpus and its keyword index, with the real specs and models.
+
+    The small corpus is a part of the course, at another path: ``[answers] router = "rule"``
+    routes it as the course is routed (left empty, a corpus other than the bundled course is
+    answered from the quote source alone).
+    """
     return keyword_config(tmp_path, small_corpus, index=small_index.folder,
-                          extra='[gates]\nthreshold_bi_encoder_terms = 0.2\n')
+                          extra='[gates]\nthreshold_bi_encoder_terms = 0.2\n'
+                                '[answers]\nrouter = "rule"\n')
 
 
 def _ask_json(capsys, *argv: str) -> list[dict]:

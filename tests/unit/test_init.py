@@ -156,3 +156,11 @@ def test_a_rule_router_refusal_names_what_is_missing_or_what_was_checked(questio
     for part in named:
         assert part in decision.refusal.text
     assert not falsehood_words(decision.refusal.text)
+
+
+def test_a_rule_router_refusal_held_to_a_source_names_what_was_checked():
+    router = RuleRouter()
+    spec = router.route_within("Как установить пакет?", Source.SPEC)
+    utility = router.route_within("Как установить пакет?", Source.UTILITY)
+    assert spec.refusal is not None and "спецификаций" in spec.refusal.text
+    assert utility.refusal is not None and "утилит" in utility.refusal.text

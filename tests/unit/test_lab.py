@@ -57,7 +57,9 @@ def config(small_corpus: Path, tmp_path: Path) -> Path:
         f'specs = "{(ROOT / "corpus" / "specs").as_posix()}"\n'
         f'morphisms = "{(ROOT / "corpus" / "morphisms").as_posix()}"\n'
         'index = "index"\nmodels = "models"\nresults = "results"\ncache = "cache"\n'
-        '[embedder]\nname = "keyword"\n', encoding="utf-8")
+        '[embedder]\nname = "keyword"\n'
+        # a part of the course at another path, routed as the course is
+        '[answers]\nrouter = "rule"\n', encoding="utf-8")
     return path
 
 

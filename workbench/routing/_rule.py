@@ -280,7 +280,8 @@ class RuleRouter:
             key = next((f"{code}:{n}" for n in numbers if f"{code}:{n}" in REFUSAL_TEXTS), code)
             lang = "ru" if detect_lang(question) == "ru" else "en"
             template = REFUSAL_TEXTS.get(key, REFUSAL_TEXTS["*"])[lang]
-            text = template.format(code=code, utilities=utilities, specs=specs, **numbers)
+            text = template.format(**{"code": code, "utilities": utilities, "specs": specs,
+                                      **numbers})
         refusal = Refusal(code=code, area=f"rule router ({utilities} utilities, "
                           f"{specs} spec vocabularies)", numbers=numbers, text=text)
         return RouterDecision(source=Source.REFUSE, refusal=refusal, raw_output=code)
