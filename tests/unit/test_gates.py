@@ -402,7 +402,8 @@ def test_a_reslice_names_only_what_the_run_evaluated() -> None:
     rows = _synthetic_rows().drop(columns=["wf_verbatim", "rule_lang-match"])
     assert evaluated_gates(rows) == tuple(g for g in default_order() if g != "verbatim")
     assert evaluated_rules(rows) == ("entities", "term-coverage")
-    with pytest.raises(UnknownGateError, match="known: gate0, threshold, disagreement, relevance, confidence$"):
+    known = "known: gate0, threshold, disagreement, relevance, confidence$"
+    with pytest.raises(UnknownGateError, match=known):
         run_order(rows, ["verbatim", "gate0"])
     with pytest.raises(UnknownRuleError, match="lang-match; it evaluated: entities, term-coverage"):
         rule_ablation(rows, rules=["entities", "lang-match"])

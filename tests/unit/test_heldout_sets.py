@@ -20,7 +20,8 @@ from workbench.config import load_settings
 from workbench.corpus._questions import SPLITS, QuestionSetError, load_questions
 from workbench.routing._dataset import TRAINING_SETS, load_dev_tasks
 from workbench.routing._score import load_tasks
-from workbench.routing._span import _training_lines, written_sets
+from workbench.routing._span import written_sets
+from workbench.routing._span_train import _training_lines
 from workbench.utilities import call_utility, load_catalog
 
 ROOT = Path(__file__).resolve().parents[2]

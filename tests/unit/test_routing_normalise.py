@@ -27,6 +27,7 @@ from workbench.routing import (
     underived_arguments,
     vocabularies,
 )
+from workbench.routing._dates import time_first_spans
 from workbench.routing._normalise import (
     base_spans,
     date_spans,
@@ -34,9 +35,8 @@ from workbench.routing._normalise import (
     number_spans,
     places_vocabulary,
     range_start_spans,
-    time_first_spans,
-    vocabulary_for,
 )
+from workbench.routing._vocabulary import vocabulary_for
 from workbench.utilities import load_catalog
 
 QUESTIONS = Path(__file__).resolve().parents[2] / "corpus" / "questions"

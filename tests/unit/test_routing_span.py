@@ -26,11 +26,10 @@ from workbench.routing._span import (
     EmbeddingCache,
     SpanRouter,
     SpanRouterConfig,
-    _training_lines,
-    fit_span_router,
     label_of,
     rule_label,
 )
+from workbench.routing._span_train import _training_lines, fit_span_router
 from workbench.routing._spec_inputs import spec_types, spec_vocabularies
 
 
@@ -414,8 +413,9 @@ def test_the_description_prior_reads_only_among_the_classes_ranked_highest(route
 
 def test_cross_validation_scores_every_dev_item_once_by_a_router_that_never_saw_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import workbench.routing._span as span
-    from workbench.routing._span import SpanRouterError, cross_validate_span
+    import workbench.routing._span_train as span
+    from workbench.routing._span import SpanRouterError
+    from workbench.routing._span_train import cross_validate_span
 
     trained_on: list[set[str]] = []
     fit = span.fit_span_router

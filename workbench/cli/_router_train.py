@@ -32,7 +32,7 @@ def _train(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _train_span(args: argparse.Namespace, settings: Settings) -> int:
-    from workbench.routing._span import train_span_router
+    from workbench.routing._span_train import train_span_router
 
     config = train_span_router(args.out, seed=args.seed, generated=args.generated,
                                rule_prior=args.rule_prior, rule_vote=args.rule_vote,
@@ -90,7 +90,8 @@ def _span_options() -> argparse.ArgumentParser:
 
 def _cv_span(args: argparse.Namespace, settings: Settings) -> int:
     from workbench.routing._score import summarise
-    from workbench.routing._span import SHIPPED_SETTINGS, cross_validate_span
+    from workbench.routing._span import SHIPPED_SETTINGS
+    from workbench.routing._span_train import cross_validate_span
 
     priors = {name: getattr(args, name) for name in SHIPPED_SETTINGS}
     frame = cross_validate_span(args.folds, seed=args.seed, generated=args.generated, priors=priors,

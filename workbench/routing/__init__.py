@@ -82,12 +82,11 @@ from workbench.routing._span import (
     SpanRouter,
     SpanRouterConfig,
     SpanRouterError,
-    cross_validate_span,
     load_span_router,
     span_router,
-    train_span_router,
     with_learned_binder,
 )
+from workbench.routing._span_train import cross_validate_span, train_span_router
 from workbench.routing._tokens import TOKEN_COLUMNS, text_groups, token_table
 from workbench.routing._train import (
     RouterTrainingConfig,

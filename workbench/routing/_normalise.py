@@ -33,33 +33,39 @@ itself, so it is always the normalisation of words the user wrote. The normalise
 - ``enum:<vocabulary>``: a word or phrase to an enum value, by the vocabularies of
   ``synonyms.yaml`` and the ``choices`` the utility schemas declare.
 
-:func:`candidate_spans` lists every span of a question that some normaliser reads, in order;
+The date normalisers are written in :mod:`workbench.routing._dates`, the vocabularies in
+:mod:`workbench.routing._vocabulary`. :func:`candidate_spans` lists every span of a question that some normaliser reads, in order;
 :func:`derive` finds the span a given value is the normalisation of, if any, so a value bound by a
 router that keeps no spans can still be checked (:func:`underived_arguments`).
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import decimal
 import functools
 import math
 import re
-import zoneinfo
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
-import yaml
-
-from workbench.errors import WorkbenchError
-from workbench.text import analyze
-from workbench.utilities import load_catalog, unit_codes, unit_names
-
-
-class NormaliseError(WorkbenchError, ValueError):
-    """A span that the named normaliser gives no value for, or a normaliser that does not exist."""
+from workbench.routing._dates import (
+    date_spans,
+    month_spans,
+    normalise_date,
+    normalise_month,
+    normalise_range_start,
+    normalise_time_first,
+    range_start_spans,
+)
+from workbench.routing._vocabulary import (
+    NormaliseError,
+    Vocabulary,
+    build_vocabulary,
+    synonym_file,
+    vocabularies,
+)
+from workbench.utilities import unit_codes, unit_names
 
 
 @dataclass(frozen=True)
@@ -224,207 +230,6 @@ def normalise_integer(text: str, *, decimal_comma: bool = False) -> int:
     if isinstance(value, float):
         raise NormaliseError(f"not an integer: {text!r}")
     return value
-
-
-# --- dates ---------------------------------------------------------------------------------
-
-RELATIVE_BASE = dt.datetime(2000, 1, 1)
-"""The fixed date dateparser is given, so no parse ever depends on today."""
-
-DATEPARSER_SETTINGS: dict[str, Any] = {
-    "RELATIVE_BASE": RELATIVE_BASE,
-    "PARSERS": ["absolute-time"],  # no relative dates, no timestamps
-    "REQUIRE_PARTS": ["day", "month", "year"],
-    "DATE_ORDER": "DMY",
-    "PREFER_DAY_OF_MONTH": "first",
-    "RETURN_AS_TIMEZONE_AWARE": False,
-}
-"""dateparser's settings: absolute dates with day, month and year only, and a fixed base."""
-
-_RU_ENDINGS = r"(?:ь|я|е|ём|ем|ю)?"
-_MONTH_FORMS: tuple[str, ...] = (
-    rf"январ{_RU_ENDINGS}|january|jan\.?", rf"феврал{_RU_ENDINGS}|february|feb\.?",
-    r"март(?:а|е|ом|у)?|march|mar\.?", rf"апрел{_RU_ENDINGS}|april|apr\.?",
-    r"ма(?:й|я|е|ем|ю)|may", rf"июн{_RU_ENDINGS}|june|jun\.?", rf"июл{_RU_ENDINGS}|july|jul\.?",
-    r"август(?:а|е|ом|у)?|august|aug\.?", rf"сентябр{_RU_ENDINGS}|september|sept?\.?",
-    rf"октябр{_RU_ENDINGS}|october|oct\.?", rf"ноябр{_RU_ENDINGS}|november|nov\.?",
-    rf"декабр{_RU_ENDINGS}|december|dec\.?",
-)
-"""Each month's written forms, January first: a Russian month in any case, an English month or
-its abbreviation. Dates and the ``month`` normaliser both read months from here."""
-_MONTH_WORD = "(?:" + "|".join(_MONTH_FORMS) + ")"
-_TIME_AFTER = r"(?:(?:\s+(?:года|г\.))?,?\s+(?:(?:в|at)\s+)?\d{1,2}:\d{2}(?::\d{2})?(?!\d))?"
-"""The time of day that may follow a date in words or with dots: «15 мая 2026 года в 12:30»,
-"May 15, 2026 at 12:30", «15.05.2026 12:30»."""
-_ORDINAL = r"(?:st|nd|rd|th)?"
-"""The English ordinal ending a day may carry: "July 20th, 1969", "the 3rd of March 2025"."""
-_DATE_SPAN = re.compile(
-    r"(?<!\d)\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?|,?\s+(?:в|at)\s+\d{1,2}:\d{2}(?::\d{2})?)?(?!\d)"
-    r"|(?<![\d.])\d{1,2}\.\d{1,2}\.\d{4}(?!\d)" + _TIME_AFTER
-    + r"|(?<![\d/])\d{1,2}/\d{1,2}/\d{4}(?!\d)"
-    + rf"|(?<!\w)\d{{1,2}}{_ORDINAL}\s+(?:of\s+)?{_MONTH_WORD}\s+\d{{4}}(?!\d)" + _TIME_AFTER
-    + rf"|(?<!\w){_MONTH_WORD}\s+\d{{1,2}}{_ORDINAL},?\s+\d{{4}}(?!\d)" + _TIME_AFTER,
-    re.IGNORECASE)
-_TIME = re.compile(r"\d{1,2}:\d{2}")
-
-
-@functools.cache
-def _dateparser() -> Callable[..., Any]:
-    import dateparser  # loaded on first use: it reads its language tables at import
-
-    return dateparser.parse  # type: ignore[no-any-return]
-
-
-def normalise_date(text: str) -> str:
-    """A date with day, month and year, in Russian or English words or digits, to ISO 8601.
-
-    Raises:
-        NormaliseError: The text is not one complete absolute date (a relative date, a date
-            without a year, or a day that does not exist).
-    """
-    return _normalised_date(" ".join(text.split()))
-
-
-_RANGE_DAY = re.compile(r"(?<![\w.:/-])(\d{1,2})\s*(?:по|до|to|through|[-–—])\s*", re.IGNORECASE)
-
-
-def range_start_spans(question: str) -> list[tuple[int, int]]:
-    """Ranges whose first day leaves its month and year to the date that ends them.
-
-    «с 1 по 31 марта 2026 года», "from 1 to 31 March 2026": each span runs from the first day
-    to the end of that date, and :func:`normalise_range_start` reads the day it starts on.
-    """
-    ends = {start: end for start, end in date_spans(question)}
-    return [(m.start(1), ends[m.end()]) for m in _RANGE_DAY.finditer(question) if m.end() in ends]
-
-
-def normalise_range_start(text: str) -> str:
-    """The first day of a range written «1 по 31 марта 2026» or "1 to 31 March 2026", in ISO 8601.
-
-    Raises:
-        NormaliseError: The text is no such range, its day does not exist in that month, or it
-            comes after the range's end.
-    """
-    match = _RANGE_DAY.match(text)
-    if match is None:
-        raise NormaliseError(f"not a range that starts with a bare day: {text[:40]!r}")
-    end = dt.date.fromisoformat(normalise_date(text[match.end():])[:10])
-    try:
-        start = end.replace(day=int(match[1]))
-    except ValueError:
-        raise NormaliseError(f"no day {match[1]} in {end:%Y-%m}") from None
-    if start > end:
-        raise NormaliseError(f"the range starts on {start} after it ends on {end}")
-    return start.isoformat()
-
-
-@functools.lru_cache(maxsize=4096)
-def _normalised_date(raw: str) -> str:
-    """:func:`normalise_date` of a text with its spaces made single, remembered.
-
-    The settings fix the base date, so one text always reads as one date; routing one question
-    binds several utilities, and each would parse the same span again.
-    """
-    if not _DATE_SPAN.fullmatch(raw):
-        raise NormaliseError(f"not a date with day, month and year: {raw!r}")
-    slashed = re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", raw)
-    if slashed:
-        first, second, year = (int(g) for g in slashed.groups())
-        return _slashed_date(first, second, year, raw)
-    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", raw):  # ISO already; dateparser would read it too
-        try:
-            return dt.date.fromisoformat(raw).isoformat()
-        except ValueError:
-            raise NormaliseError(f"no such day: {raw!r}") from None
-    parsed = _dateparser()(raw, languages=["ru", "en"], settings=DATEPARSER_SETTINGS)
-    if parsed is None:
-        raise NormaliseError(f"no such date: {raw!r}")
-    if _TIME.search(raw):
-        return str(parsed.replace(tzinfo=None).isoformat(timespec="seconds"))
-    return str(parsed.date().isoformat())
-
-
-_TIME_FIRST = re.compile(r"(?<![\d:.])(\d{1,2}):(\d{2})(?::(\d{2}))?((?:[\s,]+[^\W\d_][\w.-]*){0,4}?)[\s,]+$")
-"""A time of day before a date, at most four words between: "at 15:30 Yekaterinburg time on
-21.10.2025", «в 08:15 по Екб, 03.11.2025»."""
-
-
-def time_first_spans(question: str) -> list[tuple[int, int]]:
-    """Spans from a time of day to the date it is on, written after it (:data:`_TIME_FIRST`).
-
-    Only dates that carry no time of their own; the span runs from the time to the date's end
-    and reads through :func:`normalise_time_first`.
-    """
-    found = []
-    for start, end in date_spans(question):
-        if _TIME.search(question, start, end):
-            continue
-        time = _TIME_FIRST.search(question, max(0, start - 60), start)
-        if time is not None:
-            found.append((time.start(), end))
-    return found
-
-
-def normalise_time_first(text: str) -> str:
-    """A time of day, up to four words, then a date, to ISO 8601 with seconds.
-
-    "15:30 Yekaterinburg time on 21.10.2025" is ``2025-10-21T15:30:00``; the words between
-    (a zone, "on") are read by other arguments, not here.
-
-    Raises:
-        NormaliseError: The text does not open with a time of day and end with a date, or the
-            time does not exist.
-    """
-    for start, end in reversed(date_spans(text)):
-        if end != len(text):
-            continue
-        time = _TIME_FIRST.fullmatch(text, 0, start)
-        if time is None:
-            break
-        hour, minute, second = int(time[1]), int(time[2]), int(time[3] or 0)
-        if hour > 23 or minute > 59 or second > 59:
-            raise NormaliseError(f"no such time of day: {text!r}")
-        return f"{normalise_date(text[start:end])}T{hour:02d}:{minute:02d}:{second:02d}"
-    raise NormaliseError(f"not a time of day followed by a date: {text!r}")
-
-
-def _slashed_date(first: int, second: int, year: int, raw: str) -> str:
-    """A date written with slashes, read only where its order is not in doubt.
-
-    17/11/1986 is day first and 11/17/1986 month first; 05/03/2025 is the 5th of March in Russia
-    and the 3rd of May in the United States, so it is no date here (the same day twice, 04/04,
-    reads either way).
-    """
-    if first <= 12 and second <= 12 and first != second:
-        raise NormaliseError(f"day and month may be read either way: {raw!r}")
-    day, month = (second, first) if second > 12 else (first, second)
-    try:
-        return dt.date(year, month, day).isoformat()
-    except ValueError:
-        raise NormaliseError(f"no such day: {raw!r}") from None
-
-
-_MONTH_NAME = re.compile(
-    r"(?<!\w)(?:" + "|".join(f"(?P<m{n}>{forms})" for n, forms in enumerate(_MONTH_FORMS, 1))
-    + r")(?!\w)", re.IGNORECASE)
-"""One month's name; the group that matched (``m1`` … ``m12``) is its number."""
-
-
-def normalise_month(text: str) -> int:
-    """A month named in Russian or English words («феврале», "Feb."), or written 1–12, as 1–12.
-
-    Raises:
-        NormaliseError: The text is not one month.
-    """
-    raw = text.strip()
-    if raw.isdigit():
-        if 1 <= int(raw) <= 12:
-            return int(raw)
-        raise NormaliseError(f"no month {raw}")
-    match = _MONTH_NAME.fullmatch(raw)
-    if match and match.lastgroup:
-        return int(match.lastgroup[1:])
-    raise NormaliseError(f"not a month: {text!r}")
 
 
 _BASE_NUMBER = re.compile(r"(?<![\w-])(?:base|основани[еяюи]|radix)[\s-](\d{1,2})(?!\d)",
@@ -643,182 +448,6 @@ def base_spans(question: str) -> list[tuple[int, int]]:
     return sorted(found)
 
 
-def month_spans(question: str) -> list[tuple[int, int]]:
-    """The month names of ``question``, in order; English "may" only as "May", outside dates."""
-    taken = date_spans(question)
-    return [(m.start(), m.end()) for m in _MONTH_NAME.finditer(question)
-            if not (m[0].lower().startswith("may") and not m[0].startswith("M"))
-            and not any(s <= m.start() < e for s, e in taken)]
-
-
-# --- enums ---------------------------------------------------------------------------------
-
-
-@functools.cache
-def _word_pattern(word: str, stem: bool) -> re.Pattern[str]:
-    """A vocabulary word as a pattern.
-
-    A ``*`` inside a phrase («продукт* питания») and a final stem take any letters; spaces match any
-    run of spaces.
-    """
-    letters = r"[^\W\d_]*"
-    parts = [letters if piece == "*" else r"\s+" if piece.isspace() else re.escape(piece)
-             for piece in re.split(r"(\s+|\*)", word) if piece]
-    return re.compile("".join(parts) + (letters if stem else ""), re.IGNORECASE)
-
-
-@functools.cache
-def _bounded_pattern(word: str, stem: bool) -> re.Pattern[str]:
-    """:func:`_word_pattern` as a whole word: no letter, digit or hyphen on either side."""
-    return re.compile(rf"(?<![\w-]){_word_pattern(word, stem).pattern}(?![\w-])", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class Vocabulary:
-    """One enum vocabulary: values and the words that name them."""
-
-    name: str
-    """``charset``, ``unit``, ... or ``<utility>.<argument>``."""
-    words: tuple[tuple[str, str, bool], ...]
-    """``(word, value, is_stem)``, longest word first, words case-folded; a ``*`` left inside a
-    word («продукт* питания») stands for any letters there."""
-
-    def lookup(self, text: str) -> str:
-        """The value ``text`` names.
-
-        Raises:
-            NormaliseError: No word of the vocabulary is ``text`` (or, for a stem, begins it).
-        """
-        folded = " ".join(text.split()).casefold()
-        for word, value, stem in self.words:
-            if _word_pattern(word, stem).fullmatch(folded):
-                return value
-        raise NormaliseError(f"{text!r} names no value of the {self.name} vocabulary")
-
-    def spans(self, question: str) -> Iterator[tuple[int, int]]:
-        """Every span of ``question`` that names a value, longest word first."""
-        folded = question.casefold()
-        for word, _, stem in self.words:
-            if word.split("*", 1)[0].split(maxsplit=1)[0] not in folded:
-                continue  # the cheap filter: the word's first piece is nowhere in the question
-            for m in _bounded_pattern(word, stem).finditer(question):
-                yield m.start(), m.end()
-
-    def words_in(self, question: str) -> set[str]:
-        """The declared words that name a value in ``question`` (over :meth:`separate_spans`)."""
-        found = set()
-        for start, end in self.separate_spans(question):
-            text = " ".join(question[start:end].split()).casefold()
-            found |= {word for word, _, stem in self.words if _word_pattern(word, stem).fullmatch(text)}
-        return found
-
-    def separate_spans(self, question: str) -> list[tuple[int, int]]:
-        """The spans that name a value, in order, an overlapped one dropped for the earlier-longer.
-
-        «не подтверждены» is kept and the «подтверждены» inside it dropped.
-        """
-        kept: list[tuple[int, int]] = []
-        for start, end in sorted(self.spans(question), key=lambda s: (s[0], -s[1])):
-            if not any(start < e and s < end for s, e in kept):
-                kept.append((start, end))
-        return kept
-
-
-@functools.cache
-def synonym_file() -> dict[str, Any]:
-    """``synonyms.yaml``, read once: every section (``vocabularies``, ``bases``, ``spec_inputs``...).
-
-    Callers copy what they change; the parsed file is shared.
-    """
-    text = resources.files("workbench.routing").joinpath("synonyms.yaml").read_text("utf-8")
-    return dict(yaml.safe_load(text))
-
-
-def _synonym_table() -> dict[str, dict[str, list[str]]]:
-    return {name: {value: list(words or []) for value, words in (values or {}).items()}
-            for name, values in synonym_file()["vocabularies"].items()}
-
-
-@functools.cache
-def vocabularies() -> dict[str, Vocabulary]:
-    """Every enum vocabulary: ``synonyms.yaml`` plus one per argument with declared ``choices``."""
-    table = _synonym_table()
-    units = table.setdefault("unit", {})
-    for alias, code in unit_names().items():
-        # the units utility's own names: a word of four letters or more also takes its endings
-        # («километров», "miles"); a shorter one («км», "kg") must stand alone, and one letter
-        # («м», "c") is too common in ordinary text to name a unit at all; nor is a name that
-        # the lexical analyzer drops as a stopword
-        if len(alias) >= 2 and analyze(alias):  # "are" (the unit of area) is also a stopword
-            units.setdefault(code, []).append(alias + "*" if len(alias) >= 4 and alias.isalpha() else alias)
-    zones = table.setdefault("timezone", {})
-    for zone in sorted(zoneinfo.available_timezones()):  # every IANA zone names itself: "Asia/Tokyo"
-        if "/" in zone:
-            zones.setdefault(zone, [])
-            # and a city of a continent names its zone ("Warsaw time", "in New York"), unless the
-            # city's name is an ordinary word too ("Phoenix", "Jersey")
-            region, _, city = zone.partition("/")
-            words = city.replace("_", " ").casefold()
-            if (region in CITY_REGIONS and "/" not in city and words not in COMMON_CITY_WORDS
-                    and len(words) >= 4):
-                zones[zone].append(words)
-    for uid, schema in load_catalog().schemas.items():
-        for arg in schema.arguments:
-            if arg.choices:
-                table.setdefault(f"{uid}.{arg.name}", {})
-                for choice in arg.choices:
-                    table[f"{uid}.{arg.name}"].setdefault(str(choice), [])
-    return {name: build_vocabulary(name, values or {}) for name, values in table.items()}
-
-
-CITY_REGIONS = frozenset({"Europe", "Asia", "America", "Africa", "Australia"})
-"""The IANA regions whose zones a city's name stands for (not the islands and stations of the oceans)."""
-COMMON_CITY_WORDS = frozenset({"phoenix", "jersey", "regina", "nome", "denver", "monterrey", "nassau",
-                               "chicago", "detroit", "boise", "juneau", "tell city", "center", "knox",
-                               "marengo", "vevay", "winamac", "petersburg", "vincennes", "beulah",
-                               "new salem", "louisville", "monticello", "grand turk", "kralendijk"})
-"""City names of zones that a question says for something else (a name, a team, a brand)."""
-
-
-def build_vocabulary(name: str, values: Mapping[str, Sequence[str] | None], *,
-                     own_names: bool = True) -> Vocabulary:
-    """A vocabulary from ``value -> words`` (a word ending in ``*`` is a stem).
-
-    With ``own_names`` a value also names itself, unless it is a short word of ordinary text
-    ("in", "t", "C") that has synonyms.
-    """
-    words: dict[str, tuple[str, bool]] = {}
-    for value, synonyms in values.items():
-        own = [str(value)] if own_names and (len(str(value)) >= 3 or not synonyms) else []
-        for word in [*own, *(synonyms or [])]:
-            stem = word.endswith("*")
-            words.setdefault(word.rstrip("*").casefold(), (str(value), stem))
-    ordered = sorted(((w, v, s) for w, (v, s) in words.items()), key=lambda t: (-len(t[0]), t[0]))
-    return Vocabulary(name, tuple(ordered))
-
-
-def vocabulary_for(utility: str, argument: str) -> str | None:
-    """The vocabulary an argument's values come from, if it has one."""
-    own = f"{utility}.{argument}"
-    if own in vocabularies():
-        return own
-    for vocabulary, names in VOCABULARY_ARGUMENTS.items():
-        if argument in names:
-            return vocabulary
-    return None
-
-
-VOCABULARY_ARGUMENTS: dict[str, frozenset[str]] = {
-    "charset": frozenset({"charset", "from_charset", "to_charset"}),
-    "timezone": frozenset({"tz", "from_tz", "to_tz"}),
-    "unit": frozenset({"from_unit", "to_unit"}),
-    "regex_flags": frozenset({"flags"}),
-    "uuid_namespace": frozenset({"namespace"}),
-    "delimiter": frozenset({"delimiter"}),
-}
-"""Arguments without declared ``choices`` whose values a shared vocabulary gives."""
-
-
 # --- the table -----------------------------------------------------------------------------
 
 NORMALISERS: dict[str, Callable[[str], Any]] = {
@@ -863,11 +492,6 @@ def normalise(name: str, text: str) -> Any:
 
 
 # --- spans a question offers ---------------------------------------------------------------
-
-
-def date_spans(question: str) -> list[tuple[int, int]]:
-    """Spans that read as a complete absolute date, in order."""
-    return [(m.start(), m.end()) for m in _DATE_SPAN.finditer(question)]
 
 
 _PERCENT = re.compile(r"(\d+(?:[.,]\d+)?)\s*(?:%|percent\b|per cent\b|процент)", re.IGNORECASE)

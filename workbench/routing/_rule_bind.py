@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from workbench.routing._dates import time_first_spans
 from workbench.routing._normalise import (
     BASE_ARGS,
     CODE_ARGUMENTS,
@@ -18,9 +19,7 @@ from workbench.routing._normalise import (
     duration_unit_after,
     period_spans,
     place_spans,
-    time_first_spans,
     vocabularies,
-    vocabulary_for,
 )
 from workbench.routing._rule_data import not_a_value, rule_patterns
 from workbench.routing._rule_offer import (
@@ -61,6 +60,7 @@ from workbench.routing._rule_values import (
 from workbench.routing._rule_world import (
     ELSEWHERE_WORDS,
 )
+from workbench.routing._vocabulary import vocabulary_for
 from workbench.utilities import UtilitySchema, unit_codes
 
 P = rule_patterns()

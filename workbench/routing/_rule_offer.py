@@ -25,7 +25,6 @@ from workbench.routing._normalise import (
     range_start_spans,
     unit_letter_spans,
     vocabularies,
-    vocabulary_for,
 )
 from workbench.routing._rule_data import not_a_value, rule_patterns
 from workbench.routing._rule_values import (
@@ -40,6 +39,7 @@ from workbench.routing._rule_values import (
     unnamed_spans,
 )
 from workbench.routing._rule_world import OWNER_WORDS, orders_computation
+from workbench.routing._vocabulary import vocabulary_for
 from workbench.text import morphology
 from workbench.utilities import UtilitySchema, call_utility
 

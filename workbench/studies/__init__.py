@@ -15,7 +15,8 @@ cache key exists once.
 - the end-to-end study: questions through ``ask``'s own path, judged per gold source;
 - sweeps of settings over an executor (one process, or Dask workers);
 - risk and coverage: the risk–coverage curve of a score, a risk promise chosen by
-  Learn-then-Test and held against later runs, and a shift check that needs no labels.
+  Learn-then-Test and held against later runs, a shift check that needs no labels, and what
+  a promise learnt on one corpus realises on another's test split.
 """
 
 from workbench.stats import (
@@ -220,6 +221,7 @@ from workbench.studies._sweep import (
     run_sweep,
     sweep_curves,
 )
+from workbench.studies._transfer import Transfer, promise_transfer
 
 __all__ = [
     "MIN_PER_KIND",
@@ -252,6 +254,8 @@ __all__ = [
     "score_values",
     "shift_check",
     "switched_off",
+    "Transfer",
+    "promise_transfer",
     "Calibration",
     "GLOSSARY",
     "GlossaryError",
