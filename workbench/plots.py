@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -169,6 +169,49 @@ def sweep_curve_figure(table: pd.DataFrame, curve_by: str, title: str) -> go.Fig
     fig.update_yaxes(title_text="answerable questions answered from gold (HasAns)",
                      range=[0, 1.02], tickformat=".0%")
     return _layout(fig, title, 420)
+
+
+RISK_COVERAGE_TITLE = "Risk against coverage; a cross marks where the run's gates answer"
+"""The title of :func:`risk_coverage_figure` where no other is given (the report's)."""
+
+
+def risk_coverage_figure(curves: Mapping[str, Mapping[str, Any]], title: str = RISK_COVERAGE_TITLE,
+                         *, chosen: Mapping[str, Any] | None = None) -> go.Figure:
+    """Lines of risk against coverage, one per curve, each with a cross at its run's own point.
+
+    Args:
+        curves: Curve name -> a curve as :meth:`workbench.studies.RiskCoverage.to_dict` gives it
+            (and a run record keeps it): ``points`` (each with ``threshold``, ``risk`` and
+            ``coverage``; a threshold no score reaches is ``None``) and ``run`` (the run's own
+            ``risk`` and ``coverage``; no cross where its risk is ``None``).
+        title: The figure title.
+        chosen: One more operating point to mark (``name``, ``risk``, ``coverage``): the point
+            a threshold picked on the curve, beside the run's own.
+    """
+    fig = go.Figure()
+    for name, curve in curves.items():
+        points = curve.get("points") or []
+        fig.add_trace(go.Scatter(
+            x=[p["coverage"] for p in points], y=[p["risk"] for p in points],
+            mode="lines", name=name,
+            text=[f"threshold {p['threshold']}" if p.get("threshold") is not None else ""
+                  for p in points],
+            hovertemplate="%{text}<br>coverage %{x:.1%}<br>risk %{y:.1%}<extra></extra>"))
+        run = curve.get("run") or {}
+        if run.get("risk") is not None:
+            fig.add_trace(go.Scatter(x=[run["coverage"]], y=[run["risk"]], mode="markers",
+                                     marker={"size": 12, "symbol": "x"},
+                                     name=f"{name}: operating point"))
+    if chosen is not None and chosen.get("risk") is not None:
+        fig.add_trace(go.Scatter(x=[chosen["coverage"]], y=[chosen["risk"]], mode="markers",
+                                 marker={"size": 12, "symbol": "circle-open",
+                                         "line": {"width": 2}},
+                                 name=str(chosen.get("name") or "chosen point")))
+    fig.update_layout(title=title,
+                      xaxis={"title": "coverage", "tickformat": ".0%"},
+                      yaxis={"title": "risk (wrong ÷ answers)", "tickformat": ".0%"},
+                      height=380, margin={"t": 48, "b": 40})
+    return fig
 
 
 # --- a static SVG of a figure, for pages read without a kernel or a script ----------------------

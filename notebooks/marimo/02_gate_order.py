@@ -19,7 +19,12 @@ with app.setup:
         sweep_curves,
         would_fire_matrix,
     )
-    from workbench.widgets import GateOrderExplorer, gate_order_figure, gate_order_state
+    from workbench.widgets import (
+        GateOrderExplorer,
+        RiskOperatingPoint,
+        gate_order_figure,
+        gate_order_state,
+    )
 
     lab = setup()
 
@@ -198,6 +203,46 @@ def _(order, run, set_order):
     explorer.widget.observe(lambda change: set_order(tuple(change["new"])), names="order")
     explorer
     return (explorer,)
+
+
+@app.cell
+def _():
+    mo.md(r"""
+    ## Risk against coverage: one operating point
+
+    The same run read as a ranking: order the answers by a score (the confidence gate's estimate,
+    or the best reranked score) and answer only where it reaches a threshold. Each threshold is
+    an operating point with a **risk** (wrong answers ÷ answers; an answer to a question that
+    must be refused is wrong) and a **coverage** (answerable questions answered from a gold
+    fragment ÷ answerable questions). The slider moves the threshold along the curve; the table
+    lists the questions that flip against the run's own point, and a click opens one's trace.
+    Every move re-slices the cached rows.
+    """)
+    return
+
+
+@app.cell
+def _(run):
+    risk_point = mo.ui.anywidget(RiskOperatingPoint(run))
+    risk_point
+    return (risk_point,)
+
+
+@app.cell
+def _(risk_point):
+    # reading the value ties this cell to the widget: every move of its slider re-runs it
+    _synced = risk_point.value
+    risk_state = risk_point.widget.state
+    chosen_point, own_point = risk_state["chosen"], risk_state["run"]
+    mo.vstack([
+        risk_point.widget.figure(),
+        mo.md(f"At **{risk_state['score']} ≥ {risk_state['threshold']:.4f}**: "
+              f"{chosen_point['answers']} answers, {chosen_point['wrong']} wrong, coverage "
+              f"{chosen_point['coverage']:.1%}; the run's own point: {own_point['answers']} "
+              f"answers, {own_point['wrong']} wrong, coverage {own_point['coverage']:.1%}. "
+              f"**{risk_state['n_flips']}** questions flip."),
+    ])
+    return (risk_state,)
 
 
 if __name__ == "__main__":

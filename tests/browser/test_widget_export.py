@@ -7,6 +7,7 @@ logged as an error and nothing was fetched, and leaves a screenshot in ``tmp_pat
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -26,11 +27,12 @@ from workbench.widgets import (
     DriftView,
     GateOrderExplorer,
     InvariantChecker,
+    RiskOperatingPoint,
     RouterComparisonPanel,
     RuleAblationPanel,
 )
 
-# a browser start and six page loads: about ten seconds together
+# a browser start and seven page loads: about ten seconds together
 pytestmark = pytest.mark.slow
 
 SETTINGS = load_settings()
@@ -152,4 +154,45 @@ def test_invariant_checker_highlights_the_anchor_and_opens_items(open_export, sm
     assert detail.get_attribute("data-kind") == "utility"
     assert "900150983cd24fb0d6963f7d28e17f72" in detail.inner_text()  # the re-executed result
     page.screenshot(path=tmp_path / "invariants.png", full_page=True)
+    shown.assert_clean()
+
+
+def _risk_run() -> pd.DataFrame:
+    """Four answers in the pool (scores .9 right, .8 wrong, .7 right, .6 wrong); the run's
+    threshold gate answered at 0.75, so it answered the first two."""
+    records = []
+    for i, (set_name, score, gold) in enumerate([("in_corpus", 0.9, True),
+                                                 ("out_of_corpus", 0.8, False),
+                                                 ("in_corpus", 0.7, True),
+                                                 ("in_corpus", 0.6, False)]):
+        below = score < 0.75
+        verdicts = [{"gate": "threshold", "passed": not below,
+                     "code": "BELOW_THRESHOLD" if below else None,
+                     "numbers": {"best_score": score, "threshold": 0.75},
+                     "detail": f"best {score:.3f} vs threshold 0.750"}]
+        row = {"id": f"q{i}", "set": set_name, "lang": "ru", "split": "dev",
+               "question": f"Вопрос номер {i}", "top_path": "a.md", "quote": f"Цитата {i}",
+               "n_hits": 10, "top_score": score, "top_is_gold": gold, "gold_rank": 1 if gold else 3,
+               "code": "BELOW_THRESHOLD" if below else None, "verdicts": json.dumps(verdicts)}
+        row.update({f"wf_{g}": g == "threshold" and below for g in default_order()})
+        records.append(row)
+    return pd.DataFrame(records)
+
+
+def test_risk_operating_point(open_export, tmp_path: Path) -> None:
+    widget = RiskOperatingPoint(_risk_run(), threshold=0.6, selected="q3")
+    shown = open_export(widget, "risk")
+    page = shown.page
+    assert page.locator('svg.wb-risk-chart [data-point="run"]').count() == 1
+    assert page.locator('svg.wb-risk-chart [data-point="chosen"]').count() == 1
+    assert "4 answers, 2 wrong: risk 50.0%" in page.locator(".wb-summary").inner_text()
+    assert page.locator('tr[data-key="q2"]').inner_text().split("\t")[-2:] == ["answered", "right"]
+    assert page.locator('tr[data-key="q3"] td.wb-fail').count() == 1
+    trace = page.locator('[data-trace="q3"]')  # the trace computed before the export
+    assert "BELOW_THRESHOLD" in trace.locator('[data-side="baseline"]').inner_text()
+    assert "the chosen point" in trace.locator('[data-side="variant"]').inner_text()
+    assert page.locator('input[data-action="slide"]').is_disabled()  # a static snapshot
+    page.locator('tr[data-key="q2"]').click()  # another row's trace needs the kernel
+    assert "open the widget in a notebook" in page.locator(".wb-root").inner_text()
+    page.screenshot(path=tmp_path / "risk.png", full_page=True)
     shown.assert_clean()

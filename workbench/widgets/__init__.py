@@ -3,8 +3,9 @@
 Every widget is an ``anywidget.AnyWidget`` (in marimo, wrap it with ``mo.ui.anywidget(w)``). A
 widget keeps what the user chose in synced traits and shows the result of a pure state function
 of this package (``gate_order_state`` and the others), which calls the analysis functions of
-``workbench.gates``, ``workbench.answers``, ``workbench.routing``, ``workbench.corpus`` and
-``workbench.fts``; tests and the HTML report call the same functions without a widget.
+``workbench.gates``, ``workbench.studies``, ``workbench.answers``, ``workbench.routing``,
+``workbench.corpus`` and ``workbench.fts``; tests and the HTML report call the same functions
+without a widget.
 ``export_html`` writes widgets into one static page that works offline; ``show`` displays a
 chart or a widget with a static copy beside it, for notebook pages read without a kernel.
 """
@@ -20,6 +21,12 @@ from workbench.widgets._gate_order import (
     gate_order_state,
 )
 from workbench.widgets._invariant import InvariantChecker, invariant_state
+from workbench.widgets._risk import (
+    RiskOperatingPoint,
+    risk_interval,
+    risk_operating_point_figure,
+    risk_operating_point_state,
+)
 from workbench.widgets._router import RouterComparisonPanel, router_comparison_state
 from workbench.widgets._rule_ablation import RuleAblationPanel, rule_ablation_state, rule_catalog
 from workbench.widgets._show import PLOTLY_MIME, WIDGET_MIME, Shown, mimebundle, show
@@ -32,6 +39,7 @@ __all__ = [
     "DriftView",
     "GateOrderExplorer",
     "InvariantChecker",
+    "RiskOperatingPoint",
     "RouterComparisonPanel",
     "RuleAblationPanel",
     "Shown",
@@ -46,6 +54,9 @@ __all__ = [
     "jsonable",
     "load_certificate",
     "mimebundle",
+    "risk_interval",
+    "risk_operating_point_figure",
+    "risk_operating_point_state",
     "router_comparison_state",
     "rule_ablation_state",
     "rule_catalog",
