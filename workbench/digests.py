@@ -126,19 +126,51 @@ def code_modules(roots: Iterable[str]) -> tuple[str, ...]:
     return _closure(tuple(sorted(set(roots))))
 
 
+def package_data(modules: Iterable[str]) -> tuple[Path, ...]:
+    """The data files that travel with ``modules``' packages: what their code reads as tables.
+
+    For each module's package folder, every file that is not Python source, in that folder and
+    in its subfolders that are not packages themselves (``routing/data/patterns.yaml``,
+    ``routing/synonyms.yaml``, ``text/stopwords.json``), sorted by path.
+    """
+    folders = set()
+    for module in modules:
+        path = _module_file(module)
+        if path is not None:
+            folders.add(path.parent)
+    found: set[Path] = set()
+    for folder in folders:
+        pending = [folder]
+        while pending:
+            current = pending.pop()
+            for entry in current.iterdir():
+                if entry.is_dir():
+                    if entry.name != "__pycache__" and not (entry / "__init__.py").exists():
+                        pending.append(entry)
+                elif entry.suffix not in {".py", ".pyc", ".pyi"}:
+                    found.add(entry)
+    return tuple(sorted(found))
+
+
 def code_digest(roots: Iterable[str]) -> str:
-    """A digest of the source of ``roots`` and of every package module they import.
+    """A digest of the source of ``roots``, of every package module they import, and their data.
 
     Args:
         roots: Dotted module names inside the package, e.g. ``workbench.studies._gates``.
 
     Returns:
-        The sha256 over the path and bytes of every module in :func:`code_modules`.
+        The sha256 over the path and bytes of every module in :func:`code_modules` and of every
+        data file of their packages (:func:`package_data`): a rule moved from code into a table
+        changes the digest as it did in code.
     """
     digest = hashlib.sha256()
-    for module in code_modules(roots):
+    modules = code_modules(roots)
+    for module in modules:
         path = _module_file(module)
         assert path is not None  # _closure keeps only modules with a file
+        digest.update(path.relative_to(PACKAGE_ROOT).as_posix().encode())
+        digest.update(path.read_bytes())
+    for path in package_data(modules):
         digest.update(path.relative_to(PACKAGE_ROOT).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
@@ -368,6 +400,7 @@ __all__ = [
     "CodeKey",
     "UncachedWarning",
     "code_digest",
+    "package_data",
     "code_key",
     "code_modules",
     "corpus_digest",

@@ -34,9 +34,10 @@ def _():
     mo.md(r"""
     # 02 · The order in which the quote gates fire
 
-    Every question that goes to the quote source meets five refusal gates: `gate0` (lexical
+    Every question that goes to the quote source meets six refusal gates: `gate0` (lexical
     support), `threshold` (score), `disagreement` (two files, nearly equal scores), `relevance`
-    (relevance rules) and `verbatim` (is the quote really in the file). All five are evaluated for
+    (relevance rules), `confidence` (a learned score of whether the quote answers) and `verbatim`
+    (is the quote really in the file). All six are evaluated for
     every question and each verdict is kept. The order only decides which code the user sees: the
     first gate that fires. So any order is a re-slicing of one cached evaluation.
     """)
@@ -75,7 +76,8 @@ def _():
 @app.cell
 def _():
     # one order for the dropdowns and the explorer below: either one sets it, both show it
-    get_order, set_order = mo.state(("relevance", "gate0", "threshold", "disagreement", "verbatim"))
+    get_order, set_order = mo.state(("relevance", "gate0", "threshold", "disagreement", "confidence",
+                                     "verbatim"))
     return get_order, set_order
 
 

@@ -135,10 +135,10 @@ def marimo_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_new_gate_order_reslices_everything_downstream() -> None:
     app = _load("02_gate_order").app
     _, shown = app.run()
-    order = ["verbatim", "disagreement", "threshold", "gate0", "relevance"]
+    order = ["verbatim", "confidence", "disagreement", "threshold", "gate0", "relevance"]
     _, changed = app.run(defs={"positions": SimpleNamespace(value=order)})
     assert list(changed["order"]) == order
-    gates = ["gate0", "threshold", "disagreement", "relevance", "verbatim"]
+    gates = ["gate0", "threshold", "disagreement", "relevance", "confidence", "verbatim"]
     assert [c for c in changed["attribution"].columns if c in gates] == order
     assert [c for c in shown["attribution"].columns if c in gates] == list(shown["order"])
     assert changed["changed_codes"] != shown["changed_codes"]
@@ -148,7 +148,7 @@ def test_a_new_gate_order_reslices_everything_downstream() -> None:
     # the explorer shows the order the dropdowns chose, and a move in it sets that one order
     assert list(changed["explorer"].widget.order) == order
     assert list(shown["explorer"].widget.order) == list(shown["order"])
-    shown["explorer"].widget.move("verbatim", -4)
+    shown["explorer"].widget.move("verbatim", -5)
     assert shown["get_order"]()[0] == "verbatim"
 
 

@@ -41,6 +41,24 @@ def test_code_digest_follows_imports_at_any_depth_and_nothing_else(package) -> N
     assert code_digest(roots) != before
 
 
+def test_code_digest_covers_the_tables_a_covered_package_reads(package) -> None:
+    roots = ["workbench.core.study"]
+    (package / "core" / "data").mkdir()
+    (package / "core" / "data" / "patterns.yaml").write_text("a: 1\n", encoding="utf-8")
+    (package / "core" / "synonyms.yaml").write_text("b: 1\n", encoding="utf-8")
+    (package / "views" / "colours.json").write_text("{}", encoding="utf-8")
+    before = code_digest(roots)
+    (package / "views" / "colours.json").write_text('{"a": 1}', encoding="utf-8")
+    assert code_digest(roots) == before  # a package the study does not import
+    (package / "core" / "data" / "patterns.yaml").write_text("a: 2\n", encoding="utf-8")
+    moved = code_digest(roots)
+    assert moved != before
+    (package / "core" / "synonyms.yaml").write_text("b: 2\n", encoding="utf-8")
+    assert code_digest(roots) != moved
+    assert digests.package_data(["workbench.core.study"]) == (
+        package / "core" / "data" / "patterns.yaml", package / "core" / "synonyms.yaml")
+
+
 def test_the_gate_evaluation_key_covers_the_registered_rules_but_not_the_views() -> None:
     from workbench.studies._gates import EVALUATION_CODE
 

@@ -394,6 +394,19 @@ def test_evaluation_cache_key_follows_its_inputs(small_index, small_corpus: Path
     assert evaluation_key(settings, ["in_corpus"], None) != key
     assert evaluation_key(settings, ["in_corpus"], "dev") != evaluation_key(
         settings, ["in_corpus"], None)
+    # the confidence model's bytes, not only its name: retrained in place, it is another run
+    model = tmp_path / "confidence.json"
+    model.write_text("{}", encoding="utf-8")
+    with_model = dataclasses.replace(settings, gates=dataclasses.replace(
+        settings.gates, confidence_model=str(model)))
+    before = evaluation_key(with_model, ["in_corpus"], None)
+    model.write_text('{"retrained": true}', encoding="utf-8")
+    assert evaluation_key(with_model, ["in_corpus"], None) != before
+    # and the question-length limit every evaluated question is held to
+    shorter = dataclasses.replace(settings, answers=dataclasses.replace(
+        settings.answers, max_question_chars=100))
+    assert evaluation_key(shorter, ["in_corpus"], None) != evaluation_key(
+        settings, ["in_corpus"], None)
 
 
 def test_a_reslice_names_only_what_the_run_evaluated() -> None:

@@ -75,7 +75,7 @@ def test_hits_carry_stage_scores(small_index) -> None:
 
 def test_cross_encoder_mode_needs_a_model(small_index) -> None:
     with pytest.raises(UnknownRerankModeError, match="path"):
-        HybridRetriever(small_index, KeywordEmbedder(), Retrieval(), Reranker("cross-encoder"))
+        HybridRetriever(small_index, KeywordEmbedder(), Retrieval(), Reranker("cross-encoder", path=None))
     with pytest.raises(UnknownRerankModeError, match="known"):
         HybridRetriever(small_index, KeywordEmbedder(), Retrieval(), Reranker("colbert"))
 

@@ -257,7 +257,7 @@ def _calibration_rows(answerable: int, refuse: int, score: float = 0.9, low: int
 def fake_rows(monkeypatch):
     chosen: dict[str, pd.DataFrame] = {}
 
-    def evaluate(settings, *, sets, split, progress, questions):
+    def evaluate(settings, *, sets, split, progress, questions, cache=True):
         rows = chosen["rows"]
         return rows[rows["split"] == split].reset_index(drop=True), True
 

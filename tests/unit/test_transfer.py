@@ -96,3 +96,30 @@ def test_sides_that_cannot_be_compared_are_typed_errors() -> None:
     with pytest.raises(RiskCoverageError, match="calibration rows"):
         promise_transfer(calibration, target, alpha=0.05, delta=0.1, calibration_split="test")
     assert isinstance(promise_transfer(calibration, target, alpha=0.2, delta=0.2), Transfer)
+
+
+def test_the_transfer_verb_reads_two_gate_runs_and_prints_the_promise_and_its_realisation(
+        tmp_path, capsys) -> None:
+    import json
+
+    from workbench import cli
+    from workbench.runs import write_run
+
+    course = write_run("gates", _rows("dev", 400, seed=1, refuse=40), results_dir=tmp_path,
+                       extra={"order": ORDER})
+    other = write_run("gates", _rows("test", 300, seed=3, shift=0.25), results_dir=tmp_path,
+                      extra={"order": ORDER})
+    assert cli.main(["gates", "transfer", "--calibrate", str(course), "--apply", str(other),
+                     "--risk", "0.05", "--names", "course", "outside", "--json"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    expected = promise_transfer(_rows("dev", 400, seed=1, refuse=40),
+                                _rows("test", 300, seed=3, shift=0.25), alpha=0.05, delta=0.1,
+                                calibrated_on="course", applied_to="outside")
+    assert out[0] == expected.line() and "WARNING" in out[0]
+    assert json.loads(out[-1])["answers"] == expected.answers
+    assert cli.main(["gates", "transfer", "--calibrate", str(course), "--apply", str(other),
+                     "--risk", "0.05", "--names", "course"]) == 2
+    assert "--names takes one name per calibration run" in capsys.readouterr().err
+    assert cli.main(["gates", "transfer", "--calibrate", str(course), "--apply", str(other),
+                     "--risk", "1.5"]) == 2
+    assert "alpha" in capsys.readouterr().err.lower()

@@ -96,7 +96,7 @@ def test_moving_a_gate_changes_which_gate_is_credited_first(run) -> None:
 
 def test_move_and_toggle_helpers_follow_the_arrows_and_check_boxes(run) -> None:
     widget = GateOrderExplorer(run)
-    widget.move("verbatim", -4)
+    widget.move("verbatim", -5)  # from last of six gates to first
     assert widget.order[0] == "verbatim"
     widget.move("verbatim", +1)
     assert widget.order[:2] == ["gate0", "verbatim"]
@@ -118,7 +118,7 @@ def test_gate_order_state_is_the_cached_attribution(run) -> None:
     for record in state["attribution"]:
         for column in (*order, "answered", "answered_correct", "false_answers"):
             assert record[column] == expected.loc[record["set"], column]
-    assert state["order"] == [*order, "threshold", "disagreement"]
+    assert state["order"] == [*order, "threshold", "disagreement", "confidence"]
     assert state["active_order"] == list(order)
     json.dumps(state, allow_nan=False)
 
@@ -150,7 +150,8 @@ def test_figure_is_a_stacked_bar_per_set(run) -> None:
     assert isinstance(figure, go.Figure)
     names = [trace.name for trace in figure.data]
     # the shared chart of workbench.plots: the active gates, then the answers split right/wrong
-    assert names == ["gate0", "threshold", "relevance", "verbatim", "answered, correct", "answered, wrong"]
+    assert names == ["gate0", "threshold", "relevance", "confidence", "verbatim", "answered, correct",
+                     "answered, wrong"]
     gate0 = figure.data[0]
     assert dict(zip(gate0.y, gate0.x, strict=True))["in_corpus"] == 1
     assert figure.layout.barmode == "stack"

@@ -226,6 +226,46 @@ def _train_confidence(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _run_rows(run: Any) -> pd.DataFrame:
+    """A gate run's rows with the gate order its record names (the rows alone do not keep it)."""
+    from workbench.studies._analysis import run_order
+
+    rows = run.rows.copy()
+    rows.attrs["order"] = list(run_order(run))
+    return rows
+
+
+def _transfer(args: argparse.Namespace, settings: Settings) -> int:
+    from workbench.runs import resolve_run
+    from workbench.studies import promise_transfer
+
+    results = settings.paths.results
+    calibration = [resolve_run(run, results) for run in args.calibrate]
+    target = resolve_run(args.apply, results)
+    if args.names and len(args.names) != len(calibration) + 1:
+        raise ConfigError(f"--names takes one name per calibration run and one for the target "
+                          f"({len(calibration) + 1}), got {len(args.names)}")
+    rows = [_run_rows(run) for run in calibration]
+    pooled = pd.concat(rows, ignore_index=True)
+    pooled.attrs["order"] = rows[0].attrs["order"]
+    name = " + ".join(args.names[:-1]) if args.names else " + ".join(
+        str(run.manifest.get("run_id", run.folder.name)) for run in calibration)
+    applied = args.names[-1] if args.names else str(target.manifest.get("run_id",
+                                                                        target.folder.name))
+    transfer = promise_transfer(pooled, _run_rows(target), alpha=args.risk, delta=args.delta,
+                                score=args.score, calibrated_on=name, applied_to=applied,
+                                min_answers=args.min_answers)
+    print(transfer.line())
+    if transfer.shift is not None:
+        for line in transfer.shift.lines():
+            print(f"  {line}")
+    if args.json:
+        import json
+
+        print(json.dumps(transfer.to_dict(), ensure_ascii=False, allow_nan=False, default=str))
+    return 0
+
+
 def _record_reranker_numbers(settings: Settings, rows: pd.DataFrame) -> None:
     from workbench.model_catalog import record_numbers
 
@@ -327,3 +367,28 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
                             "cross-validated AURC of each")
     train.add_argument("--quiet", action="store_true")
     train.set_defaults(handler=_train_confidence)
+
+    transfer = verb_group(subparsers, "gates", common, "tune the quote gates").add_parser(
+        "transfer", parents=[common],
+        help="learn a risk promise's threshold on the dev split of one or more gate runs and "
+             "hold it against the test split of another: promised and realised risk and "
+             "coverage, and the label-free shift check")
+    transfer.add_argument("--calibrate", nargs="+", required=True, metavar="RUN",
+                          help="gate runs (ids under [paths].results, or folders) to learn on; "
+                               "several are pooled")
+    transfer.add_argument("--apply", required=True, metavar="RUN",
+                          help="the gate run whose test split the threshold is applied to")
+    transfer.add_argument("--risk", type=float, required=True, metavar="ALPHA",
+                          help="the share of wrong answers promised, in (0, 1)")
+    transfer.add_argument("--delta", type=float, default=0.1,
+                          help="the probability the promise may fail (default: 0.1)")
+    transfer.add_argument("--score", choices=list(SCORE_GATES), default="confidence",
+                          help="the score the threshold applies to (default: confidence)")
+    transfer.add_argument("--min-answers", type=int, default=MIN_PROMISE_ANSWERS,
+                          help="the fewest answered calibration questions a promise is searched "
+                               f"over (default: {MIN_PROMISE_ANSWERS})")
+    transfer.add_argument("--names", nargs="+", metavar="NAME",
+                          help="names for the calibration runs and, last, the target (default: "
+                               "their run ids)")
+    transfer.add_argument("--json", action="store_true", help="also print the result as JSON")
+    transfer.set_defaults(handler=_transfer)

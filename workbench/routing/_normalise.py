@@ -34,9 +34,10 @@ itself, so it is always the normalisation of words the user wrote. The normalise
   ``synonyms.yaml`` and the ``choices`` the utility schemas declare.
 
 The date normalisers are written in :mod:`workbench.routing._dates`, the vocabularies in
-:mod:`workbench.routing._vocabulary`. :func:`candidate_spans` lists every span of a question that some normaliser reads, in order;
-:func:`derive` finds the span a given value is the normalisation of, if any, so a value bound by a
-router that keeps no spans can still be checked (:func:`underived_arguments`).
+:mod:`workbench.routing._vocabulary`. :func:`candidate_spans` lists every span of a question
+that some normaliser reads, in order; :func:`derive` finds the span a given value is the
+normalisation of, if any, so a value bound by a router that keeps no spans can still be checked
+(:func:`underived_arguments`).
 """
 
 from __future__ import annotations

@@ -39,6 +39,7 @@ from workbench.corpus._questions import (
 from workbench.corpus._text import Corpus
 from workbench.digests import CodeKey, code_key, sha256_file, warn_uncached
 from workbench.gates._builtin import top_two_gap
+from workbench.gates._confidence import confidence_model_path
 from workbench.gates._quote_source import QuoteResult, QuoteSource
 from workbench.index._fragment_index import index_digest, read_manifest, source_digest
 from workbench.relevance._rules import quote_rules
@@ -235,8 +236,9 @@ def evaluation_key(settings: Settings, sets: Sequence[str], split: str | None,
 
     The index (its manifest digest, which covers its artifacts, the corpus it was built from
     and the embedder), the corpus as it is now (gold spans and the verbatim gate read it), the
-    bytes of each question file in order (:func:`question_files`), the retrieval, rerank, gate
-    and plugin settings, the reranker's weights, the workbench version, and all the code the
+    bytes of each question file in order (:func:`question_files`), the retrieval, rerank, gate,
+    plugin and answer settings (the question-length limit), the reranker's weights, the
+    confidence gate's model file, the workbench version, and all the code the
     evaluation runs: the package's own modules (:data:`EVALUATION_CODE` and what they import),
     the plugin modules the settings name, and every registered gate and relevance rule with its
     module's whole file and the project modules it imports
@@ -260,8 +262,11 @@ def evaluation_key(settings: Settings, sets: Sequence[str], split: str | None,
     for path in question_files(settings, sets, questions):
         digest.update(sha256_file(path).encode() if path.is_file() else b"-")
     plain = settings.to_dict()
-    for section in ("retrieval", "reranker", "gates", "fragmenting", "plugins"):
+    for section in ("retrieval", "reranker", "gates", "fragmenting", "plugins", "answers"):
         digest.update(json.dumps(plain[section], sort_keys=True).encode())
+    model = confidence_model_path(settings)  # retrained in place, the same name holds new weights
+    if model is not None:
+        digest.update(f"confidence:{sha256_file(model) if model.is_file() else '-'};".encode())
     if settings.reranker.mode == "cross-encoder" and settings.reranker.path is not None:
         folder = Path(settings.reranker.path)
         for item in sorted(folder.glob("*")) if folder.is_dir() else []:
