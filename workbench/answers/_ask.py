@@ -13,9 +13,11 @@ one's own they send its questions to a utility or refuse them (:func:`default_ro
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from workbench.answers._codes import AnswerCode, answer_message
 from workbench.answers._context import CheckContext
@@ -23,8 +25,8 @@ from workbench.answers._generator import Generator
 from workbench.answers._pipeline import AnswerResult, answer_many
 from workbench.config import Settings, load_settings
 from workbench.corpus import detect_lang
+from workbench.errors import WorkbenchError
 from workbench.gates import QuoteSource
-from workbench.model_catalog import CatalogError, load_catalog
 from workbench.refusal import Refusal
 from workbench.registry import names
 from workbench.routing import (
@@ -37,13 +39,50 @@ from workbench.routing import (
 )
 
 FALLBACK_ROUTER = "rule"
-"""The router ``ask`` uses when the catalog holds no figure to choose by."""
+"""The router ``ask`` uses when no held-out choice is recorded: the frozen baseline."""
 
-SELECTION_FIGURE = "test verified wrong answers"
-"""The catalog figure the default router is chosen by: the fewest verified-wrong answers."""
+DEFAULT_ROUTER_FILE = "routers/default.json"
+"""Where, under ``[paths].models``, the default router chosen on the held-out sets is recorded
+(``workbench router choose-default``)."""
 
-TIE_FIGURE = "test source accuracy"
-"""The figure that breaks a tie: the higher source accuracy."""
+
+class DefaultRouterFileError(WorkbenchError, ValueError):
+    """The recorded default-router choice cannot be read; the message names the file and why."""
+
+
+@dataclass(frozen=True)
+class DefaultRouterRecord:
+    """The default router as chosen on held-out sets, with the tests that chose it."""
+
+    router: str
+    reason: str
+    baseline: str
+    items: int
+    """Held-out items every router was scored on."""
+    tasksets: tuple[str, ...]
+    run: str | None
+    """The router run the choice was made on."""
+    tests: tuple[dict[str, Any], ...]
+    """Every paired test of the choice (router, against, outcome, counts, p-value, level)."""
+
+
+def load_default_router(path: str | Path) -> DefaultRouterRecord:
+    """Read a recorded choice.
+
+    Raises:
+        DefaultRouterFileError: The file cannot be read, is not JSON, or lacks a field.
+    """
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        return DefaultRouterRecord(
+            router=str(data["router"]), reason=str(data["reason"]),
+            baseline=str(data["baseline"]), items=int(data["items"]),
+            tasksets=tuple(str(t) for t in data["tasksets"]), run=data.get("run"),
+            tests=tuple(dict(t) for t in data["tests"]))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise DefaultRouterFileError(f"{path}: not a default-router record "
+                                     f"({type(exc).__name__}: {exc})") from exc
+
 
 QUOTE_ONLY = "quote-only"
 """The router name (``--router``, ``[answers] router``) that sends every question to the quote
@@ -69,33 +108,25 @@ class RouterChoice:
 
 
 def best_router(models: Path) -> RouterChoice:
-    """The router with the fewest verified-wrong answers on the test split, per the catalog.
+    """The router chosen on the held-out sets (:data:`DEFAULT_ROUTER_FILE`), if it can be built.
 
-    Only routers that can be built here count (a registered backend or a finished folder under
-    ``models``); ties go to the higher source accuracy, then to the name. Without any router
-    entry carrying :data:`SELECTION_FIGURE`, the rule router.
+    The choice is made by :func:`workbench.studies.choose_default_router`, with paired tests,
+    never by one item. Without a record, with one that cannot be read, or naming a router that
+    cannot be built here (no registered backend, no finished folder under ``models``), the rule
+    router, and the reason says which.
     """
+    path = Path(models) / DEFAULT_ROUTER_FILE
+    if not path.is_file():
+        return RouterChoice(FALLBACK_ROUTER, f"no held-out choice recorded in {path}")
     try:
-        entries = load_catalog(models)
-    except CatalogError as exc:
-        return RouterChoice(FALLBACK_ROUTER, f"no catalog to choose by ({exc})")
-    buildable = set(names("router")) | set(trained_routers(models))
-    ranked = []
-    for entry in entries:
-        numbers = entry.get("numbers") or {}
-        figure = numbers.get(SELECTION_FIGURE)
-        if entry.get("kind") != "router" or entry["name"] not in buildable:
-            continue
-        if not isinstance(figure, int | float):
-            continue
-        tie = numbers.get(TIE_FIGURE)
-        ranked.append((float(figure), -float(tie) if isinstance(tie, int | float) else 0.0,
-                       str(entry["name"])))
-    if not ranked:
-        return RouterChoice(FALLBACK_ROUTER, f"no router in the catalog has “{SELECTION_FIGURE}”")
-    figure, _, name = min(ranked)
-    return RouterChoice(name, f"fewest {SELECTION_FIGURE} in the catalog ({figure:g}) of "
-                              f"{len(ranked)} measured routers")
+        record = load_default_router(path)
+    except DefaultRouterFileError as exc:
+        return RouterChoice(FALLBACK_ROUTER, str(exc))
+    if record.router not in set(names("router")) | set(trained_routers(models)):
+        return RouterChoice(FALLBACK_ROUTER, f"{path} names {record.router!r}, which cannot be "
+                                             "built here")
+    return RouterChoice(record.router, f"chosen on {record.items} held-out items: "
+                                       f"{record.reason}")
 
 
 def is_bundled_course(corpus: Path) -> bool:

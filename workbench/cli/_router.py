@@ -136,6 +136,41 @@ def _eval_routers(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def heldout_tasksets(settings: Settings) -> list[Path]:
+    """The held-out sets: every ``*.jsonl`` of the ``heldout`` folder of ``[paths].questions``."""
+    return sorted((Path(settings.paths.questions) / "heldout").glob("*.jsonl"))
+
+
+def _choose_default(args: argparse.Namespace, settings: Settings) -> int:
+    from workbench.studies import choose_default_router, write_default_router
+
+    if len(set(args.names)) != len(args.names):
+        raise RouterSpecError(f"a router is named twice: {' '.join(args.names)}")
+    tasksets = [str(p) for p in (args.taskset or heldout_tasksets(settings))]
+    items = _load_items(settings, tasksets, None)
+    others = [item.split for item in items if item.split != "heldout"]
+    if others:
+        raise TaskSetError(f"a default router is chosen on held-out items only; {len(others)} "
+                           f"items of the task sets are of split {sorted(set(others))}")
+    routers = {spec: build_router(spec, items) for spec in dict.fromkeys([args.baseline,
+                                                                         *args.names])}
+    comparison = compare_routers(routers, items)
+    print(f"{len(routers)} router(s) on {len(items)} held-out items:")
+    print("\n".join(summary_lines(comparison)))
+    choice = choose_default_router(comparison, baseline=args.baseline, level=args.level)
+    print("\n".join(choice.lines()))
+    run = record_run("routers", comparison.items, settings=settings,
+                     summary={str(k): {m: _jsonable(v) for m, v in row.items()} for k, row in
+                              comparison.summary.to_dict(orient="index").items()},
+                     extra={"routers": list(routers), "split": "heldout", "tasksets": tasksets,
+                            "default_router": choice.record(tasksets).router})
+    print(f"run record: {run}")
+    if args.write:
+        path = write_default_router(choice, settings.paths.models, tasksets, run=run.name)
+        print(f"written: {path} (ask takes {choice.router} where no router is named)")
+    return 0
+
+
 def _error_name(error: Any) -> str:
     """An item's error type, or ``ok`` for a right item (whose error cell is empty or NaN)."""
     return error if isinstance(error, str) and error else "ok"
@@ -175,6 +210,23 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     routers.add_argument("--write-catalog", action="store_true",
                          help="record each router's figures in models/catalog.yaml")
     routers.set_defaults(handler=_eval_routers)
+
+    choose = verb_group(subparsers, "router", common, "train and choose routers").add_parser(
+        "choose-default", parents=[common],
+        help="score routers on the held-out sets and choose ask's default with paired tests: "
+             "the fewest verified-wrong answers first, then a significant gain over the baseline")
+    choose.add_argument("names", nargs="+", metavar="NAME",
+                        help="the candidates (registered routers or trained folders' names)")
+    choose.add_argument("--baseline", default="rule",
+                        help="the router kept unless another is shown better (default: rule)")
+    choose.add_argument("--taskset", action="append", metavar="FILE",
+                        help="a held-out set (repeatable; default: every set of "
+                             "[paths].questions/heldout)")
+    choose.add_argument("--level", type=float, default=0.05,
+                        help="the level of the paired tests (default: 0.05)")
+    choose.add_argument("--write", action="store_true",
+                        help="record the choice where ask reads it (models/routers/default.json)")
+    choose.set_defaults(handler=_choose_default)
 
     route = subparsers.add_parser("route", help="show one router decision for a question",
                                   parents=[common])

@@ -78,6 +78,13 @@ from workbench.studies._confidence import (
     train_confidence,
     write_model,
 )
+from workbench.studies._default_router import (
+    DefaultChoice,
+    DefaultRouterError,
+    PairedCount,
+    choose_default_router,
+    write_default_router,
+)
 from workbench.studies._diff import (
     DIFF_KINDS,
     FLIP_COLUMNS,
@@ -256,6 +263,11 @@ __all__ = [
     "switched_off",
     "Transfer",
     "promise_transfer",
+    "DefaultChoice",
+    "DefaultRouterError",
+    "PairedCount",
+    "choose_default_router",
+    "write_default_router",
     "Calibration",
     "GLOSSARY",
     "GlossaryError",
