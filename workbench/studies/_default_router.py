@@ -30,7 +30,7 @@ import pandas as pd
 
 from workbench.answers import DEFAULT_ROUTER_FILE, DefaultRouterRecord
 from workbench.errors import WorkbenchError
-from workbench.stats import mcnemar
+from workbench.stats import format_p, mcnemar
 from workbench.studies._routers import RouterComparison, paired_outcomes
 
 LEVEL = 0.05
@@ -92,12 +92,12 @@ class DefaultChoice:
         """The two steps, one line a test, then the choice."""
         out = [f"safety: verified-wrong answers against the safest ({self.safest}), paired, "
                f"exact McNemar at {self.safety[0].level if self.safety else LEVEL:g}:"]
-        out += [f"  {t.router}: {t.router_count} against {t.against_count}, p={t.p_value:.3g}"
+        out += [f"  {t.router}: {t.router_count} against {t.against_count}, p={format_p(t.p_value)}"
                 f"{' — out' if t.significant and t.router_count > t.against_count else ''}"
                 for t in self.safety]
         out.append(f"gain: items right against the baseline ({self.baseline}), paired, exact "
                    f"McNemar, Bonferroni over {len(self.gains)}:")
-        out += [f"  {t.router}: {t.router_count} against {t.against_count}, p={t.p_value:.3g} "
+        out += [f"  {t.router}: {t.router_count} against {t.against_count}, p={format_p(t.p_value)} "
                 f"(level {t.level:.3g}){' — better' if _better(t) else ''}" for t in self.gains]
         out.append(f"default router: {self.router} — {self.reason}")
         return out
@@ -162,7 +162,7 @@ def choose_default_router(comparison: RouterComparison | pd.DataFrame, *,
         best = max(better, key=lambda t: (t.router_count, -wrong[t.router]))
         router = best.router
         reason = (f"right on {best.router_count} of {n} held-out items against the baseline's "
-                  f"{best.against_count} (p={best.p_value:.2g}), with {wrong[router]} "
+                  f"{best.against_count} (p={format_p(best.p_value)}), with {wrong[router]} "
                   f"verified-wrong answers, not significantly more than {safest}'s {wrong[safest]}")
     else:
         router = baseline
