@@ -271,3 +271,32 @@ def test_compare_reports_each_routed_item_for_a_progress_bar(tmp_path: Path) -> 
     compare_routers({"rule": Watching(), "replay": replay}, ITEMS, on_item=routed.append)
     assert routed == ["rule"] * len(ITEMS) + ["replay"] * len(ITEMS)
     assert seen == list(range(len(ITEMS)))
+
+
+def test_cli_choose_default_scores_held_out_items_only_and_writes_what_ask_reads(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from workbench.answers import DEFAULT_ROUTER_FILE, best_router, load_default_router
+
+    tasks = _write_tasks(tmp_path)
+    config = _config(tmp_path, tasks)
+    replay = _write_replay(tmp_path / "r.jsonl", [
+        {"id": "t-1", "decision": SHA, "raw_output": "hash.sha256"}])
+    # items of the dev or test split are never a ground for the default
+    assert cli.main(["router", "choose-default", f"replay:{replay}", "--taskset", str(tasks),
+                     "--config", config]) == 2
+    assert "held-out items only" in capsys.readouterr().err
+    heldout = tmp_path / "heldout.jsonl"
+    heldout.write_text(tasks.read_text(encoding="utf-8").replace('"split": "dev"', '"split": "heldout"')
+                       .replace('"split": "test"', '"split": "heldout"'), encoding="utf-8")
+    models = tmp_path / "models"
+    config_text = Path(config).read_text(encoding="utf-8") + f'models = "{models}"\n'
+    Path(config).write_text(config_text, encoding="utf-8")
+    assert cli.main(["router", "choose-default", f"replay:{replay}", "--taskset", str(heldout),
+                     "--config", config, "--write"]) == 0
+    out = capsys.readouterr().out
+    assert "2 router(s) on 4 held-out items" in out and "default router: rule" in out
+    record = load_default_router(models / DEFAULT_ROUTER_FILE)
+    run = load_run(next((tmp_path / "results").iterdir()))
+    assert record.router == "rule" and record.run == run.folder.name
+    assert run.manifest["default_router"] == "rule" and run.manifest["summary"]["rule"]["items"] == 4
+    assert best_router(models).name == "rule" and "4 held-out items" in best_router(models).reason

@@ -40,6 +40,13 @@ def test_the_exact_interval_is_clopper_pearson(k: int, n: int) -> None:
         assert low == 0.0 and high == pytest.approx(1 - 0.025 ** (1 / n), abs=1e-12)
     if k == n:
         assert high == 1.0 and low == pytest.approx(0.025 ** (1 / n), abs=1e-12)
+    # the defining tails: P(X >= k) = 2.5% at the lower end, P(X <= k) = 2.5% at the upper
+    from scipy.stats import binom
+
+    if k > 0:
+        assert binom.sf(k - 1, n, low) == pytest.approx(0.025, abs=1e-9)
+    if k < n:
+        assert binom.cdf(k, n, high) == pytest.approx(0.025, abs=1e-9)
     narrow = exact_interval(k, n, confidence=0.5)
     assert low <= narrow[0] and narrow[1] <= high and narrow[1] - narrow[0] < high - low
 

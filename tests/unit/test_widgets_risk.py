@@ -20,7 +20,6 @@ from workbench.widgets import (
     RiskOperatingPoint,
     WidgetError,
     export_page,
-    risk_interval,
     risk_operating_point_figure,
     risk_operating_point_state,
 )
@@ -195,12 +194,6 @@ def test_the_figure_is_the_reports(run) -> None:
     assert list(figure.data[0].x) == [0.25, 0.25, 0.5, 0.5]
     assert (figure.data[1].x[0], figure.data[1].y[0]) == (0.25, 0.5)
     assert (figure.data[2].x[0], figure.data[2].y[0]) == (0.5, 0.5)
-
-
-@pytest.mark.parametrize(("wrong", "answers"), [(0, 1), (0, 64), (2, 4), (22, 851), (64, 64),
-                                               (1747, 3604)])
-def test_the_risk_interval_is_the_packages_exact_interval(wrong: int, answers: int) -> None:
-    assert risk_interval(wrong, answers) == pytest.approx(exact_interval(wrong, answers), abs=1e-9)
 
 
 def _many(n: int, seed: int = 7) -> pd.DataFrame:

@@ -102,6 +102,12 @@ def _write_catalog(comparison: RouterComparison, routers: dict[str, Any], split:
         print(f"catalog: recorded {entry}")
 
 
+def _summary_record(comparison: RouterComparison) -> dict[str, dict[str, Any]]:
+    """The comparison's summary, one JSON-ready mapping per router, as run records keep it."""
+    return {str(name): {k: _jsonable(v) for k, v in row.items()}
+            for name, row in comparison.summary.to_dict(orient="index").items()}
+
+
 def _eval_routers(args: argparse.Namespace, settings: Settings) -> int:
     if len(set(args.names)) != len(args.names):
         raise RouterSpecError(f"a router is named twice: {' '.join(args.names)}")
@@ -111,8 +117,7 @@ def _eval_routers(args: argparse.Namespace, settings: Settings) -> int:
     split = f", split {args.split}" if args.split else ""
     print(f"{len(routers)} router(s) on {len(items)} items{split}:")
     print("\n".join(summary_lines(comparison)))
-    summary = {str(name): {k: _jsonable(v) for k, v in row.items()}
-               for name, row in comparison.summary.to_dict(orient="index").items()}
+    summary = _summary_record(comparison)
     extra: dict[str, Any] = {"routers": list(args.names), "split": args.split,
                              "tasksets": list(args.taskset or DEFAULT_TASKSETS)}
     if len(args.names) >= 2:
@@ -160,10 +165,9 @@ def _choose_default(args: argparse.Namespace, settings: Settings) -> int:
     choice = choose_default_router(comparison, baseline=args.baseline, level=args.level)
     print("\n".join(choice.lines()))
     run = record_run("routers", comparison.items, settings=settings,
-                     summary={str(k): {m: _jsonable(v) for m, v in row.items()} for k, row in
-                              comparison.summary.to_dict(orient="index").items()},
+                     summary=_summary_record(comparison),
                      extra={"routers": list(routers), "split": "heldout", "tasksets": tasksets,
-                            "default_router": choice.record(tasksets).router})
+                            "default_router": choice.router})
     print(f"run record: {run}")
     if args.write:
         path = write_default_router(choice, settings.paths.models, tasksets, run=run.name)

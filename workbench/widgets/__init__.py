@@ -23,7 +23,6 @@ from workbench.widgets._gate_order import (
 from workbench.widgets._invariant import InvariantChecker, invariant_state
 from workbench.widgets._risk import (
     RiskOperatingPoint,
-    risk_interval,
     risk_operating_point_figure,
     risk_operating_point_state,
 )
@@ -54,7 +53,6 @@ __all__ = [
     "jsonable",
     "load_certificate",
     "mimebundle",
-    "risk_interval",
     "risk_operating_point_figure",
     "risk_operating_point_state",
     "router_comparison_state",

@@ -23,10 +23,10 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import traitlets
-from scipy.stats import binomtest
 
 from workbench.gates import gate_codes
 from workbench.plots import risk_coverage_figure
+from workbench.stats import exact_interval
 from workbench.studies import (
     ANSWERED,
     MUST_REFUSE,
@@ -168,22 +168,10 @@ def _threshold(value: Any) -> float | None:
     return number
 
 
-def risk_interval(wrong: int, answers: int) -> tuple[float, float]:
-    """The exact (Clopper–Pearson) 95% interval of the risk ``wrong / answers``.
-
-    The interval of :func:`workbench.stats.exact_interval`, computed from the beta quantiles by
-    scipy's ``binomtest`` (a few milliseconds at any count): ``exact_interval`` sums the binomial
-    terms one by one, some 100 ms at a thousand wrong answers, too slow for a slider. The unit
-    tests hold the two to agree.
-    """
-    ci = binomtest(wrong, answers).proportion_ci(confidence_level=0.95, method="exact")
-    return float(ci.low), float(ci.high)
-
-
 def _point(answered: np.ndarray, right: np.ndarray, answerable: int,
            cache: dict[Hashable, Any] | None) -> dict[str, Any]:
     n, k = int(answered.sum()), int((answered & ~right).sum())
-    interval = cached(cache, ("interval", k, n), lambda: list(risk_interval(k, n))) if n else None
+    interval = cached(cache, ("interval", k, n), lambda: list(exact_interval(k, n))) if n else None
     return {"answers": n, "wrong": k, "right": n - k, "risk": k / n if n else None,
             "coverage": (n - k) / answerable if answerable else 0.0, "interval": interval}
 
@@ -267,11 +255,11 @@ def risk_operating_point_state(run: Any, score: str | None = None, threshold: An
     Returns:
         JSON-ready state: the curve (columns ``threshold``, ``answers``, ``wrong``, ``risk``,
         ``coverage``, strictest threshold first), its AURC and coverage at each risk, the chosen
-        point (answers, wrong, right, risk with its exact 95% interval (:func:`risk_interval`),
-        coverage, and its index on the curve), the run's own point, the questions that flip
-        between the two (``id``, ``set``, ``split``, ``question``, ``score``, ``change``:
-        answered or refused at the chosen point, ``right``: whether that answer is right) and
-        the selected one's trace.
+        point (answers, wrong, right, risk with its exact 95% interval
+        (:func:`workbench.stats.exact_interval`), coverage, and its index on the curve), the
+        run's own point, the questions that flip between the two (``id``, ``set``, ``split``,
+        ``question``, ``score``, ``change``: answered or refused at the chosen point, ``right``:
+        whether that answer is right) and the selected one's trace.
 
     Raises:
         WidgetError: An unknown score, split or question, or a threshold that is not a number.
@@ -584,5 +572,5 @@ class RiskOperatingPoint(StateWidget):
         return risk_operating_point_figure({**self.state, "curve": self.curve})
 
 
-__all__ = ["FLIP_LIMIT", "RiskOperatingPoint", "risk_interval", "risk_operating_point_figure",
+__all__ = ["FLIP_LIMIT", "RiskOperatingPoint", "risk_operating_point_figure",
            "risk_operating_point_state"]
