@@ -159,13 +159,13 @@ class Gates:
     (``fragment``, ``neighbours``: the best sentence and the lines beside it, ``sentence``)."""
     threshold_cross_encoder: float = 0.5872
     """Threshold gate in cross-encoder mode: the best sigmoid score must reach this."""
-    threshold_bi_encoder: float = 0.8673
+    threshold_bi_encoder: float = 0.8716
     """Threshold gate in bi-encoder mode: the best cosine must reach this."""
-    threshold_bi_encoder_terms: float = 0.8672
+    threshold_bi_encoder_terms: float = 0.8763
     """Threshold gate in bi-encoder-terms mode: the first candidate's cosine must reach this."""
-    threshold_none: float = 0.0
+    threshold_none: float = 0.0324
     """Threshold gate without a rerank stage: the best fused score must reach this."""
-    disagreement_margin: float = 0.01
+    disagreement_margin: float = 0.005
     """Disagreement gate: top candidates from different files closer than this disagree."""
     relevance_rules: tuple[str, ...] = ("entities", "answer-type")
     """Relevance rules switched on by default."""

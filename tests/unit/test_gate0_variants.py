@@ -27,7 +27,12 @@ def _candidates(question: str, texts: list[str], score: float) -> CandidateSet:
                         area="test", mode="bi-encoder")
 
 
+MIN_COVERAGE = 0.5
+"""Gate 0's coverage these cases are written for (3 of 8 terms falls short of it), whatever ships."""
+
+
 def _gate0(question: str, texts: list[str], score: float = 0.95, **gates: object):
+    gates = {"min_lexical_coverage": MIN_COVERAGE, **gates}
     base = Settings()
     settings = dataclasses.replace(base, gates=dataclasses.replace(base.gates, **gates))
     return build("gate", "gate0")(question, _candidates(question, texts, score), settings)

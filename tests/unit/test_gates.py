@@ -499,7 +499,7 @@ def test_disagreement_reads_the_unsigned_gap_of_the_score_it_shows(
 
     candidates = _two_candidates(tmp_path, "This function ignores text cells.",
                                  "This function counts text cells.", scores)
-    settings = Settings()
+    settings = Settings().with_overrides(gates={"disagreement_margin": 0.01})
     verdict = build("gate", "disagreement")("q", candidates, settings)
     assert verdict.passed is not fires
     assert verdict.numbers["scores"] == list(scores)
@@ -518,3 +518,31 @@ def test_a_reslice_reads_the_gap_unsigned() -> None:
     rows["top2_gap"] = -0.021  # a row written when the gap was signed: the second scored higher
     assert (first_firing(rows, ("disagreement",), margin=0.01) == "answered").all()
     assert (first_firing(rows, ("disagreement",), margin=0.03) == "disagreement").all()
+
+
+def test_calibration_does_not_buy_coverage_with_wrong_answers() -> None:
+    from workbench.studies import calibrate_gates
+
+    # two answerable questions at 0.9 and 0.5 (the lower one quotes the wrong fragment), one
+    # more at 0.3 from gold, and two must-refuse questions at 0.2: a threshold of 0.3 answers
+    # one more question right and one more wrong than 0.9 and must not win for it (on the
+    # summed shares, 2/3 + 1 against 1/3 + 1, it did)
+    rows = pd.DataFrame({
+        "id": ["a", "b", "c", "d", "e"], "split": "dev",
+        "set": ["in_corpus", "in_corpus", "in_corpus", "out_of_corpus", "out_of_corpus"],
+        "top_score": [0.9, 0.5, 0.3, 0.2, 0.2],
+        "top_is_gold": [True, False, True, False, False], "n_hits": 10, "gate0_coverage": 1.0,
+        "top2_gap": 1.0, "top2_same_file": False, "top2_same_text": False,
+    })
+    for gate in default_order():
+        rows[f"wf_{gate}"] = False
+    table = calibrate_gates(rows, order=("threshold",), thresholds=[0.2, 0.3, 0.5, 0.9],
+                            coverages=(0.0,), margins=(0.0,)).set_index("threshold")
+    assert table.index[0] == 0.9  # the tie goes to fewer false answers
+    assert table.loc[0.3, "score"] == pytest.approx(table.loc[0.9, "score"])
+    assert table.loc[0.5, "score"] == pytest.approx(table.loc[0.9, "score"] - 1 / 3)
+    assert table.loc[0.2, "score"] == pytest.approx(-2 / 3)
+    # where the dev split cannot tell two cells apart, the stricter one is chosen
+    tied = calibrate_gates(rows, order=("gate0", "threshold", "disagreement"),
+                           thresholds=[0.85, 0.9], coverages=(0.3, 0.5), margins=(0.005, 0.01))
+    assert tied.iloc[0][["min_coverage", "margin", "threshold"]].tolist() == [0.5, 0.01, 0.9]

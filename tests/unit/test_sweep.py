@@ -272,19 +272,36 @@ def test_sweep_curves_slice_each_split_from_one_evaluation(settings: Settings) -
             assert part["noans_refused"].tolist() == expected["noans_refused"].tolist()
 
 
-def test_chosen_cells_take_the_best_sum_then_fewer_false_answers_then_the_lower_threshold() -> None:
+def test_chosen_cells_take_the_best_score_then_fewer_false_answers_then_the_higher_threshold(
+        ) -> None:
     table = pd.DataFrame({
-        "split": ["dev"] * 5 + ["test"],
-        "status": ["ok"] * 4 + ["failed", "ok"],
-        "reranker.mode": ["a", "a", "a", "b", "b", "b"],
-        "gates.threshold": [0.1, 0.2, 0.3, 0.5, 0.6, 0.7],
-        "hasans_correct_share": [0.9, 0.8, 0.8, 0.5, 1.0, 1.0],
-        "noans_refused_share": [0.5, 0.6, 0.6, 0.5, 1.0, 1.0],
-        "false_answers": [3, 2, 2, 9, 0, 0],
+        "split": ["dev"] * 6 + ["test"],
+        "status": ["ok"] * 5 + ["failed", "ok"],
+        "reranker.mode": ["a", "a", "a", "a", "b", "b", "b"],
+        "gates.threshold": [0.05, 0.1, 0.2, 0.3, 0.5, 0.6, 0.7],
+        "hasans_n": [10] * 7,
+        "hasans_answered": [10, 9, 8, 8, 5, 10, 10],
+        "hasans_correct": [9, 8, 8, 8, 5, 10, 10],
+        "hasans_correct_share": [0.9, 0.8, 0.8, 0.8, 0.5, 1.0, 1.0],
+        "noans_refused_share": [0.4, 0.5, 0.5, 0.5, 0.5, 1.0, 1.0],
+        "false_answers": [7, 6, 5, 5, 5, 0, 0],
     })
     chosen = chosen_cells(table, "dev").set_index("reranker.mode")
-    assert chosen.loc["a", "gates.threshold"] == 0.2  # 1.4 each: fewer false answers, lower one
+    # 0.05 has the largest sum of shares (1.3) but buys it with a wrong answer on each kind:
+    # 0.9 - 0.1 + 0.4 - 0.6 = 0.6 against 0.8 - 0 + 0.5 - 0.5 = 0.8 for 0.2 and 0.3
+    assert chosen.loc["a", "gates.threshold"] == 0.3  # 0.1 scores 0.7; 0.2 ties 0.3: the stricter
     assert chosen.loc["b", "gates.threshold"] == 0.5  # the failed and the test cells are not read
+
+
+def test_calibration_score_charges_a_wrong_answer_what_a_right_one_earns() -> None:
+    from workbench.studies import calibration_score
+
+    assert calibration_score(1.0, 0.0, 1.0) == 2.0
+    assert calibration_score(0.0, 0.0, 0.5) == 0.0  # nothing answered, half refused
+    # one more right and one more wrong answer on the answerable side gain nothing
+    assert calibration_score(0.6, 0.2, 0.9) == pytest.approx(calibration_score(0.5, 0.1, 0.9))
+    # an answered must-refuse question costs twice its share: the refusal lost and the answer
+    assert calibration_score(0.5, 0.0, 0.9) - calibration_score(0.5, 0.0, 0.8) == pytest.approx(0.2)
 
 
 def test_a_grid_cut_to_one_value_keeps_the_other_axes() -> None:

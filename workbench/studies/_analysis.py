@@ -295,6 +295,19 @@ def threshold_sweep(run: Any, thresholds: Sequence[float] | None = None,
     return table
 
 
+def calibration_score(hasans_correct: float, hasans_wrong: float, noans_refused: float) -> float:
+    """What calibration maximises: right outcomes minus wrong answers, each kind weighed the same.
+
+    The arguments are shares of their own kind: answerable questions answered from a gold
+    fragment, answerable ones answered from another fragment, unanswerable ones refused. On each
+    kind a wrong answer subtracts what a right outcome adds: a verified quote that does not
+    answer is worse than a refusal, so a setting that answers one more question right and one
+    more wrong scores no better than one that refuses both.
+    """
+    noans_answered = 1.0 - noans_refused
+    return float((hasans_correct - hasans_wrong) + (noans_refused - noans_answered))
+
+
 def calibrate_gates(run: Any, split: str = "dev", order: Sequence[str] | None = None,
                     rules: Sequence[str] | None = None,
                     thresholds: Sequence[float] | None = None,
@@ -303,9 +316,11 @@ def calibrate_gates(run: Any, split: str = "dev", order: Sequence[str] | None = 
                     ) -> pd.DataFrame:
     """Grid of (coverage, threshold, margin) on one split, best first.
 
-    The score is the share of answerable questions answered from a gold fragment plus the share
-    of unanswerable ones refused (each set weighs the same however large it is); ties go to
-    fewer false answers, then to the looser setting.
+    The score is :func:`calibration_score`: each kind of question weighs the same however many
+    there are, and a wrong answer costs as much as a right one earns, so no cell wins by buying
+    coverage with wrong answers. Exact ties go to fewer false answers, then to the stricter
+    setting (higher coverage, margin, threshold): where the dev split cannot tell two cells
+    apart, the one that refuses more is the safer guess on questions it has not seen.
     """
     rows = _rows(run)
     rows = rows[rows["split"] == split] if split else rows
@@ -324,14 +339,17 @@ def calibrate_gates(run: Any, split: str = "dev", order: Sequence[str] | None = 
                 correct, false_answer = outcome_correctness(rows, outcome)
                 refused = outcome != ANSWERED
                 hasans = correct[has_ans].mean() if has_ans.any() else 0.0
+                hasans_wrong = false_answer[has_ans].mean() if has_ans.any() else 0.0
                 noans = refused[no_ans].mean() if no_ans.any() else 0.0
                 records.append({"min_coverage": coverage, "threshold": float(t),
                                 "margin": margin, "hasans_correct": float(hasans),
-                                "noans_refused": float(noans), "score": float(hasans + noans),
+                                "noans_refused": float(noans),
+                                "score": calibration_score(hasans, hasans_wrong, noans),
                                 "false_answers": int(false_answer.sum())})
     table = pd.DataFrame.from_records(records)
-    return table.sort_values(["score", "false_answers", "threshold", "min_coverage", "margin"],
-                             ascending=[False, True, True, True, True]).reset_index(drop=True)
+    return table.sort_values(["score", "false_answers", "min_coverage", "margin", "threshold"],
+                             ascending=[False, True, False, False, False],
+                             kind="stable").reset_index(drop=True)
 
 
 def _flip_counts(rows: pd.DataFrame, order: Sequence[str], before: Sequence[str],

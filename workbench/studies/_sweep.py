@@ -45,6 +45,7 @@ from workbench.corpus._questions import SETS, SPLITS
 from workbench.errors import WorkbenchError
 from workbench.studies._analysis import (
     ANSWERED,
+    calibration_score,
     first_firing,
     outcome_correctness,
     score_thresholds,
@@ -538,15 +539,20 @@ def sweep_curves(settings: Settings, grid: SweepGrid, *,
 
 def chosen_cells(table: pd.DataFrame, split: str = "dev", by: str = "reranker.mode"
                  ) -> pd.DataFrame:
-    """The cell each value of ``by`` would choose on ``split``: the best HasAns plus NoAns share.
+    """The cell each value of ``by`` would choose on ``split``: the best calibration score.
 
-    The criterion of :func:`~workbench.studies.calibrate_gates`: each kind of question weighs
-    the same however many there are; ties go to fewer false answers, then to the lower threshold.
+    The criterion of :func:`~workbench.studies.calibrate_gates`
+    (:func:`~workbench.studies.calibration_score`): each kind of question weighs the same however
+    many there are and a wrong answer costs what a right one earns; ties go to fewer false
+    answers, then to the higher (stricter) threshold.
     """
     done = table[(table["status"] == "ok") & (table["split"] == split)].copy()
-    done["score"] = done["hasans_correct_share"] + done["noans_refused_share"]
+    hasans_n = done["hasans_n"].clip(lower=1)
+    hasans_wrong = (done["hasans_answered"] - done["hasans_correct"]) / hasans_n
+    done["score"] = [calibration_score(c, w, r) for c, w, r in zip(
+        done["hasans_correct_share"], hasans_wrong, done["noans_refused_share"], strict=True)]
     keys = ["score", "false_answers", *(["gates.threshold"] if "gates.threshold" in done else [])]
-    ranked = done.sort_values(keys, ascending=[False, True, True][:len(keys)], kind="stable")
+    ranked = done.sort_values(keys, ascending=[False, True, False][:len(keys)], kind="stable")
     return ranked.groupby(by, sort=False).head(1).reset_index(drop=True)
 
 
