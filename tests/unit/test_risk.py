@@ -46,7 +46,8 @@ def _rows(items: list[dict]) -> pd.DataFrame:
         records.append({
             "id": f"q{number}", "set": item.get("set", "in_corpus"),
             "split": item.get("split", "dev"), "top_score": item["score"],
-            "n_hits": 10, "gate0_coverage": 1.0, "top2_gap": 0.5, "top2_same_file": False,
+            "n_hits": 10, "gate0_coverage": item.get("coverage", 1.0),
+            "top2_gap": item.get("gap", 0.5), "top2_same_file": False,
             "top2_same_text": False, "gold_rank": rank, "top_is_gold": rank == 1,
             "wf_gate0": False, "wf_threshold": item.get("below", False),
             "wf_disagreement": False, "wf_relevance": item.get("irrelevant", False),
@@ -241,13 +242,16 @@ def test_shift_check_warns_on_shifted_scores_and_not_on_the_same() -> None:
 
 # -- calibrate -----------------------------------------------------------------------------
 
-def _calibration_rows(answerable: int, refuse: int, score: float = 0.9, low: int = 0
-                      ) -> pd.DataFrame:
-    """Answerable questions all on gold (``low`` of them at a score of 0); must-refuse ones all
-    refused by relevance: the grid's best cell then answers everything, so its loosest tie
-    switches every gate off."""
+def _calibration_rows(answerable: int, refuse: int, score: float = 0.9, low: int = 0,
+                      close: int = 0, sparse: int = 0) -> pd.DataFrame:
+    """Answerable questions all on gold (``low`` more at a score of 0, ``close`` more with a
+    runner-up 0.005 behind, ``sparse`` more holding a fifth of the question's terms); must-refuse
+    ones all refused by relevance. With each of the three, the grid's best cell answers them all
+    by switching the threshold, the disagreement gate and gate 0 off."""
     items = [{"score": score, "rank": 1} for _ in range(answerable)]
     items += [{"score": 0.0, "rank": 1} for _ in range(low)]
+    items += [{"score": score, "rank": 1, "gap": 0.005} for _ in range(close)]
+    items += [{"score": score, "rank": 1, "coverage": 0.2} for _ in range(sparse)]
     items += [{"score": score, "set": "out_of_corpus", "irrelevant": True, "mode": "",
                "code": "IRRELEVANT"} for _ in range(refuse)]
     return _rows(items)
@@ -271,7 +275,7 @@ def fake_rows(monkeypatch):
 
 def test_calibrate_never_writes_a_switched_off_gate_unless_told(fake_rows) -> None:
     settings = load_settings()
-    fake_rows["rows"] = _calibration_rows(25, 25)
+    fake_rows["rows"] = _calibration_rows(22, 25, low=1, close=1, sparse=1)
     grid_best = calibration.calibrate_gates(fake_rows["rows"], order=ORDER).iloc[0]
     assert calibration.switched_off(grid_best) == ("threshold", "disagreement", "gate0")
     kept = calibration.calibrate(settings)
@@ -294,7 +298,8 @@ def test_calibrate_with_a_risk_writes_a_promise_the_settings_read(fake_rows, tmp
     fake_rows["rows"] = _calibration_rows(60, 25)
     result = calibration.calibrate(settings, risk=0.05, delta=0.1)
     assert isinstance(result.bound, RiskBound) and result.promise is not None
-    assert result.threshold == result.bound.threshold == 0.9 and result.declined != ()
+    # every cell ties here and a tie goes to the stricter one: no gate is switched off
+    assert result.threshold == result.bound.threshold == 0.9 and result.declined == ()
     assert result.promise_coverage == 1.0  # all 60 answerable answered from gold at 0.9
     written = overlay_settings(settings, result.write(tmp_path / "gates.toml"))
     promise = written.promise
