@@ -157,7 +157,7 @@ class Gates:
     quote_extent: str = "fragment"
     """How much of the best fragment is quoted, a name from the quote extent table
     (``fragment``, ``neighbours``: the best sentence and the lines beside it, ``sentence``)."""
-    threshold_cross_encoder: float = 0.5872
+    threshold_cross_encoder: float = 0.6214
     """Threshold gate in cross-encoder mode: the best sigmoid score must reach this."""
     threshold_bi_encoder: float = 0.8716
     """Threshold gate in bi-encoder mode: the best cosine must reach this."""

@@ -519,3 +519,26 @@ def test_a_quote_choice_for_a_value_described_by_its_parts_is_refused(router: Sp
                               "валидный?", 0.9)
     assert decision.refusal is not None and decision.refusal.code == "ARGUMENT_IS_CIRCUMSTANCE"
     assert router._decide("quote", "Сколько знаков в казахском IBAN?", 0.9).source is Source.QUOTE
+
+
+def test_the_rule_routers_decision_is_read_once_a_question(router: SpanRouter, monkeypatch) -> None:
+    import dataclasses
+
+    calls: list[str] = []
+    real = router.rule.route
+
+    def counted(question: str) -> RouterDecision:
+        calls.append(question)
+        return real(question)
+
+    monkeypatch.setattr(router.rule, "route", counted)
+    monkeypatch.setattr(router, "config", dataclasses.replace(router.config, rule_vote=1.0,
+                                                              quote_doubt=1.0))
+    router._ruled.clear()
+    # the vote and a doubtful quote each consult the rule router
+    question = "Что такое кодировка windows-1251 и зачем она нужна?"
+    first = router.route(question)
+    assert calls == [question]
+    assert router.route(question) == first and calls == [question]
+    router._ruled.clear()
+    assert router.route(question) == first and calls == [question, question]

@@ -75,6 +75,8 @@ from workbench.routing._spec_inputs import (
 )
 from workbench.utilities import Argument
 
+RULE_DECISIONS_KEPT = 64
+"""How many questions' rule-router decisions a span router keeps (:meth:`SpanRouter._rule_decision`)."""
 DEFAULT_DIR = Path("models/routers/span")
 """Where the committed weights live, relative to the project root."""
 NGRAM_DIMS = 2048
@@ -391,6 +393,7 @@ class SpanRouter:
         self.bias = bias
         self.embedder = embedder
         self.rule = RuleRouter()
+        self._ruled: dict[str, RouterDecision] = {}
         self.spec_types = spec_types()
         self.max_question_chars = Answers().max_question_chars  # the pipeline's default limit
         self._column = {label: i for i, label in enumerate(config.classes)}
@@ -482,6 +485,20 @@ class SpanRouter:
             self._bindings[key] = self.binder.bind(self.rule.schemas[uid], question)
         return self._bindings[key]
 
+    def _rule_decision(self, question: str) -> RouterDecision:
+        """The rule router's decision on ``question``, read once however many steps consult it.
+
+        The prior, the doubtful quote and the quote's refusal checks each ask for it; the last
+        few questions' decisions are kept (a decision is immutable and the rule router has no
+        state that changes between calls).
+        """
+        ruled = self._ruled.get(question)
+        if ruled is None:
+            if len(self._ruled) >= RULE_DECISIONS_KEPT:
+                self._ruled.clear()
+            ruled = self._ruled[question] = self.rule.route(question)
+        return ruled
+
     def rule_logits(self, question: str) -> np.ndarray:
         """What the rule router adds to each class's logit.
 
@@ -497,7 +514,7 @@ class SpanRouter:
                 if uid in self._column:
                     added[self._column[uid]] += self.config.rule_prior * score / best
         if self.config.rule_vote:
-            label = rule_label(self.rule.route(question))
+            label = rule_label(self._rule_decision(question))
             if label in self._column:
                 added[self._column[label]] += self.config.rule_vote
         if self.config.shape_prior:
@@ -555,7 +572,7 @@ class SpanRouter:
                                 f"({confidence:.2f} < {self.config.threshold:.2f}).",
                                 best=label, probability=round(confidence, 4))
         if label == "quote" and confidence < self.config.quote_doubt:
-            ruled = self.rule.route(question)
+            ruled = self._rule_decision(question)
             if ruled.refusal is not None:
                 return self._refuse(ruled.refusal.code, f"A doubtful quote ({confidence:.2f} < "
                                     f"{self.config.quote_doubt:.2f}) and the rule router's refusal: "
@@ -586,7 +603,7 @@ class SpanRouter:
             # that names only the charset of its data (the SHA-256 of a file "in windows-1251")
             # names a circumstance; a question that asks why ("Why does Norway disappear from my
             # YAML list?") is no request
-            named = (self.rule.route(question) if not asks_reason(question) and (
+            named = (self._rule_decision(question) if not asks_reason(question) and (
                 points_at_data_elsewhere(question) or names_charset(question)
                 or describes_data(question)) else None)
             refusal = named.refusal if named is not None else None
