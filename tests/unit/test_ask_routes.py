@@ -159,6 +159,14 @@ def test_a_choice_needs_the_baseline_and_the_same_items() -> None:
         choose_default_router(both, level=1.5)
 
 
+def test_the_reason_names_the_record_inside_the_checkout_by_its_relative_path() -> None:
+    choice = best_router(ROOT / "models")
+    if (ROOT / "models" / DEFAULT_ROUTER_FILE).is_file():
+        pytest.skip("a default-router record is written: its reason names no path")
+    assert f"in {Path('models') / DEFAULT_ROUTER_FILE}" in choice.reason
+    assert str(ROOT) not in choice.reason
+
+
 def test_the_project_catalog_names_a_router_ask_can_build() -> None:
     choice = best_router(ROOT / "models")
     settings = load_settings(ROOT / "workbench.toml")
