@@ -642,6 +642,18 @@ def project_root() -> Path:
     return package_parent
 
 
+def project_relative(path: str | Path) -> str:
+    """``path`` as records show it: relative to :func:`project_root` when inside it, else as given.
+
+    Run records, training records and the README travel with the repository and should name no
+    one machine's folders.
+    """
+    try:
+        return Path(path).resolve().relative_to(project_root().resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
 def default_config_path() -> Path | None:
     """``$WORKBENCH_CONFIG`` if set, else the nearest ``workbench.toml``, else ``None``."""
     env = os.environ.get(ENV_CONFIG)
@@ -726,6 +738,7 @@ def load_settings(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
 
 
 __all__ = [
+    "project_relative",
     "CONFIG_FILENAME",
     "DEFAULT_GATE_ORDER",
     "NUMBER_RANGES",

@@ -114,3 +114,12 @@ def test_registering_a_gate_never_changes_the_default_order(tmp_path: Path) -> N
     with pytest.raises(ConfigError, match="leaves out 'verbatim'"):
         Settings().with_overrides(gates={"order": [g for g in DEFAULT_GATE_ORDER
                                                    if g != "verbatim"]})
+
+
+def test_a_path_inside_the_project_is_shown_relative_to_it(tmp_path) -> None:
+    from workbench.config import project_relative, project_root
+
+    assert project_relative(project_root() / "models" / "routers" / "default.json") == \
+        "models/routers/default.json"
+    outside = tmp_path / "elsewhere.json"
+    assert project_relative(outside) == str(outside)

@@ -7,6 +7,8 @@ can each be computed beside the study's and compared.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -117,6 +119,11 @@ def test_the_transfer_verb_reads_two_gate_runs_and_prints_the_promise_and_its_re
                                 calibrated_on="course", applied_to="outside")
     assert out[0] == expected.line() and "WARNING" in out[0]
     assert json.loads(out[-1])["answers"] == expected.answers
+    # without names, each side is named by its run id
+    assert cli.main(["gates", "transfer", "--calibrate", str(course), "--apply", str(other),
+                     "--risk", "0.05"]) == 0
+    named = capsys.readouterr().out.splitlines()[0]
+    assert Path(str(course)).name in named and Path(str(other)).name in named
     assert cli.main(["gates", "transfer", "--calibrate", str(course), "--apply", str(other),
                      "--risk", "0.05", "--names", "course"]) == 2
     assert "--names takes one name per calibration run" in capsys.readouterr().err

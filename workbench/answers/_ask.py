@@ -23,7 +23,7 @@ from workbench.answers._codes import AnswerCode, answer_message
 from workbench.answers._context import CheckContext
 from workbench.answers._generator import Generator
 from workbench.answers._pipeline import AnswerResult, answer_many
-from workbench.config import Settings, load_settings, project_root
+from workbench.config import Settings, load_settings, project_relative
 from workbench.corpus import detect_lang
 from workbench.errors import WorkbenchError
 from workbench.gates import QuoteSource
@@ -107,17 +107,6 @@ class RouterChoice:
     """One line: the figure it was chosen by, or why the fallback was taken."""
 
 
-def _shown(path: Path) -> Path:
-    """``path`` as a reason shows it: relative to the checkout when inside it.
-
-    A reason is written into run records and the README, which name no one machine's folders.
-    """
-    try:
-        return path.resolve().relative_to(project_root().resolve())
-    except ValueError:
-        return path
-
-
 def best_router(models: Path) -> RouterChoice:
     """The router chosen on the held-out sets (:data:`DEFAULT_ROUTER_FILE`), if it can be built.
 
@@ -127,13 +116,13 @@ def best_router(models: Path) -> RouterChoice:
     router, and the reason says which.
     """
     path = Path(models) / DEFAULT_ROUTER_FILE
-    shown = _shown(path)
+    shown = project_relative(path)  # the reason is written into run records and the README
     if not path.is_file():
         return RouterChoice(FALLBACK_ROUTER, f"no held-out choice recorded in {shown}")
     try:
         record = load_default_router(path)
     except DefaultRouterFileError as exc:
-        return RouterChoice(FALLBACK_ROUTER, str(exc).replace(str(path), str(shown)))
+        return RouterChoice(FALLBACK_ROUTER, str(exc).replace(str(path), shown))
     if record.router not in set(names("router")) | set(trained_routers(models)):
         return RouterChoice(FALLBACK_ROUTER, f"{shown} names {record.router!r}, which cannot be "
                                              "built here")

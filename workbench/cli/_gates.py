@@ -248,10 +248,8 @@ def _transfer(args: argparse.Namespace, settings: Settings) -> int:
     rows = [_run_rows(run) for run in calibration]
     pooled = pd.concat(rows, ignore_index=True)
     pooled.attrs["order"] = rows[0].attrs["order"]
-    name = " + ".join(args.names[:-1]) if args.names else " + ".join(
-        str(run.manifest.get("run_id", run.folder.name)) for run in calibration)
-    applied = args.names[-1] if args.names else str(target.manifest.get("run_id",
-                                                                        target.folder.name))
+    name = " + ".join(args.names[:-1] if args.names else [run.run_id for run in calibration])
+    applied = args.names[-1] if args.names else target.run_id
     transfer = promise_transfer(pooled, _run_rows(target), alpha=args.risk, delta=args.delta,
                                 score=args.score, calibrated_on=name, applied_to=applied,
                                 min_answers=args.min_answers)

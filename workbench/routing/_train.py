@@ -25,7 +25,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from workbench.config import project_root
+from workbench.config import project_relative, project_root
 from workbench.errors import WorkbenchError
 from workbench.routing._dataset import generate_training_data
 from workbench.routing._transformers import TRAINING_RECORD, training_text
@@ -213,14 +213,6 @@ class TrainingReport:
         return asdict(self)
 
 
-def _shown(path: Path) -> str:
-    """``path`` relative to the project when it lies inside it (records travel with the repository)."""
-    try:
-        return path.resolve().relative_to(project_root().resolve()).as_posix()
-    except ValueError:
-        return str(path)
-
-
 def _lr_factor(step: int, total: int) -> float:
     warmup = max(1, total // 20)
     if step < warmup:
@@ -309,7 +301,7 @@ def train_router(config: RouterTrainingConfig, *, lines: int | None = None, epoc
     model.save_pretrained(str(target), safe_serialization=True)
     tokenizer.save_pretrained(str(target))
     report = TrainingReport(
-        name=config.name, out=_shown(target), lines=len(rows), refusal_share=config.refusal_share,
+        name=config.name, out=project_relative(target), lines=len(rows), refusal_share=config.refusal_share,
         tokens=len(stream), blocks=n_blocks, vocab_size=len(tokenizer), parameters=parameters,
         epochs=config.epochs, steps=total, seconds=round(seconds, 3),
         seconds_per_step=round(seconds / total, 4), final_loss=round(sum(losses) / len(losses), 4),

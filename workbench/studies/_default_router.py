@@ -31,7 +31,7 @@ import pandas as pd
 from workbench.answers import DEFAULT_ROUTER_FILE, DefaultRouterRecord
 from workbench.errors import WorkbenchError
 from workbench.stats import format_p, mcnemar
-from workbench.studies._routers import RouterComparison, paired_outcomes
+from workbench.studies._routers import FAILURE_CLASSES, RouterComparison, paired_outcomes
 
 LEVEL = 0.05
 """The level of every paired test of the choice."""
@@ -107,12 +107,17 @@ def _better(test: PairedCount) -> bool:
     return test.significant and test.router_count > test.against_count
 
 
+def _verified_wrong(errors: pd.Series) -> pd.Series:
+    """Which items' error is a verified-wrong answer, as the router comparison classes it."""
+    return errors.map(FAILURE_CLASSES).eq("verified_wrong_answer")
+
+
 def _outcome(rows: pd.DataFrame, router: str, against: str, outcome: str,
              level: float) -> PairedCount:
     paired = paired_outcomes(rows, router, against)
     if outcome == "verified_wrong":
-        mine = paired["error_a"].eq("wrong_argument_value").to_numpy()
-        theirs = paired["error_b"].eq("wrong_argument_value").to_numpy()
+        mine = _verified_wrong(paired["error_a"]).to_numpy()
+        theirs = _verified_wrong(paired["error_b"]).to_numpy()
     else:
         mine = paired["correct_a"].astype(bool).to_numpy()
         theirs = paired["correct_b"].astype(bool).to_numpy()
@@ -141,8 +146,8 @@ def choose_default_router(comparison: RouterComparison | pd.DataFrame, *,
     ids = {router: frozenset(rows.loc[rows["router"] == router, "id"]) for router in routers}
     if len(set(ids.values())) != 1:
         raise DefaultRouterError("the routers were not scored on the same items")
-    wrong = {router: int(rows.loc[rows["router"] == router, "error"]
-                         .eq("wrong_argument_value").sum()) for router in routers}
+    wrong = {router: int(_verified_wrong(rows.loc[rows["router"] == router, "error"]).sum())
+             for router in routers}
     # the fewest verified-wrong answers; a tie goes to the baseline, then to the first named
     safest = min(routers, key=lambda r: (wrong[r], r != baseline, routers.index(r)))
     safety = tuple(_outcome(rows, r, safest, "verified_wrong", level)
