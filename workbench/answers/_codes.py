@@ -69,6 +69,9 @@ class AnswerCode(enum.StrEnum):
     QUESTION_SCRIPT = ScreenCode.QUESTION_SCRIPT.value
     """The question is written mostly in a script other than Latin or Cyrillic; refused before
     routing, since neither the router nor the corpus reads it."""
+    QUESTION_TOO_MANY_VALUES = ScreenCode.QUESTION_TOO_MANY_VALUES.value
+    """The question offers more values holding digits outside quotes than an argument is ever
+    chosen among; refused before routing."""
     SOURCE_NOT_CHOSEN = "SOURCE_NOT_CHOSEN"
     """``ask --source`` forced a source the router could bind nothing for."""
 

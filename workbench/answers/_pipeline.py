@@ -431,8 +431,10 @@ def answer(question: str, router: Router, settings: Settings | None = None, *,
 
     Returns:
         An :class:`AnswerResult`: the answer or the refusal, with the full trace. An empty
-        question, or one longer than ``[answers].max_question_chars``, is refused before the
-        router runs (``QUESTION_EMPTY``, ``QUESTION_TOO_LONG``), and never goes on to mode B.
+        question, one longer than ``[answers].max_question_chars``, one mostly in another script
+        or one crowded with figures is refused before the router runs (``QUESTION_EMPTY``,
+        ``QUESTION_TOO_LONG``, ``QUESTION_SCRIPT``, ``QUESTION_TOO_MANY_VALUES``), and never goes
+        on to mode B.
     """
     return answer_many([question], router, settings, allow_mode_b=allow_mode_b,
                        quote_source=quote_source, generator=generator, context=context,

@@ -495,7 +495,7 @@ def normalise(name: str, text: str) -> Any:
 # --- spans a question offers ---------------------------------------------------------------
 
 
-_PERCENT = re.compile(r"(\d+(?:[.,]\d+)?)\s*(?:%|percent\b|per cent\b|процент)", re.IGNORECASE)
+_PERCENT = re.compile(r"(?<!\d)(\d+(?:[.,]\d+)?)\s*(?:%|percent\b|per cent\b|процент)", re.IGNORECASE)
 
 
 def percent_spans(question: str) -> list[tuple[int, int]]:

@@ -53,6 +53,7 @@ from workbench.routing._rule_world import (
     unheld_premise,
     vat_rates_held,
 )
+from workbench.routing._screen import screened
 from workbench.routing._spec_inputs import SpecEvidence, choose_spec, open_spec_inputs, spec_cues
 from workbench.utilities import UtilitySchema, load_catalog
 
@@ -288,6 +289,9 @@ class RuleRouter:
 
     def route(self, question: str) -> RouterDecision:
         """Decide where ``question`` goes by keywords and patterns."""
+        screen = screened(question)
+        if screen is not None:
+            return screen
         low = question.lower()
         # a quoted text is data, and a zone's name («Europe/Stockholm») no word of its own
         out = P.out.search(P.iana_zone_re.sub(" ", blank_literals(question, colon_tail=False)).lower())

@@ -32,7 +32,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from workbench.config import Answers, project_root
+from workbench.config import project_root
 from workbench.errors import WorkbenchError
 from workbench.refusal import Refusal
 from workbench.registry import router
@@ -65,7 +65,7 @@ from workbench.routing._rule import (
     premise_text,
     unheld_premise,
 )
-from workbench.routing._screen import screen_question
+from workbench.routing._screen import DEFAULT_LIMIT, screened
 from workbench.routing._spec_inputs import (
     asks_reason,
     bind_spec_inputs,
@@ -395,7 +395,7 @@ class SpanRouter:
         self.rule = RuleRouter()
         self._ruled: dict[str, RouterDecision] = {}
         self.spec_types = spec_types()
-        self.max_question_chars = Answers().max_question_chars  # the pipeline's default limit
+        self.max_question_chars = DEFAULT_LIMIT  # the pipeline's default limit
         self._column = {label: i for i, label in enumerate(config.classes)}
         self._descriptions: tuple[np.ndarray, np.ndarray] | None = None
 
@@ -534,10 +534,7 @@ class SpanRouter:
 
     def _screen(self, question: str) -> RouterDecision | None:
         """The pipeline's own input check (:func:`screen_question`), before any model reads it."""
-        refusal = screen_question(question, self.max_question_chars)
-        if refusal is None:
-            return None
-        return RouterDecision(source=Source.REFUSE, refusal=refusal, raw_output=refusal.code)
+        return screened(question, self.max_question_chars)
 
     def route(self, question: str) -> RouterDecision:
         """Choose a class for ``question``, then bind its arguments to spans."""

@@ -46,6 +46,7 @@ from workbench.routing._constrain import (
 )
 from workbench.routing._records import RouterDecision, RouterDecisionError, Source
 from workbench.routing._score import PARSE_FAILURE_CODE
+from workbench.routing._screen import screened
 from workbench.utilities import Catalog, category_index, describe_category
 
 DEFAULT_MAX_NEW_TOKENS = 128
@@ -370,6 +371,9 @@ class TransformersRouter:
 
     def route(self, question: str) -> RouterDecision:
         """Decide where ``question`` goes with the model and the router's prompt format."""
+        screen = screened(question)
+        if screen is not None:
+            return screen
         return PROMPT_FORMATS[self.prompt_format](question, self._generate, self.catalog)
 
 
