@@ -542,3 +542,26 @@ def test_the_rule_routers_decision_is_read_once_a_question(router: SpanRouter, m
     assert router.route(question) == first and calls == [question]
     router._ruled.clear()
     assert router.route(question) == first and calls == [question, question]
+
+
+def test_description_passages_are_encoded_once_across_processes(router: SpanRouter, tmp_path: Path) -> None:
+    """A second router over the same cache encodes only the probe that names its encoder."""
+    from dataclasses import replace
+
+    first = SpanRouter(router.config, router.weights, router.bias, BagEmbedder(), passage_cache=tmp_path)
+    columns, vectors = first._description_vectors()
+    assert first.embedder.calls == len(vectors) + 1  # type: ignore[attr-defined]
+    again = SpanRouter(router.config, router.weights, router.bias, BagEmbedder(), passage_cache=tmp_path)
+    cached = again._description_vectors()
+    assert again.embedder.calls == 1  # type: ignore[attr-defined]
+    assert np.array_equal(cached[0], columns) and np.array_equal(cached[1], vectors)
+
+    class Shifted(BagEmbedder):
+        def passage(self, text: str) -> np.ndarray:  # another encoder: other vectors
+            return np.roll(self.query(text), 1)
+
+    other = SpanRouter(replace(router.config), router.weights, router.bias, Shifted(),
+                       passage_cache=tmp_path)
+    assert other._description_vectors()[1].shape == vectors.shape
+    assert other.embedder.calls == len(vectors) + 1  # type: ignore[attr-defined]
+    assert not np.array_equal(other._description_vectors()[1], vectors)
