@@ -198,6 +198,12 @@ def _step_negative_control(settings: Settings) -> None:
     print(f"run record: {run.name}")
 
 
+LEARNED_BINDERS = ("span-binder", "span-binder-noref")
+"""The span router binding through the learned binder, with and without the rule binding's choice
+as a feature: compared on the test split beside the others (the held-out figures that chose
+``ask``'s default come from ``workbench router choose-default``)."""
+
+
 def _step_routers(settings: Settings) -> None:
     from workbench.routing import metric_lines, trained_routers
     from workbench.studies import finding_lines, study_routers
@@ -215,7 +221,8 @@ def _step_routers(settings: Settings) -> None:
     spans = [folder for folder in spans if (folder / "config.json").is_file()]
     if spans:
         print(f"span routers: {', '.join(f.name for f in spans)}", flush=True)
-    study = study_routers(settings, folders, progress=lambda line: print(f"  {line}"), span_folders=spans)
+    study = study_routers(settings, folders, progress=lambda line: print(f"  {line}"), span_folders=spans,
+                          candidates=LEARNED_BINDERS)
     comparison = study.comparison
     items = int(comparison.summary["items"].iloc[0]) if len(comparison.summary) else 0
     print(f"{len(comparison.summary)} router(s) on {items} {study.split}-split items of "

@@ -87,8 +87,8 @@ def test_the_cli_and_the_lab_take_the_same_path(config: Path, capsys) -> None:
 # --- the default router comes from the catalog's measurement ---------------------------------
 
 
-def _choice(models: Path, router: str, rows: list[tuple[str, str, bool, str]] | None = None
-            ) -> Path:
+def _choice(models: Path, router: str, rows: list[tuple[str, str, bool, str]] | None = None,
+            tasksets: list[str] | None = None) -> Path:
     """A held-out comparison whose choice is written where ask reads it."""
     import pandas as pd
 
@@ -97,7 +97,7 @@ def _choice(models: Path, router: str, rows: list[tuple[str, str, bool, str]] | 
     frame = pd.DataFrame(rows or [], columns=["router", "id", "correct", "error"])
     choice = choose_default_router(frame)
     assert choice.router == router, choice.lines()
-    return write_default_router(choice, models, ["heldout/x.jsonl"], run="routers-x")
+    return write_default_router(choice, models, tasksets or ["heldout/x.jsonl"], run="routers-x")
 
 
 def _items(router: str, right: int, wrong_value: int, n: int = 60) -> list:
@@ -160,11 +160,20 @@ def test_a_choice_needs_the_baseline_and_the_same_items() -> None:
 
 
 def test_the_reason_names_the_record_inside_the_checkout_by_its_relative_path() -> None:
-    choice = best_router(ROOT / "models")
-    if (ROOT / "models" / DEFAULT_ROUTER_FILE).is_file():
-        pytest.skip("a default-router record is written: its reason names no path")
-    assert f"in {Path('models') / DEFAULT_ROUTER_FILE}" in choice.reason
+    choice = best_router(ROOT / "corpus")  # a folder of the checkout that holds no record
+    assert choice.name == "rule" and f"in {Path('corpus') / DEFAULT_ROUTER_FILE}" in choice.reason
     assert str(ROOT) not in choice.reason
+
+
+def test_the_shipped_record_names_held_out_sets_by_relative_path(tmp_path: Path) -> None:
+    record = json.loads((ROOT / "models" / DEFAULT_ROUTER_FILE).read_text(encoding="utf-8"))
+    assert record["tasksets"] and all(not Path(t).is_absolute() and (ROOT / t).is_file()
+                                      and "heldout" in t for t in record["tasksets"])
+    assert best_router(ROOT / "models").name == record["router"]
+    written = _choice(tmp_path, "rule", _items("rule", 30, 2) + _items("scripted", 31, 2),
+                      tasksets=[str(ROOT / "corpus" / "questions" / "heldout" / "notary.jsonl")])
+    again = json.loads(Path(written).read_text(encoding="utf-8"))
+    assert again["tasksets"] == ["corpus/questions/heldout/notary.jsonl"]
 
 
 def test_the_project_catalog_names_a_router_ask_can_build() -> None:

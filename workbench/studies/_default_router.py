@@ -29,6 +29,7 @@ from typing import Any
 import pandas as pd
 
 from workbench.answers import DEFAULT_ROUTER_FILE, DefaultRouterRecord
+from workbench.config import project_relative
 from workbench.errors import WorkbenchError
 from workbench.stats import format_p, mcnemar
 from workbench.studies._routers import FAILURE_CLASSES, RouterComparison, paired_outcomes
@@ -85,7 +86,7 @@ class DefaultChoice:
         """The record ``ask`` reads (:func:`workbench.answers.best_router`)."""
         return DefaultRouterRecord(
             router=self.router, reason=self.reason, baseline=self.baseline, items=self.items,
-            tasksets=tuple(tasksets), run=run,
+            tasksets=tuple(project_relative(t) for t in tasksets), run=run,
             tests=tuple(asdict(test) for test in (*self.safety, *self.gains)))
 
     def lines(self) -> list[str]:
