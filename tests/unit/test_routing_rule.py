@@ -2319,3 +2319,18 @@ def test_unnamed_spans_are_times_phones_and_plates() -> None:
     question = "Машина А 347 КХ 123 приехала в 14:20, тел. +7 343 200-15-15"
     found = {question[s:e] for s, e in unnamed_spans(question)}
     assert {"А 347 КХ 123", "14:20", "+7 343 200-15-15"} <= found
+
+
+def test_a_moment_written_with_or_without_seconds_is_one_value() -> None:
+    gold = {"source": "utility", "utility": "date.diff_hours",
+            "args": {"start": "2025-10-24T16:00", "end": "2025-10-27T10:00", "tz": "Europe/Berlin"}}
+    bound = RouterDecision(source=Source.UTILITY, utility="date.diff_hours", args={
+        "start": "2025-10-24T16:00:00", "end": "2025-10-27T10:00:00", "tz": "Europe/Berlin"})
+    assert score_decision(gold, bound).correct
+    later = RouterDecision(source=Source.UTILITY, utility="date.diff_hours", args={
+        "start": "2025-10-24T16:00:01", "end": "2025-10-27T10:00:00", "tz": "Europe/Berlin"})
+    assert score_decision(gold, later).error == "wrong_argument_value"
+    # a text is compared as written, whatever it looks like
+    text = {"source": "utility", "utility": "hash.md5", "args": {"text": "2025-10-24T16:00"}}
+    seconds = RouterDecision(source=Source.UTILITY, utility="hash.md5", args={"text": "2025-10-24T16:00:00"})
+    assert score_decision(text, seconds).error == "wrong_argument_value"

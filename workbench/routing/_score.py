@@ -9,8 +9,10 @@ check, so it is counted apart from the visible failures.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import math
+import re
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -19,6 +21,7 @@ from typing import Any
 
 import pandas as pd
 
+from workbench.routing._binder_candidates import DATE_ARGUMENTS
 from workbench.routing._records import Router, RouterDecision, Source
 from workbench.routing._spec_inputs import open_spec_inputs
 
@@ -73,7 +76,24 @@ class ItemScore:
     detail: str = ""
 
 
-def _same_value(gold: Any, got: Any) -> bool:
+TIME_ARGUMENTS = DATE_ARGUMENTS | {"datetime"}
+"""Arguments whose value is a date or a moment in ISO 8601: compared as moments, so a gold
+``2025-10-24T16:00`` and a bound ``2025-10-24T16:00:00`` are one value (the utility reads both)."""
+_ISO = re.compile(r"\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2})?)?")
+
+
+def _moment(value: Any) -> dt.datetime | None:
+    if not isinstance(value, str) or not _ISO.fullmatch(value):
+        return None
+    try:
+        return dt.datetime.fromisoformat(value)
+    except ValueError:
+        return None
+
+
+def _same_value(gold: Any, got: Any, name: str = "") -> bool:
+    if name in TIME_ARGUMENTS and _moment(gold) is not None and _moment(got) is not None:
+        return _moment(gold) == _moment(got)
     if isinstance(gold, bool) or isinstance(got, bool):
         return gold is got if isinstance(gold, bool) and isinstance(got, bool) else gold == got
     if isinstance(gold, int | float) and isinstance(got, int | float):
@@ -119,7 +139,7 @@ def score_decision(gold: Mapping[str, Any], decision: RouterDecision | None) -> 
     extra = sorted(set(got_args) - set(gold_args))
     if extra:
         return ItemScore(False, "unexpected_argument", ", ".join(extra))
-    wrong = sorted(k for k in gold_args if k in got_args and not _same_value(gold_args[k], got_args[k]))
+    wrong = sorted(k for k in gold_args if k in got_args and not _same_value(gold_args[k], got_args[k], k))
     if wrong:
         return ItemScore(False, "wrong_argument_value", ", ".join(wrong))
     return ItemScore(True)
