@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from workbench.config import Settings
+from workbench.config import Settings, project_root
 from workbench.digests import folder_digest
 from workbench.index import audit_drift, ensure_index, load_index, read_manifest
 from workbench.runs import current_suite, mark_suite_complete, new_suite_id, suite
@@ -204,6 +204,21 @@ as a feature: compared on the test split beside the others (the held-out figures
 ``ask``'s default come from ``workbench router choose-default``)."""
 
 
+def _learned_binders(settings: Settings) -> tuple[str, ...]:
+    """:data:`LEARNED_BINDERS`, where ``[paths].models`` is the project's own folder and holds them.
+
+    The registered names build the span router and the binder weights of the project's
+    ``models/``, so another models folder (a project of one's own) compares none of them.
+    """
+    models = Path(settings.paths.models)
+    if models.resolve() != (project_root() / "models").resolve():
+        return ()
+    return tuple(name for name, weights in zip(LEARNED_BINDERS, ("binder.json", "binder-noref.json"),
+                                              strict=True)
+                 if (models / "binder" / weights).is_file()
+                 and (models / "routers" / "span" / "config.json").is_file())
+
+
 def _step_routers(settings: Settings) -> None:
     from workbench.routing import metric_lines, trained_routers
     from workbench.studies import finding_lines, study_routers
@@ -222,7 +237,7 @@ def _step_routers(settings: Settings) -> None:
     if spans:
         print(f"span routers: {', '.join(f.name for f in spans)}", flush=True)
     study = study_routers(settings, folders, progress=lambda line: print(f"  {line}"), span_folders=spans,
-                          candidates=LEARNED_BINDERS)
+                          candidates=_learned_binders(settings))
     comparison = study.comparison
     items = int(comparison.summary["items"].iloc[0]) if len(comparison.summary) else 0
     print(f"{len(comparison.summary)} router(s) on {items} {study.split}-split items of "

@@ -135,3 +135,14 @@ def test_a_demo_is_one_suite_and_the_report_reads_only_it(
     page = build_report(results).read_text(encoding="utf-8")
     assert f"suite <code>{suite_id}</code>" in page
     assert "No <b>drift</b> run record yet" in page
+
+
+def test_the_learned_binders_join_only_on_the_projects_own_models(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from workbench.config import project_root
+
+    settings = _settings(tmp_path)
+    assert _demo._learned_binders(settings) == ()
+    shipped = replace(settings, paths=replace(settings.paths, models=project_root() / "models"))
+    assert _demo._learned_binders(shipped) == _demo.LEARNED_BINDERS
