@@ -31,7 +31,7 @@ from workbench.gates._confidence_model import (
 )
 from workbench.gates._quote_source import QuoteResult, QuoteSource
 from workbench.gates._records import CandidateSet, GateVerdict, Quote, Trace
-from workbench.gates._refusal import plural_ru, refusal_from_verdict, refusal_templates, search_area
+from workbench.gates._refusal import refusal_from_verdict, refusal_templates, search_area
 from workbench.gates._runner import (
     UnknownGateError,
     candidate_set,
@@ -68,7 +68,6 @@ __all__ = [
     "gate_templates",
     "gate_verdict",
     "load_confidence_model",
-    "plural_ru",
     "question_terms",
     "quote_rule_stages",
     "quote_stages",

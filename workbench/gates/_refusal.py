@@ -28,23 +28,14 @@ from workbench.gates._records import GateVerdict
 from workbench.refusal import Refusal, speakable
 from workbench.registry import UnknownNameError
 from workbench.relevance._answer_type import KIND_NAMES
-
-
-def plural_ru(n: int, one: str, few: str, many: str) -> str:
-    """The Russian plural form for ``n`` (1 файл, 2 файла, 5 файлов)."""
-    n = abs(n)
-    if n % 10 == 1 and n % 100 != 11:
-        return one
-    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-        return few
-    return many
+from workbench.text import ru_plural
 
 
 def search_area(name: str, files: int, fragments: int, lang: str) -> str:
     """The search area in words: the corpus by its own name, with its files and fragments."""
     if lang == "ru":
-        return (f"корпус «{name}» ({files} {plural_ru(files, 'файл', 'файла', 'файлов')}, "
-                f"{fragments} {plural_ru(fragments, 'фрагмент', 'фрагмента', 'фрагментов')})")
+        return (f"корпус «{name}» ({files} {ru_plural(files, ('файл', 'файла', 'файлов'))}, "
+                f"{fragments} {ru_plural(fragments, ('фрагмент', 'фрагмента', 'фрагментов'))})")
     return (f"the corpus “{name}” ({files} file{'' if files == 1 else 's'}, "
             f"{fragments} fragment{'' if fragments == 1 else 's'})")
 

@@ -16,6 +16,7 @@ from workbench.refusal import Refusal
 from workbench.relevance import blank_literals, question_literal_spans
 from workbench.routing._binder_candidates import MAX_CANDIDATES
 from workbench.routing._records import RouterDecision, Source
+from workbench.text import ru_plural
 
 
 class ScreenCode(StrEnum):
@@ -38,7 +39,7 @@ MAX_VALUES = MAX_CANDIDATES
 """The most values (words holding a digit) a question may offer outside quoted data: no argument
 is chosen among more (:data:`workbench.routing._binder_candidates.MAX_CANDIDATES`), and a message
 of fifty figures would leave a router to guess which one is meant. The bundled question sets offer
-at most 8."""
+at most 13."""
 _VALUE = re.compile(r"\S*\d\S*")
 _AREA = "question input, checked before routing"
 DEFAULT_LIMIT = Answers().max_question_chars
@@ -69,7 +70,8 @@ def unquoted_values(question: str) -> int:
 
 def _values_refusal(question: str, values: int, lang: str | None) -> Refusal:
     if (lang or detect_lang(question)) == "ru":
-        text = (f"В вопросе {values} значений с цифрами вне кавычек, больше предела в {MAX_VALUES}: "
+        text = (f"В вопросе {values} {ru_plural(values, ('значение', 'значения', 'значений'))} с "
+                f"цифрами вне кавычек, больше предела в {MAX_VALUES}: "
                 "маршрутизатор не выбирает аргумент из стольких, поэтому вопрос не передан дальше. "
                 "Данные в кавычках читаются как одно значение.")
     else:

@@ -6,6 +6,7 @@ that only analyses text (the utilities' relevance checks) loads neither FAISS no
 """
 
 from workbench.text._lang import detect_lang
+from workbench.text._plural import ru_plural
 from workbench.text._terms import (
     ANALYZER_ID,
     STOPWORDS,
@@ -21,6 +22,7 @@ from workbench.text._terms import (
 )
 
 __all__ = [
+    "ru_plural",
     "ANALYZER_ID",
     "STOPWORDS",
     "TERM_ANALYZERS",

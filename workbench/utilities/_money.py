@@ -9,7 +9,8 @@ from __future__ import annotations
 import decimal
 from decimal import Decimal
 
-from workbench.utilities._number import ru_plural, ru_words, to_decimal
+from workbench.text import ru_plural
+from workbench.utilities._number import ru_words, to_decimal
 from workbench.utilities._schema import BadArgument, circ, data, define, ex
 
 CENT = Decimal("0.01")

@@ -7,6 +7,7 @@ import math
 import string
 from collections.abc import Callable
 
+from workbench.text import ru_plural
 from workbench.utilities._schema import BadArgument, circ, data, define, ex
 
 DIGITS = string.digits + string.ascii_lowercase
@@ -40,15 +41,6 @@ _RU_SCALES = [
     (("триллион", "триллиона", "триллионов"), False),
 ]
 MAX_WORDS = 10**15 - 1
-
-
-def ru_plural(n: int, forms: tuple[str, str, str]) -> str:
-    """The Russian noun form for ``n``: (1 рубль, 2 рубля, 5 рублей)."""
-    n = abs(n) % 100
-    if 10 < n < 20:
-        return forms[2]
-    n %= 10
-    return forms[0] if n == 1 else forms[1] if 2 <= n <= 4 else forms[2]
 
 
 def _ru_triple(n: int, feminine: bool) -> list[str]:
