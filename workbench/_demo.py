@@ -270,6 +270,30 @@ def e2e_lines(table: pd.DataFrame) -> list[str]:
     return lines + [f"  {outcome}: {OUTCOME_DEFINITIONS[outcome]}" for outcome in OUTCOMES]
 
 
+def _step_heldout(settings: Settings) -> None:
+    from workbench.routing import metric_lines
+    from workbench.studies import HeldOutError, study_heldout
+    from workbench.studies._findings import SPAN_NAMES
+
+    spans = [Path(settings.paths.models) / "routers" / name for name in SPAN_NAMES
+             if name != "span-no-refusals"]
+    spans = [folder for folder in spans if (folder / "config.json").is_file()]
+    try:
+        study = study_heldout(settings, span_folders=spans, candidates=_learned_binders(settings),
+                              progress=lambda line: print(f"  {line}"))
+    except HeldOutError as exc:
+        print(f"no held-out rounds: {exc}")
+        return
+    for name, round_study in study.rounds.items():
+        items = int(round_study.comparison.summary["items"].iloc[0])
+        print(f"round {name}: {items} held-out items of {', '.join(p.stem for p in round_study.tasksets)}"
+              f"{' [cached comparison]' if round_study.cached else ''}:")
+        print("\n".join(metric_lines(round_study.comparison.summary)))
+    run = record_run("heldout", study.items, settings=settings, summary=study.summary(),
+                     extra={"split": "heldout", "rounds": list(study.rounds)})
+    print(f"run record: {run.name}")
+
+
 def _step_e2e(settings: Settings) -> None:
     from workbench.studies import run_e2e
 
@@ -300,6 +324,7 @@ STEPS: list[tuple[str, Step]] = [
     ("the negative control: spoiled answers through the invariant checker",
      _step_negative_control),
     ("routers: the rule baseline against the trained routers", _step_routers),
+    ("held-out: the routers on the sets nobody tuned on, round by round", _step_heldout),
     ("end to end: every source and refusals through `ask`, judged by outcome", _step_e2e),
     ("the report", _step_report),
 ]

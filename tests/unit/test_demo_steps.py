@@ -88,8 +88,9 @@ def test_report_step_writes_the_page(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert f"report: {page}" in capsys.readouterr().out
     text = page.read_text(encoding="utf-8")
     assert "Only one router in this run" in text and "No <b>gates</b> run record yet" in text
-    assert [title for title, _ in _demo.STEPS][-3:] == [
+    assert [title for title, _ in _demo.STEPS][-4:] == [
         "routers: the rule baseline against the trained routers",
+        "held-out: the routers on the sets nobody tuned on, round by round",
         "end to end: every source and refusals through `ask`, judged by outcome", "the report"]
 
 

@@ -29,7 +29,7 @@ from workbench.report._scope import (
     split_labels,
 )
 from workbench.report._traces import clip, over_refusal_traces, trace_block, trace_key
-from workbench.routing import HEADLINE_METRICS, ROUTER_METRICS
+from workbench.routing import HEADLINE_METRICS, ROUTER_METRIC, ROUTER_METRICS
 from workbench.runs import RunRecord, runs_df
 from workbench.stats import format_p
 from workbench.studies import (
@@ -464,6 +464,34 @@ def ablation_section(scope: Scoped) -> Section:
                    tuple(r.run_id for r in runs.values()))
 
 
+# --- held-out ----------------------------------------------------------------------------------
+
+HELDOUT_KEYS = ("utility_accuracy", "argument_exact_match", "verified_wrong_answer_rate",
+                "conscious_refusal_rate", "over_refusal_rate")  # the README headline's figures
+
+
+def heldout_section(scope: Scoped) -> Section:
+    """Every router on each held-out round: the figures that say what a new user meets."""
+    intro = ("Sets written by people who saw only the utility catalog, scored as written; nothing "
+             "trains or tunes on them, so this is what a new user's wording meets. Each round was "
+             "written after the last had been scored. Verified wrong is a share of the calls, red "
+             "team refused of the must-refuse lines, over-refusal of the answerable ones; the test "
+             "split follows under Router comparison.")
+    record = _as_scope(scope).run("heldout")
+    if record is None:
+        return Section("heldout", "Held-out rounds: the generalization figures", intro,
+                       _missing("heldout", scope))
+    blocks = [_source(record, "split heldout")]
+    for name, block in (record.manifest.get("summary") or {}).items():
+        rows = [{"router": router, "items": _int(shown.get("items")), **{
+            ROUTER_METRIC[key].label: percent(shown[key]) for key in HELDOUT_KEYS if key in shown}}
+                for router, shown in (block.get("routers") or {}).items()]
+        blocks.append(f"<h3>Round {esc(str(name))}: {esc(', '.join(block.get('tasksets') or []))}</h3>")
+        blocks.append(table(pd.DataFrame.from_records(rows)))
+    return Section("heldout", "Held-out rounds: the generalization figures", intro, "".join(blocks),
+                   (record.run_id,))
+
+
 # --- routers ------------------------------------------------------------------------------------
 
 def routers_section(scope: Scoped) -> Section:
@@ -713,8 +741,8 @@ def risk_section(scope: Scoped) -> Section:
 
 
 SECTIONS: tuple[Callable[[Scoped], Section], ...] = (
-    risk_section, gates_section, ablation_section, routers_section, drift_section, fts_section,
-    negative_section, sweep_section, glossary_section,
+    heldout_section, risk_section, gates_section, ablation_section, routers_section, drift_section,
+    fts_section, negative_section, sweep_section, glossary_section,
 )
 """The sections after the leakage one, in page order."""
 

@@ -136,6 +136,7 @@ class ReportScope:
             "ablation": gates + " --split dev",
             "e2e": "workbench eval e2e",
             "routers": "workbench eval routers rule span",
+            "heldout": "workbench demo  (the held-out rounds are scored by the demo)",
             "drift": "workbench audit drift",
             "fts": "workbench demo  (the specifications' run is written by the demo only)",
             "negative_control": "workbench negative-control",

@@ -146,6 +146,13 @@ from workbench.studies._gates import (
     result_row,
 )
 from workbench.studies._glossary import GLOSSARY, GlossaryError, glossary
+from workbench.studies._heldout import (
+    ROUNDS_FILE,
+    HeldOutError,
+    HeldOutStudy,
+    heldout_rounds,
+    study_heldout,
+)
 from workbench.studies._leakage import (
     LeakageReport,
     leakage,
@@ -232,6 +239,11 @@ from workbench.studies._sweep import (
 from workbench.studies._transfer import Transfer, promise_transfer
 
 __all__ = [
+    "HeldOutError",
+    "HeldOutStudy",
+    "ROUNDS_FILE",
+    "heldout_rounds",
+    "study_heldout",
     "MIN_PER_KIND",
     "MIN_PROMISE_ANSWERS",
     "RISK_LEVELS",
