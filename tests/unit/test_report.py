@@ -107,6 +107,14 @@ def write_all(root: Path, leaks: int = 0) -> dict[str, Path]:
             "caught": [True, True, False, True, True],
             "invariant": ["quote_verbatim", "quote_verbatim", "", "utility_known", "utility_known"]}),
             results_dir=root, summary={"genuine": 7, "genuine_passed": 7}),
+        "heldout": write_run("heldout", pd.DataFrame({"router": ["rule", "span"], "id": ["h-1", "h-1"],
+                                                      "round": ["1", "1"]}), results_dir=root,
+                             summary={"1": {"tasksets": ["pharmacy.jsonl"], "routers": {
+                                 name: {"items": 40, "utility_accuracy": u, "argument_exact_match": 0.5,
+                                        "verified_wrong_answer_rate": w, "conscious_refusal_rate": 0.9,
+                                        "over_refusal_rate": 0.1}
+                                 for name, u, w in (("rule", 0.7, 0.125), ("span", 0.8, 0.05))}}},
+                             extra={"split": "heldout", "rounds": ["1"]}),
         "sweep": write_run("sweep", pd.DataFrame({
             "cell": [0, 1, 2], "status": ["ok", "ok", "failed"], "error": ["", "", "boom"],
             "reranker.mode": ["none", "none", "bi-encoder"], "gates.threshold": [0.1, 0.2, None],
@@ -122,7 +130,8 @@ def test_every_section_from_its_run(tmp_path: Path) -> None:
     path = build_report(tmp_path)
     assert path == tmp_path / REPORT_NAME
     page = plain(path.read_text(encoding="utf-8"))
-    for key in ("leakage", "gates", "ablation", "routers", "drift", "fts", "negative", "sweep"):
+    for key in ("leakage", "heldout", "gates", "ablation", "routers", "drift", "fts", "negative",
+                "sweep"):
         assert f'<section id="{key}">' in page
     for folder in runs.values():
         assert folder.name in page  # each section names the run it came from
@@ -138,6 +147,9 @@ def test_every_section_from_its_run(tmp_path: Path) -> None:
     assert "Specifications: 1 of 2 certified" in page and "E_PREMISE" in page
     assert "<b>3</b> cells, 1 failed" in page and "boom" in page
     assert "<td>entities</td><td>yes</td>" in page  # the rule set in use is marked
+    # the held-out round first, its verified-wrong share beside each router's accuracy
+    assert "Round 1: pharmacy.jsonl" in page and "<td>span</td><td>40</td><td>80.0%</td>" in page
+    assert "12.5%" in page and page.index('id="heldout"') < page.index('id="routers"')
 
 
 def test_plotly_is_inlined_once_and_nothing_is_fetched(tmp_path: Path) -> None:
@@ -175,14 +187,14 @@ def test_missing_runs_are_said_not_invented(tmp_path: Path) -> None:
               results_dir=tmp_path)
     sections = {s.key: s for s in report_sections(tmp_path)}
     assert not sections["drift"].missing
-    for key in ("leakage", "selection", "e2e", "gates", "ablation", "routers", "fts", "negative",
-                "sweep"):
+    for key in ("leakage", "selection", "e2e", "heldout", "gates", "ablation", "routers", "fts",
+                "negative", "sweep"):
         assert sections[key].missing and "run record yet" in sections[key].body
     page = build_report(tmp_path).read_text(encoding="utf-8")
     assert "No <b>routers</b> run record yet" in page
     assert "Leakage: not measured yet" in page and "Every fragment is at its anchor" in page
     empty = build_report(tmp_path / "none").read_text(encoding="utf-8")
-    assert empty.count("run record yet") == 10  # every section that needs a run, drift included
+    assert empty.count("run record yet") == 11  # every section that needs a run, drift included
 
 
 def test_wrong_answers_and_targets_on_the_front_page(tmp_path: Path) -> None:
