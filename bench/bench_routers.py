@@ -91,6 +91,7 @@ HOSTILE = {
     "50 figures after a colon (ru)": "Посчитай НДС 20% с суммы: " + " ".join(
         str(10_000 + 37 * i) for i in range(50)),
     "10,000 digits": "7" * 10_000,
+    "a word of 1,990 letters (no digit)": "Посчитай " + "я" * 1_990,
     "CRC32 of 1,980 digits (at the limit)": "CRC32 for " + "7" * 1_980,
 }
 """Questions a router must refuse (or answer) within its latency bound, whatever their shape."""

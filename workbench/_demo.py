@@ -205,18 +205,19 @@ as a feature: compared on the test split beside the others (the held-out figures
 
 
 def _learned_binders(settings: Settings) -> tuple[str, ...]:
-    """:data:`LEARNED_BINDERS`, where ``[paths].models`` is the project's own folder and holds them.
+    """:data:`LEARNED_BINDERS`, where ``[paths].models`` is the project's own folder.
 
     The registered names build the span router and the binder weights of the project's
     ``models/``, so another models folder (a project of one's own) compares none of them.
     """
-    models = Path(settings.paths.models)
-    if models.resolve() != (project_root() / "models").resolve():
-        return ()
-    return tuple(name for name, weights in zip(LEARNED_BINDERS, ("binder.json", "binder-noref.json"),
-                                              strict=True)
-                 if (models / "binder" / weights).is_file()
-                 and (models / "routers" / "span" / "config.json").is_file())
+    own = Path(settings.paths.models).resolve() == (project_root() / "models").resolve()
+    return LEARNED_BINDERS if own else ()
+
+
+def _span_folders(settings: Settings, names: tuple[str, ...]) -> list[Path]:
+    """The span routers of ``names`` (``models/routers/<name>``) that hold a trained router."""
+    folders = [Path(settings.paths.models) / "routers" / name for name in names]
+    return [folder for folder in folders if (folder / "config.json").is_file()]
 
 
 def _step_routers(settings: Settings) -> None:
@@ -232,8 +233,7 @@ def _step_routers(settings: Settings) -> None:
         print(f"trained routers: {', '.join(f.name for f in folders)}", flush=True)
     from workbench.studies._findings import SPAN_NAMES
 
-    spans = [Path(settings.paths.models) / "routers" / name for name in SPAN_NAMES]
-    spans = [folder for folder in spans if (folder / "config.json").is_file()]
+    spans = _span_folders(settings, SPAN_NAMES)
     if spans:
         print(f"span routers: {', '.join(f.name for f in spans)}", flush=True)
     study = study_routers(settings, folders, progress=lambda line: print(f"  {line}"), span_folders=spans,
@@ -275,9 +275,8 @@ def _step_heldout(settings: Settings) -> None:
     from workbench.studies import HeldOutError, study_heldout
     from workbench.studies._findings import SPAN_NAMES
 
-    spans = [Path(settings.paths.models) / "routers" / name for name in SPAN_NAMES
-             if name != "span-no-refusals"]
-    spans = [folder for folder in spans if (folder / "config.json").is_file()]
+    # the span family but the variant trained on no refusal line (a finding's control, no candidate)
+    spans = _span_folders(settings, tuple(n for n in SPAN_NAMES if n != "span-no-refusals"))
     try:
         study = study_heldout(settings, span_folders=spans, candidates=_learned_binders(settings),
                               progress=lambda line: print(f"  {line}"))

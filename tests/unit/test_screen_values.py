@@ -8,14 +8,18 @@ and the limit, and lets data in quotes through as one value.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from workbench.answers import AnswerCode, answer
 from workbench.config import Settings
 from workbench.refusal import falsehood_words
+from workbench.relevance import blank_literals
 from workbench.routing import RouterDecision, Source
 from workbench.routing._normalise import percent_spans
 from workbench.routing._rule import RuleRouter
@@ -30,6 +34,13 @@ def test_values_outside_quotes_are_counted() -> None:
     assert unquoted_values('CRC32 of "1 2 3 4 5 6"') == 1  # the 32 of CRC32; the quote is one text
     assert unquoted_values("SHA-256 of `10 20 30`") == 1
     assert unquoted_values("НДС 20% с суммы: 100 200 300") == 4  # a colon's tail offers each
+
+
+@given(st.text(alphabet=st.sampled_from("ab7٣ \t\n«»\"`:%-"), max_size=60))
+def test_the_count_is_that_of_words_holding_a_digit(question: str) -> None:
+    """Counted by a split, as the pattern «\\S*\\d\\S*» counts them (without its quadratic search)."""
+    assert unquoted_values(question) == len(re.findall(r"\S*\d\S*",
+                                                       blank_literals(question, colon_tail=False)))
 
 
 @pytest.mark.parametrize(("question", "lang"), [

@@ -467,7 +467,7 @@ def ablation_section(scope: Scoped) -> Section:
 # --- held-out ----------------------------------------------------------------------------------
 
 HELDOUT_KEYS = ("utility_accuracy", "argument_exact_match", "verified_wrong_answer_rate",
-                "conscious_refusal_rate", "over_refusal_rate")  # the README headline's figures
+                "conscious_refusal_rate", "over_refusal_rate")  # and the README headline's (a test)
 
 
 def heldout_section(scope: Scoped) -> Section:

@@ -92,8 +92,10 @@ def _moment(value: Any) -> dt.datetime | None:
 
 
 def _same_value(gold: Any, got: Any, name: str = "") -> bool:
-    if name in TIME_ARGUMENTS and _moment(gold) is not None and _moment(got) is not None:
-        return _moment(gold) == _moment(got)
+    if name in TIME_ARGUMENTS:
+        moments = _moment(gold), _moment(got)
+        if None not in moments:
+            return moments[0] == moments[1]
     if isinstance(gold, bool) or isinstance(got, bool):
         return gold is got if isinstance(gold, bool) and isinstance(got, bool) else gold == got
     if isinstance(gold, int | float) and isinstance(got, int | float):

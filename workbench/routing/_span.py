@@ -33,6 +33,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from workbench.config import project_root
+from workbench.corpus._questions import MAX_QUESTION_CHARS
 from workbench.errors import WorkbenchError
 from workbench.refusal import Refusal
 from workbench.registry import router
@@ -65,7 +66,7 @@ from workbench.routing._rule import (
     premise_text,
     unheld_premise,
 )
-from workbench.routing._screen import DEFAULT_LIMIT, screened
+from workbench.routing._screen import screened
 from workbench.routing._spec_inputs import (
     asks_reason,
     bind_spec_inputs,
@@ -405,7 +406,7 @@ class SpanRouter:
         self.rule = RuleRouter()
         self._ruled: dict[str, RouterDecision] = {}
         self.spec_types = spec_types()
-        self.max_question_chars = DEFAULT_LIMIT  # the pipeline's default limit
+        self.max_question_chars = MAX_QUESTION_CHARS  # the pipeline's default limit
         self._column = {label: i for i, label in enumerate(config.classes)}
         self._descriptions: tuple[np.ndarray, np.ndarray] | None = None
 
