@@ -24,8 +24,8 @@ from workbench.routing._binder_candidates import (
     candidates,
     weighed,
 )
-from workbench.routing._binder_features import pair_features
-from workbench.routing._binder_train import dev_lines, generate_decoy_lines
+from workbench.routing._binder_features import Place, argument_place, pair_features
+from workbench.routing._binder_train import dev_lines, generate_decoy_lines, set_folds
 from workbench.routing._normalise import ArgSpan
 from workbench.utilities import Argument, Role, UtilitySchema
 
@@ -77,6 +77,67 @@ def test_features_read_the_owner_noun_and_cues():
     assert "reference" in pair_features(question, AMOUNT, [RATE], found[1], 1, 2, True)
 
 
+def _arg(name: str, kind: str = "integer") -> Argument:
+    return Argument(name, kind, Role.DATA, name, name)
+
+
+R, G, B = _arg("r"), _arg("g"), _arg("b")
+RGB = UtilitySchema(id="color.rgb_to_hex", category="color", en="RGB to hex", ru="RGB в hex",
+                    arguments=(R, G, B), result="string")
+
+
+def test_an_argument_is_placed_among_its_kin_and_read_against_the_candidates_place():
+    assert argument_place(G, RGB.arguments) == Place(1, 3)
+    assert argument_place(AMOUNT, VAT.arguments) == Place(0, 2)
+    question = "rgb(0, 128, 255)"
+    found = candidates(G, question)
+    assert isinstance(found, list) and len(found) == 3
+    second = pair_features(question, G, [R, B], found[1], 1, 3, place=Place(1, 3))
+    assert "rank=1/3|pos=1" in second and "rank=1/3|from_end=1" in second
+    assert not any(f.startswith("rank=") for f in pair_features(question, G, [R, B], found[1], 1, 3))
+
+
+def test_a_weighed_arguments_taken_span_is_scored_in_place_as_in_training():
+    # g's candidates keep their places (128 second) though r took the first: scored as trained
+    binder = LearnedBinder(_model({"rank=0/3|pos=0": 3.0, "rank=1/3|pos=0": -3.0, "rank=1/3|pos=1": 3.0,
+                                   "rank=2/3|pos=2": 3.0}))
+    question = "Hex for rgb(0, 128, 255)?"
+    bound = binder.bind(RGB, question)
+    assert bound.refusal is None
+    assert {name: span.value(question) for name, span in bound.spans.items()} == {"r": 0, "g": 128, "b": 255}
+
+
+@pytest.mark.parametrize(("question", "text", "glued"), [
+    ("application 2025-0411-77, principal 411 000", "0411", True),
+    ("application 2025-0411-77, principal 411 000", "411 000", False),
+    ("contract No. 17/25", "17", True),
+])
+def test_a_number_glued_into_a_longer_code_is_marked(question, text, glued):
+    found = candidates(AMOUNT, question)
+    assert isinstance(found, list)
+    cand = next(c for c in found if question[c.span.start:c.span.end] == text)
+    assert ("glued" in pair_features(question, AMOUNT, [], cand, 0, len(found))) is glued
+
+
+def test_a_value_beside_another_arguments_unit_is_marked():
+    question = "Gross 340 kg across 6 cartons"
+    found = candidates(AMOUNT, question)
+    assert isinstance(found, list)
+    unit = (question.index("kg"), question.index("kg") + 2)
+    near = [("next_to_taken" in pair_features(question, AMOUNT, [], c, i, len(found), taken=[unit]))
+            for i, c in enumerate(found)]
+    assert near == [True, False]
+
+
+def test_an_identifiers_length_is_its_own_feature():
+    bik = Argument("bik", "string", Role.DATA, "the BIK", "БИК")
+    question = "БИК 040349602, счёт 40702810830000012345"
+    found = candidates(bik, question)
+    assert isinstance(found, list)
+    assert [f for c in found for f in pair_features(question, bik, [], c, 0, 2) if "|digits=" in f] == [
+        "arg=bik|digits=9", "arg=bik|digits=20"]
+
+
 def test_generated_lines_carry_a_decoy_of_the_arguments_shape():
     lines = generate_decoy_lines(200, seed=3)
     assert lines == generate_decoy_lines(200, seed=3)
@@ -93,6 +154,31 @@ def test_generated_lines_carry_a_decoy_of_the_arguments_shape():
     assert with_decoy >= 200  # every line offers at least one argument a second span of its shape
 
 
+def test_generated_decoys_stand_before_and_after_the_values_asked():
+    # a decoy always before the value asked teaches that the later value is meant
+    sides = {"before": 0, "after": 0}
+    for line in generate_decoy_lines(800, seed=5):
+        question, args = line["question"], line["gold"]["args"]
+        if line["gold"]["utility"] != "date.weekday":
+            continue
+        y, m, d = args["date"].split("-")
+        asked = question.index(f"{d}.{m}.{y}")
+        others = [c.span.start for c in candidates(Argument("date", "string", Role.DATA, "date", "дата"),
+                                                   question) if c.value != args["date"]]
+        sides["before" if any(o < asked for o in others) else "after"] += 1
+    assert sides["before"] >= 10 and sides["after"] >= 10
+
+
+def test_calibration_folds_keep_each_set_whole():
+    lines = [{"set": name, "question": str(i)} for i, name in enumerate("aabbbcdd")]
+    folds = set_folds(lines, 2)
+    assert folds == [0, 0, 1, 1, 1, 0, 1, 1]
+    by_set: dict[str, set[int]] = {}
+    for line, fold in zip(lines, folds, strict=True):
+        by_set.setdefault(line["set"], set()).add(fold)
+    assert all(len(f) == 1 for f in by_set.values()) and set(folds) == {0, 1}
+
+
 def test_training_reader_takes_dev_lines_only(tmp_path):
     rows = [{"id": "a", "question": "q1", "split": "dev", "gold": {"source": "utility", "utility": "x",
                                                                     "args": {"n": 1}}},
@@ -104,7 +190,7 @@ def test_training_reader_takes_dev_lines_only(tmp_path):
     (tmp_path / "heldout").mkdir()
     (tmp_path / "heldout" / "router_h.jsonl").write_text(json.dumps({**rows[0], "id": "h"}), encoding="utf-8")
     (tmp_path / "router_styles.jsonl").write_text(json.dumps({**rows[0], "id": "s"}), encoding="utf-8")
-    assert [r["id"] for r in dev_lines(tmp_path)] == ["a"]
+    assert [(r["id"], r["set"]) for r in dev_lines(tmp_path)] == [("a", "router_a")]
 
 
 def test_json_round_trip(tmp_path):
@@ -198,3 +284,15 @@ def test_the_span_router_binds_through_the_binder_it_is_given():
                                   lambda schema, q: router.rule._bind(schema.id, q))
     decision = router._decide("money.vat_add", question, 1.0)
     assert decision.refusal is not None and decision.refusal.code == AMBIGUOUS_ARGUMENT
+
+
+def test_train_binder_verb_writes_weights_that_load(tmp_path, capsys):
+    from workbench.cli import main
+
+    out = tmp_path / "b.json"
+    assert main(["router", "train-binder", "--no-reference", "--generated", "60", "--out", str(out)]) == 0
+    model = BinderModel.load(out)
+    assert model.reference is False and model.trained_on["generated"] == 60
+    assert model.calibration["alpha"] == 0.02 and model.calibration["calls"] > 0
+    printed = capsys.readouterr().out
+    assert f"margin {model.margin:g}" in printed and str(out) in printed

@@ -1,11 +1,11 @@
-"""The ``workbench router`` training verbs: train, train-span, cv-span, tokens and findings."""
+"""The ``workbench router`` training verbs: train, train-span, cv-span, train-binder, tokens and findings."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from workbench.config import Settings
+from workbench.config import Settings, project_root
 from workbench.errors import WorkbenchError
 from workbench.routing import ROUTER_METRICS
 from workbench.routing._score import load_tasks
@@ -47,6 +47,23 @@ def _train_span(args: argparse.Namespace, settings: Settings) -> int:
           f"description prior {config.description_prior:g}, shape prior {config.shape_prior:g}, "
           f"quote doubt {config.quote_doubt:g}, {config.train_seconds:.1f} s")
     print(f"saved to {args.out or 'models/routers/span'}")
+    return 0
+
+
+def _train_binder(args: argparse.Namespace, settings: Settings) -> int:
+    from workbench.routing._binder_train import train_binder
+
+    default = "models/binder/binder.json" if not args.no_reference else "models/binder/binder-noref.json"
+    model = train_binder(seed=args.seed, generated=args.generated, use_reference=not args.no_reference,
+                         questions_dir=settings.paths.questions, progress=print)
+    out = model.save(args.out or project_root() / default)
+    calibration = model.calibration
+    kept = (f"keeps {calibration['answered']} of {calibration['calls']} cross-fitted dev calls, "
+            f"{calibration['answered_wrong']} wrong" if "answered" in calibration
+            else f"no margin holds the promise: {calibration.get('no_promise', '')}")
+    print(f"trained the binder ({'without' if args.no_reference else 'with'} the rule binding's choice): "
+          f"{len(model.weights)} weights, margin {model.margin:g} ({kept})")
+    print(f"saved to {out}")
     return 0
 
 
@@ -184,6 +201,19 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
                       help="train also on the dev sets written by hand (router_chat.jsonl and the others; "
                            "not router_styles.jsonl)")
     span.set_defaults(handler=_train_span)
+    binder = group.add_parser("train-binder", parents=[common],
+                              help="train the learned binder on dev and generated decoy lines and "
+                                   "calibrate its ambiguity margin (seconds)")
+    binder.add_argument("--no-reference", action="store_true",
+                        help="leave the rule binding's choice out of the features "
+                             "(models/binder/binder-noref.json)")
+    binder.add_argument("--generated", type=_positive, default=3000, metavar="N",
+                        help="generated decoy lines (3000)")
+    binder.add_argument("--seed", type=int, default=13,
+                        help="seed of the generated lines and the solver (13)")
+    binder.add_argument("--out", metavar="FILE",
+                        help="write the weights here (models/binder/binder[-noref].json)")
+    binder.set_defaults(handler=_train_binder)
     folds = group.add_parser("cv-span", parents=[common, _span_options()],
                              help="score the span router on folds of the dev split, each by a router "
                                   "trained without it (minutes)")

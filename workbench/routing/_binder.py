@@ -33,7 +33,7 @@ from workbench.routing._binder_candidates import (
     same_value,
     weighed,
 )
-from workbench.routing._binder_features import pair_features
+from workbench.routing._binder_features import argument_place, pair_features
 from workbench.routing._normalise import ArgSpan
 from workbench.utilities import MESSAGES, UtilityCode, UtilitySchema
 
@@ -175,16 +175,18 @@ class LearnedBinder:
         self.reference = reference
 
     def rank(self, schema: UtilitySchema, question: str, name: str, found: list[Candidate],
-             chosen: ArgSpan | None) -> ArgumentChoice:
-        """Score ``found`` as argument ``name`` of ``schema``, best first."""
-        arg = next(a for a in schema.arguments if a.name == name)
-        others = [a for a in schema.arguments if a.name != name]
-        scored = []
-        for i, cand in enumerate(found):
-            ref = (None if not self.model.reference else chosen is not None
-                   and (cand.span.start, cand.span.end) == (chosen.start, chosen.end))
-            scored.append(Scored(cand, self.model.score(
-                pair_features(question, arg, others, cand, i, len(found), ref))))
+             chosen: ArgSpan | None, given: list[tuple[int, int]] | None = None,
+             taken: set[tuple[int, int]] | frozenset[tuple[int, int]] = frozenset()) -> ArgumentChoice:
+        """Score ``found`` as argument ``name`` of ``schema``, best first.
+
+        ``given`` are the spans of the arguments the binder does not weigh (a unit, a charset): they
+        are read as features. ``taken`` are spans weighed arguments already took: their candidates
+        are scored in place, as in training, and then left out of the choice.
+        """
+        scored = [Scored(cand, self.model.score(features)) for cand, features in zip(
+            found, candidate_features(schema, question, name, found, chosen, self.model.reference,
+                                      given or []), strict=True)
+                  if not any(cand.span.start < e and s < cand.span.end for s, e in taken)]
         scored.sort(key=lambda s: -s.score)
         rival = next((s.score for s in scored[1:] if not same_value(s.candidate.value,
                                                                       scored[0].candidate.value)), None)
@@ -196,7 +198,8 @@ class LearnedBinder:
         ref = dict(self.reference(schema, question)) if self.reference is not None else {}
         spans = {name: span for name, span in ref.items()
                  if not weighed(next(a for a in schema.arguments if a.name == name))}
-        taken = {(s.start, s.end) for s in spans.values()}
+        given = [(s.start, s.end) for s in spans.values()]
+        taken: set[tuple[int, int]] = set()
         choices: list[ArgumentChoice] = []
         lang = _lang(question)
         for arg in schema.arguments:
@@ -205,10 +208,10 @@ class LearnedBinder:
             found = candidates(arg, question, ref.get(arg.name))
             if isinstance(found, TooManyCandidates):
                 return Binding(spans, tuple(choices), self._too_many(schema, found, lang))
-            found = [c for c in found if not any(c.span.start < e and s < c.span.end for s, e in taken)]
-            if not found:
+            found = [c for c in found if not any(c.span.start < e and s < c.span.end for s, e in given)]
+            choice = self.rank(schema, question, arg.name, found, ref.get(arg.name), given, taken)
+            if not choice.ranked:
                 continue
-            choice = self.rank(schema, question, arg.name, found, ref.get(arg.name))
             choices.append(choice)
             best = choice.ranked[0]
             if 1.0 / (1.0 + math.exp(-best.score)) < BIND_PROBABILITY:
@@ -233,6 +236,24 @@ class LearnedBinder:
                                                        limit=found.limit))
 
 
+def candidate_features(schema: UtilitySchema, question: str, name: str, found: list[Candidate],
+                       chosen: ArgSpan | None, use_reference: bool, taken: list[tuple[int, int]]
+                       ) -> list[list[str]]:
+    """The features of each of ``found`` as argument ``name`` (one place for binding and training).
+
+    ``chosen`` is the reference binding's span, read only where ``use_reference``; ``taken`` the
+    spans of the arguments the binder does not weigh.
+    """
+    arg = next(a for a in schema.arguments if a.name == name)
+    others = [a for a in schema.arguments if a.name != name]
+    place = argument_place(arg, schema.arguments)
+    at = (chosen.start, chosen.end) if chosen is not None else None
+    return [pair_features(question, arg, others, cand, i, len(found),
+                          (cand.span.start, cand.span.end) == at if use_reference else None,
+                          place=place, taken=taken)
+            for i, cand in enumerate(found)]
+
+
 def ambiguity_refusal(utility: str, argument: str, first: Any, second: Any, margin: float,
                       threshold: float, lang: str = "en") -> Refusal:
     """The ``AMBIGUOUS_ARGUMENT`` refusal naming both values, in ``lang`` (``en`` or ``ru``).
@@ -255,4 +276,4 @@ def load_binder(path: str | Path | None = None, reference: Reference | None = No
 
 
 __all__ = ["AMBIGUOUS_ARGUMENT", "ArgumentChoice", "BinderError", "BinderModel",
-           "Binding", "LearnedBinder", "ambiguity_refusal", "load_binder"]
+           "Binding", "LearnedBinder", "ambiguity_refusal", "candidate_features", "load_binder"]

@@ -4,8 +4,11 @@ The words around the span and their lemmas (pymorphy3 for Russian, a lower-cased
 plural ``s`` cut for English), the noun that owns the number («брони 58213», "order 4471"),
 whether those words are cue words of this argument or of another of the utility's arguments (the
 content words of the catalog's argument descriptions, in both languages), the normaliser's kind,
-the span's shape (digits, a year, a decimal, a percent or currency sign after it), its place
-among the other candidates, and, where asked, whether a reference binding chose it.
+the span's shape (digits, a year, a decimal, a percent or currency sign after it, glued into a
+longer code such as «2025-0411-77»), its place among the other candidates, the argument's place
+among the utility's arguments of its kind (r before g before b, a start before an end) read
+against the candidate's place, whether the span stands next to a value another argument took (a
+unit: «340 kg»), and, where asked, whether a reference binding chose it.
 """
 
 from __future__ import annotations
@@ -13,8 +16,9 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
-from workbench.routing._binder_candidates import Candidate
+from workbench.routing._binder_candidates import DATE_ARGUMENTS, Candidate, weighed
 from workbench.utilities import Argument
 
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
@@ -23,6 +27,9 @@ _PERCENT_AFTER = re.compile(r"\s*(?:%|percent|per cent|процент)", re.IGNO
 _CURRENCY_AFTER = re.compile(r"\s*(?:₽|\$|€|руб|р\.|rub|usd|eur|долл|dollar|euro|евро)", re.IGNORECASE)
 _NUMERO_BEFORE = re.compile(r"(?:№|#|\bNo\.?|\bн[оo]мер\w*)\s*$", re.IGNORECASE)
 _QUOTES = "«»\"'`“”„"
+_GLUE = "-/\\"
+NEXT_TO = 2
+"""The most characters (spaces) between a span and another argument's value for them to stand together."""
 WINDOW = 3
 """How many words on each side of a span are read."""
 STOP = frozenset({"the", "a", "an", "of", "to", "in", "on", "for", "and", "is", "it", "at", "by", "with",
@@ -62,17 +69,46 @@ def _words(question: str, start: int, end: int) -> tuple[list[str], list[str]]:
     return left, right
 
 
+class Place(NamedTuple):
+    """Where a weighed argument stands among the utility's weighed arguments of its kind."""
+
+    rank: int
+    """Its index among them (0 for the first)."""
+    of: int
+    """How many there are."""
+
+
+def _family(arg: Argument) -> str:
+    return "date" if arg.name in DATE_ARGUMENTS else arg.type
+
+
+def argument_place(arg: Argument, arguments: Sequence[Argument]) -> Place:
+    """``arg``'s place among the weighed arguments of ``arguments`` of its kind (dates, numbers, codes)."""
+    kin = [a.name for a in arguments if weighed(a) and _family(a) == _family(arg)]
+    return Place(kin.index(arg.name) if arg.name in kin else 0, max(len(kin), 1))
+
+
+def _glued(question: str, start: int, end: int) -> bool:
+    before = question[start - 1:start]
+    after = question[end:end + 2]
+    return bool(before) and (before.isalnum() or before in _GLUE and start > 1
+                             and question[start - 2].isalnum()) or (
+        len(after) == 2 and after[0] in _GLUE and after[1].isalnum())
+
+
 def _bucket(n: int) -> str:
     return str(n) if n < 5 else "5-9" if n < 10 else "10+"
 
 
 def pair_features(question: str, arg: Argument, others: Sequence[Argument], candidate: Candidate,
-                  position: int, count: int, reference: bool | None = None) -> list[str]:
+                  position: int, count: int, reference: bool | None = None, *,
+                  place: Place | None = None, taken: Sequence[tuple[int, int]] = ()) -> list[str]:
     """The names of the features that hold for ``candidate`` as ``arg`` (each worth 1).
 
     ``others`` are the utility's other arguments; ``position`` and ``count`` place the candidate
     among the argument's candidates; ``reference`` says whether a reference binding chose it
-    (``None`` leaves that feature out).
+    (``None`` leaves that feature out); ``place`` is the argument's :func:`argument_place`;
+    ``taken`` are the spans other arguments the binder does not weigh were bound to.
     """
     span = candidate.span
     text = question[span.start:span.end]
@@ -90,12 +126,16 @@ def pair_features(question: str, arg: Argument, others: Sequence[Argument], cand
                     out += ["owner_noun", f"arg={arg.name}|owner_noun"]
             if lem in own:
                 out.append(f"{side}{i + 1}_cue_own")
+            elif i == 0 and len(lem) > 2 and lem not in STOP and lem not in other:
+                out += [f"{side}1_plain", f"arg={arg.name}|{side}1_plain"]
             if lem in other:
                 out.append(f"{side}{i + 1}_cue_other")
         if not words:
             out.append(f"{side}_edge")
     digits = sum(ch.isdigit() for ch in text)
     out.append(f"digits={_bucket(digits)}")
+    if kind == "code":  # an identifier's length is its own: nine digits for a BIK, twenty for an account
+        out.append(f"arg={arg.name}|digits={min(digits, 30)}")
     value = candidate.value
     if isinstance(value, int | float) and not isinstance(value, bool):
         if float(value).is_integer() and 1900 <= value <= 2100:
@@ -111,12 +151,22 @@ def pair_features(question: str, arg: Argument, others: Sequence[Argument], cand
     before = question[max(0, span.start - 1):span.start]
     if before and before in _QUOTES:
         out.append("quoted")
+    if _glued(question, span.start, span.end):
+        out += ["glued", f"arg={arg.name}|glued"]
     out.append("only" if count == 1 else "first" if position == 0 else
                "last" if position == count - 1 else "middle")
     out.append(f"count={_bucket(count)}")
+    if place is not None and place.of > 1 and count > 1:
+        slot = f"rank={place.rank}/{place.of}"
+        out += [f"{slot}|pos={min(position, 3)}", f"{slot}|from_end={min(count - 1 - position, 3)}"]
+    for start, end in taken:
+        gap = question[span.end:start] if start >= span.end else question[end:span.start]
+        if len(gap) <= NEXT_TO and not gap.strip():
+            out += ["next_to_taken", f"arg={arg.name}|next_to_taken"]
+            break
     if reference is not None and reference:
         out.append("reference")
     return out
 
 
-__all__ = ["WINDOW", "cue_words", "lemma", "pair_features"]
+__all__ = ["WINDOW", "Place", "argument_place", "cue_words", "lemma", "pair_features"]

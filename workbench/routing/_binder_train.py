@@ -20,9 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from workbench.config import project_root
-from workbench.routing._binder import BinderModel, Binding, LearnedBinder, Reference
+from workbench.routing._binder import BinderModel, Binding, LearnedBinder, Reference, candidate_features
 from workbench.routing._binder_candidates import TooManyCandidates, candidates, same_value, weighed
-from workbench.routing._binder_features import pair_features
 from workbench.stats import NoPromise, learn_then_test
 from workbench.utilities import UtilitySchema
 
@@ -55,7 +54,8 @@ def dev_lines(questions_dir: str | Path | None = None) -> list[dict[str, Any]]:
             row = json.loads(text) if text.strip() else None
             if (row and row.get("split") in TRAIN_SPLITS and row["gold"].get("source") == "utility"
                     and row["gold"].get("args")):
-                rows.append({"question": row["question"], "gold": row["gold"], "id": row.get("id", "")})
+                rows.append({"question": row["question"], "gold": row["gold"], "id": row.get("id", ""),
+                             "set": path.stem})
     return rows
 
 
@@ -87,7 +87,9 @@ def _template(rng: random.Random) -> tuple[str, str, dict[str, Any]]:
     owner = rng.choice(RU_OWNERS if ru else EN_OWNERS)
     decoy = _n(rng, rng.choice([3, 4, 5, 6]))
     year = str(rng.randint(1960, 2024))
-    kind = rng.randrange(12)
+    kind = rng.randrange(KINDS)
+    if kind >= 12:
+        return _sibling_template(rng, kind, ru, owner, decoy, year)
     if kind in (0, 1):
         amount, value = _money(rng, ru)
         rate = rng.choice([10, 12, 18, 20, 22])
@@ -143,18 +145,86 @@ def _template(rng: random.Random) -> tuple[str, str, dict[str, Any]]:
         return q, "number.is_prime", {"n": n}
     if kind == 9:
         (d1, _), (d2, iso2) = _date(rng), _date(rng)
-        q = (f"Мы созванивались {d1}. Какой день недели будет {d2}?" if ru else
-             f"We spoke on {d1}. What weekday is {d2}?")
+        q = rng.choice([f"Мы созванивались {d1}. Какой день недели будет {d2}?" if ru else
+                        f"We spoke on {d1}. What weekday is {d2}?",
+                        f"Какой день недели будет {d2}? На {d1} уже всё занято." if ru else
+                        f"What weekday is {d2}? {d1} is taken already."])
         return q, "date.weekday", {"date": iso2}
     if kind == 10:
-        (d1, iso1), days = _date(rng), rng.randint(2, 120)
-        q = (f"Заказ {decoy} оформлен {d1}. Какая дата будет через {days} дней?" if ru else
-             f"{owner.capitalize()} {decoy} was placed on {d1}. What date is {days} days later?")
+        (d1, iso1), days, (d3, _) = _date(rng), rng.randint(2, 120), _date(rng)
+        q = rng.choice([f"Заказ {decoy} оформлен {d1}. Какая дата будет через {days} дней?" if ru else
+                        f"{owner.capitalize()} {decoy} was placed on {d1}. What date is {days} days later?",
+                        f"Какая дата будет через {days} дней после {d1}? Счёт от {d3} — отдельно." if ru else
+                        f"What date is {days} days after {d1}? The invoice of {d3} is separate."])
         return q, "date.add_days", {"date": iso1, "days": days}
     value, pct = rng.randint(10, 90000), rng.choice([3, 7, 12, 15, 40])
     q = (f"По {owner} {decoy}: сколько будет {pct}% от {value}?" if ru else
          f"For {owner} {decoy}: what is {pct}% of {value}?")
     return q, "number.percent_of", {"value": value, "percent": pct}
+
+
+KINDS = 18
+"""How many template kinds :func:`_template` draws from."""
+UNITS = (("units.mass", ("kg", "кг", "kg"), ("lb", "фунты", "lb"), ("cartons", "коробок")),
+         ("units.length", ("in", "дюймов", "in"), ("cm", "сантиметры", "cm"), ("frames", "рамок")),
+         ("units.temperature", ("F", "°F", "F"), ("C", "градусы Цельсия", "C"), ("lines", "строки")))
+
+
+def _sibling_template(rng: random.Random, kind: int, ru: bool, owner: str, decoy: str, year: str
+                      ) -> tuple[str, str, dict[str, Any]]:
+    """Requests whose arguments are siblings of one kind, or a value beside a unit, each with a decoy.
+
+    Siblings: a loan's sum, rate and term; r, g and b; two values or two dates in order.
+    """
+    if kind == 12:
+        principal = rng.randint(50, 5000) * 1000
+        rate, months = rng.choice([5.5, 7, 9.5, 12, 14, 18]), rng.choice([12, 24, 36, 60, 120, 240])
+        q = (f"Кредит {principal} руб. под {rate:g}% годовых на {months} мес., {owner} {decoy}. Какой платёж?"
+             if ru else f"A loan of {principal:,} at {rate:g}% a year over {months} months "
+             f"({owner} {decoy}): what is the monthly payment?")
+        return q, "money.loan_payment", {"principal": principal, "annual_rate": rate, "months": months}
+    if kind == 13:
+        old, new, share = rng.randint(1000, 90000), rng.randint(1000, 90000), rng.randint(40, 99)
+        y2 = int(year) + 1
+        q = (f"В {year} было {old}, в {y2} стало {new}, доля {share}%. На сколько процентов изменилось?" if ru
+             else f"It was {old} in {year} and {new} in {y2} ({share}% share). What is the percent change?")
+        return q, "money.percent_change", {"old": old, "new": new}
+    if kind == 14:
+        uid, (src, src_ru, src_id), (dst, dst_ru, dst_id), (noun, noun_ru) = rng.choice(UNITS)
+        value, count = rng.randint(2, 900), rng.randint(2, 40)
+        q = rng.choice([
+            f"{owner.capitalize()} {decoy}: {value} {src_ru}, {count} {noun_ru}. Переведи в {dst_ru}." if ru
+            else f"{owner.capitalize()} {decoy}: {value} {src} across {count} {noun}. Convert it to {dst}.",
+            f"{count} {noun_ru}, всего {value} {src_ru}: переведи в {dst_ru} ({owner} {decoy})." if ru
+            else f"{count} {noun}, {value} {src} in all: convert it to {dst} ({owner} {decoy})."])
+        return q, uid, {"value": value, "from_unit": src_id, "to_unit": dst_id}
+    if kind == 15:
+        n = rng.randint(1000, 999999)
+        q = (f"Напиши прописью {n}, договор № {decoy}/{year[2:]}." if ru else
+             f"Write {n} in words for contract No. {decoy}/{year[2:]}.")
+        return q, "number.to_words_ru" if ru else "number.to_words_en", {"n": n}
+    if kind == 16:
+        r, g, b, x, y, z = (rng.randint(0, 255) for _ in range(6))
+        q = rng.choice([f"Баннер {decoy}: цвет rgb({r}, {g}, {b}), нужен HEX." if ru else
+                        f"Banner {decoy}: colour rgb({r}, {g}, {b}); what is it in hex?",
+                        f"R={r} G={g} B={b} — какой hex?" if ru else f"Hex for R {r}, G {g}, B {b}?",
+                        f"Нужен HEX для {r}, {g}, {b}; фон {x}, {y}, {z} уже готов." if ru else
+                        f"Hex for {r}, {g}, {b} please; the background {x}, {y}, {z} is done."])
+        return q, "color.rgb_to_hex", {"r": r, "g": g, "b": b}
+    (d1, iso1), (d2, iso2), (d3, _) = _date(rng), _date(rng), _date(rng)
+    if iso1 > iso2:
+        (d1, iso1), (d2, iso2) = (d2, iso2), (d1, iso1)
+    q = rng.choice([f"Договор от {d3}. Сколько дней с {d1} по {d2}?" if ru else
+                    f"Contract dated {d3}. How many days from {d1} to {d2}?",
+                    f"Сколько дней с {d1} по {d2}? Акт подписан {d3}." if ru else
+                    f"How many days from {d1} to {d2}? The act was signed {d3}.",
+                    f"Сколько полных лет на {d2}, если родился {d1}? Справка от {d3}." if ru else
+                    f"How old on {d2} if born {d1}? The form was filed {d3}.",
+                    f"Родился {d1}, справка от {d3}. Сколько полных лет на {d2}?" if ru else
+                    f"Born {d1}; form filed {d3}. How old on {d2}?"])
+    if "лет" in q or "old" in q:
+        return q, "date.age", {"birth_date": iso1, "on_date": iso2}
+    return q, "date.diff_days", {"start": iso1, "end": iso2}
 
 
 def generate_decoy_lines(lines: int, seed: int = 13) -> list[dict[str, Any]]:
@@ -176,6 +246,8 @@ def line_pairs(line: Mapping[str, Any], schema: UtilitySchema, reference: Refere
     """Every (features, label) pair of one line's weighed arguments: 1 where the value is the gold one."""
     question, gold = line["question"], line["gold"]["args"]
     ref = dict(reference(schema, question)) if reference is not None else {}
+    kinds = {a.name: a for a in schema.arguments}
+    given = [(s.start, s.end) for name, s in ref.items() if not weighed(kinds[name])]
     pairs = []
     for arg in schema.arguments:
         if not weighed(arg) or arg.name not in gold:
@@ -183,13 +255,10 @@ def line_pairs(line: Mapping[str, Any], schema: UtilitySchema, reference: Refere
         found = candidates(arg, question, ref.get(arg.name))
         if isinstance(found, TooManyCandidates) or not found:
             continue
-        others = [a for a in schema.arguments if a.name != arg.name]
-        chosen = ref.get(arg.name)
-        for i, cand in enumerate(found):
-            flag = (chosen is not None and (cand.span.start, cand.span.end) == (chosen.start, chosen.end)
-                    ) if use_reference else None
-            pairs.append((pair_features(question, arg, others, cand, i, len(found), flag),
-                          int(same_value(cand.value, gold[arg.name]))))
+        found = [c for c in found if not any(c.span.start < e and s < c.span.end for s, e in given)]
+        features = candidate_features(schema, question, arg.name, found, ref.get(arg.name),
+                                      use_reference, given)
+        pairs += [(f, int(same_value(c.value, gold[arg.name]))) for c, f in zip(found, features, strict=True)]
     return pairs
 
 
@@ -220,13 +289,25 @@ def call_outcome(binding: Binding, gold: Mapping[str, Any], question: str) -> tu
     return (NO_RIVAL if math.isinf(score) else score), wrong
 
 
+def set_folds(lines: Sequence[Mapping[str, Any]], folds: int) -> list[int]:
+    """Each line's fold: whole sets go to one fold (round robin over the sorted set names).
+
+    A line is then scored by a model that read no line of its set, so the margin is calibrated on
+    wording the model has not seen, as a held-out set's is, not on its siblings' wording.
+    """
+    names = sorted({line.get("set", "") for line in lines})
+    fold_of = {name: i % folds for i, name in enumerate(names)}
+    return [fold_of[line.get("set", "")] for line in lines]
+
+
 def train_binder(*, seed: int = 13, generated: int = 3000, use_reference: bool = True,
                  questions_dir: str | Path | None = None, reference: Reference | None = None,
                  schemas: Mapping[str, UtilitySchema] | None = None, folds: int = 2,
                  progress: Callable[[str], None] | None = None) -> BinderModel:
     """Fit the binder on dev and generated lines; choose its margin on cross-fitted dev calls.
 
-    Each dev line is scored by a model fitted without its fold (and with every generated line);
+    Each dev line is scored by a model fitted without its fold, a fold being whole sets
+    (:func:`set_folds`; and with every generated line);
     the calls where every weighed argument is bound give (least margin, wrong) pairs, and Learn
     then Test picks the loosest margin whose risk stays under :data:`ALPHA` with probability
     ``1 - DELTA``. Where no margin holds the promise the margin is 0 and the reason is kept.
@@ -249,12 +330,13 @@ def train_binder(*, seed: int = 13, generated: int = 3000, use_reference: bool =
     dev_pairs = [pairs_of([line]) for line in dev]
     say(f"{len(dev)} dev lines, {len(gen)} generated, {len(gen_pairs) + sum(map(len, dev_pairs))} pairs")
     outcomes: list[tuple[float, bool]] = []
+    fold = set_folds(dev, folds)
     for k in range(folds):
-        inside = [p for i, ps in enumerate(dev_pairs) if i % folds != k for p in ps]
+        inside = [p for i, ps in enumerate(dev_pairs) if fold[i] != k for p in ps]
         weights, bias = fit(gen_pairs + inside, seed)
         held = LearnedBinder(BinderModel(weights, bias, 0.0, use_reference, seed), reference)
         for i, line in enumerate(dev):
-            if i % folds == k:
+            if fold[i] == k:
                 outcome = call_outcome(held.bind(schemas[line["gold"]["utility"]], line["question"]),
                                        line["gold"]["args"], line["question"])
                 if outcome is not None:
