@@ -97,14 +97,24 @@ def test_an_argument_is_placed_among_its_kin_and_read_against_the_candidates_pla
     assert not any(f.startswith("rank=") for f in pair_features(question, G, [R, B], found[1], 1, 3))
 
 
-def test_a_weighed_arguments_taken_span_is_scored_in_place_as_in_training():
+def test_a_weighed_arguments_taken_span_is_scored_in_place_as_in_training(tmp_path):
     # g's candidates keep their places (128 second) though r took the first: scored as trained
-    binder = LearnedBinder(_model({"rank=0/3|pos=0": 3.0, "rank=1/3|pos=0": -3.0, "rank=1/3|pos=1": 3.0,
-                                   "rank=2/3|pos=2": 3.0}))
+    weights = {"rank=0/3|pos=0": 3.0, "rank=1/3|pos=0": -3.0, "rank=1/3|pos=1": 3.0, "rank=2/3|pos=2": 3.0,
+               "first": 0.5}
     question = "Hex for rgb(0, 128, 255)?"
-    bound = binder.bind(RGB, question)
+    bound = LearnedBinder(_model(weights)).bind(RGB, question)
     assert bound.refusal is None
     assert {name: span.value(question) for name, span in bound.spans.items()} == {"r": 0, "g": 128, "b": 255}
+    # weights of the first format were trained with a taken span left out first: ranked so still
+    path = tmp_path / "v1.json"
+    path.write_text(json.dumps({"format": 1, "weights": {"first": 1.0, "last": -1.0}, "bias": 0.0,
+                                "margin": 0.0, "reference": False}), encoding="utf-8")
+    legacy = BinderModel.load(path)
+    assert legacy.features == 1
+    bound = LearnedBinder(legacy).bind(RGB, question)
+    assert [bound.spans[n].value(question) for n in "rgb"] == [0, 128, 255]  # each takes the first left
+    in_place = LearnedBinder(BinderModel(legacy.weights, 0.0, reference=False)).bind(RGB, question)
+    assert "b" not in in_place.spans  # in place, 255 is never "first": its logit is -1, below one half
 
 
 @pytest.mark.parametrize(("question", "text", "glued"), [
@@ -119,14 +129,15 @@ def test_a_number_glued_into_a_longer_code_is_marked(question, text, glued):
     assert ("glued" in pair_features(question, AMOUNT, [], cand, 0, len(found))) is glued
 
 
-def test_a_value_beside_another_arguments_unit_is_marked():
-    question = "Gross 340 kg across 6 cartons"
+def test_a_value_beside_another_arguments_unit_is_marked_with_that_arguments_name():
+    question = "The file is 350 MiB, the limit 400 MB: how many MB is it?"
     found = candidates(AMOUNT, question)
     assert isinstance(found, list)
-    unit = (question.index("kg"), question.index("kg") + 2)
-    near = [("next_to_taken" in pair_features(question, AMOUNT, [], c, i, len(found), taken=[unit]))
-            for i, c in enumerate(found)]
-    assert near == [True, False]
+    units = {"from_unit": (question.index("MiB"), question.index("MiB") + 3),
+             "to_unit": (question.index("MB"), question.index("MB") + 2)}
+    near = [[f for f in pair_features(question, AMOUNT, [], c, i, len(found), taken=units)
+             if f.startswith("next_to")] for i, c in enumerate(found)]
+    assert near == [["next_to=from_unit"], ["next_to=to_unit"]]
 
 
 def test_an_identifiers_length_is_its_own_feature():
@@ -169,6 +180,22 @@ def test_generated_decoys_stand_before_and_after_the_values_asked():
     assert sides["before"] >= 10 and sides["after"] >= 10
 
 
+def test_generated_decoys_include_values_set_aside_in_words():
+    lines = generate_decoy_lines(900, seed=5)
+    test_card = [line for line in lines if line["gold"]["utility"] == "id.luhn_check"
+                 and "4111 1111 1111 1111" in line["question"]]
+    assert test_card and all(line["gold"]["args"]["number"] != "4111 1111 1111 1111"
+                             for line in test_card)
+    corrected = [line for line in lines
+                 if any(w in line["question"] for w in ("sorry", "ой, нет", "(not ", "(не "))]
+    totals = [line for line in lines
+              if any(w in line["question"] for w in ("in total", "итого", "the total of"))]
+    assert corrected and totals
+    for line in corrected + totals:  # the value asked is the later, corrected one, or the total
+        amount = line["gold"]["args"]["amount"]
+        assert str(amount) in line["question"]
+
+
 def test_calibration_folds_keep_each_set_whole():
     lines = [{"set": name, "question": str(i)} for i, name in enumerate("aabbbcdd")]
     folds = set_folds(lines, 2)
@@ -197,11 +224,13 @@ def test_json_round_trip(tmp_path):
     model = BinderModel({"L1=сумма": 2.5, "owner_noun": -1.0}, -0.5, 0.75, True, 7,
                         {"dev": 3}, {"alpha": 0.02})
     assert BinderModel.load(model.save(tmp_path / "b.json")) == model
+    assert json.loads((tmp_path / "b.json").read_text(encoding="utf-8"))["format"] == 2
 
 
 @pytest.mark.parametrize("content", ["not json", '{"format": 99}', "[]",
                                      '{"format": 1, "weights": {"a": "x"}, "bias": 0}',
-                                     '{"format": 1, "weights": {"a": NaN}, "bias": 0}'])
+                                     '{"format": 1, "weights": {"a": NaN}, "bias": 0}',
+                                     '{"format": 2, "weights": {}, "bias": 0, "features": 7}'])
 def test_damaged_weights_are_a_typed_error(tmp_path, content):
     path = tmp_path / "b.json"
     path.write_text(content, encoding="utf-8")

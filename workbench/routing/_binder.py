@@ -39,8 +39,11 @@ from workbench.utilities import MESSAGES, UtilityCode, UtilitySchema
 
 DEFAULT_PATH = Path("models/binder/binder.json")
 """Where the committed weights live, relative to the project root."""
-FORMAT = 1
-"""The weights file's format version."""
+FORMAT = 2
+"""The weights file's format version (format 1 files load as feature set 1)."""
+FEATURES = 2
+"""The feature set :func:`candidate_features` computes now. Set 1 weights were trained ranking a
+later argument's candidates without the spans earlier arguments took; they are ranked so still."""
 BIND_PROBABILITY = 0.5
 """The least probability at which the best candidate is bound (below it the argument is left absent)."""
 AMBIGUOUS_ARGUMENT = UtilityCode.AMBIGUOUS_ARGUMENT.value
@@ -80,6 +83,8 @@ class BinderModel:
     """How many lines of each kind it was trained on (``dev``, ``generated``) and how many pairs."""
     calibration: dict[str, Any] = field(default_factory=dict)
     """How :attr:`margin` was chosen (Learn then Test: alpha, delta, counts), or why none was."""
+    features: int = FEATURES
+    """The feature set the weights were trained on (:data:`FEATURES`)."""
 
     def score(self, features: list[str]) -> float:
         """The logit of one pair."""
@@ -104,8 +109,11 @@ class BinderModel:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             raise BinderError(f"no binder weights in {path}: {exc}") from exc
-        if not isinstance(data, dict) or data.pop("format", None) != FORMAT:
-            raise BinderError(f"{path} is no binder weights file of format {FORMAT}")
+        version = data.pop("format", None) if isinstance(data, dict) else None
+        if version not in (1, FORMAT):
+            raise BinderError(f"{path} is no binder weights file of format 1 or {FORMAT}")
+        if version == 1:
+            data["features"] = 1
         try:
             model = cls(**data)
             weights = {str(k): float(v) for k, v in model.weights.items()}
@@ -114,8 +122,10 @@ class BinderModel:
             raise BinderError(f"{path}: {exc}") from exc
         if not all(math.isfinite(v) for v in [*weights.values(), bias, margin]):
             raise BinderError(f"{path} holds a weight that is not a finite number")
+        if model.features not in (1, FEATURES):
+            raise BinderError(f"{path}: feature set {model.features} is not 1 or {FEATURES}")
         return cls(weights, bias, margin, bool(model.reference), int(model.seed),
-                   dict(model.trained_on), dict(model.calibration))
+                   dict(model.trained_on), dict(model.calibration), int(model.features))
 
 
 class Scored(NamedTuple):
@@ -175,7 +185,7 @@ class LearnedBinder:
         self.reference = reference
 
     def rank(self, schema: UtilitySchema, question: str, name: str, found: list[Candidate],
-             chosen: ArgSpan | None, given: list[tuple[int, int]] | None = None,
+             chosen: ArgSpan | None, given: dict[str, tuple[int, int]] | None = None,
              taken: set[tuple[int, int]] | frozenset[tuple[int, int]] = frozenset()) -> ArgumentChoice:
         """Score ``found`` as argument ``name`` of ``schema``, best first.
 
@@ -185,7 +195,7 @@ class LearnedBinder:
         """
         scored = [Scored(cand, self.model.score(features)) for cand, features in zip(
             found, candidate_features(schema, question, name, found, chosen, self.model.reference,
-                                      given or []), strict=True)
+                                      given or {}), strict=True)
                   if not any(cand.span.start < e and s < cand.span.end for s, e in taken)]
         scored.sort(key=lambda s: -s.score)
         rival = next((s.score for s in scored[1:] if not same_value(s.candidate.value,
@@ -198,7 +208,7 @@ class LearnedBinder:
         ref = dict(self.reference(schema, question)) if self.reference is not None else {}
         spans = {name: span for name, span in ref.items()
                  if not weighed(next(a for a in schema.arguments if a.name == name))}
-        given = [(s.start, s.end) for s in spans.values()]
+        given = {name: (s.start, s.end) for name, s in spans.items()}
         taken: set[tuple[int, int]] = set()
         choices: list[ArgumentChoice] = []
         lang = _lang(question)
@@ -208,7 +218,8 @@ class LearnedBinder:
             found = candidates(arg, question, ref.get(arg.name))
             if isinstance(found, TooManyCandidates):
                 return Binding(spans, tuple(choices), self._too_many(schema, found, lang))
-            found = [c for c in found if not any(c.span.start < e and s < c.span.end for s, e in given)]
+            spans_out = [*given.values(), *taken] if self.model.features < 2 else given.values()
+            found = [c for c in found if not any(c.span.start < e and s < c.span.end for s, e in spans_out)]
             choice = self.rank(schema, question, arg.name, found, ref.get(arg.name), given, taken)
             if not choice.ranked:
                 continue
@@ -237,12 +248,12 @@ class LearnedBinder:
 
 
 def candidate_features(schema: UtilitySchema, question: str, name: str, found: list[Candidate],
-                       chosen: ArgSpan | None, use_reference: bool, taken: list[tuple[int, int]]
+                       chosen: ArgSpan | None, use_reference: bool, taken: dict[str, tuple[int, int]]
                        ) -> list[list[str]]:
     """The features of each of ``found`` as argument ``name`` (one place for binding and training).
 
     ``chosen`` is the reference binding's span, read only where ``use_reference``; ``taken`` the
-    spans of the arguments the binder does not weigh.
+    spans of the arguments the binder does not weigh, by name.
     """
     arg = next(a for a in schema.arguments if a.name == name)
     others = [a for a in schema.arguments if a.name != name]

@@ -7,15 +7,15 @@ content words of the catalog's argument descriptions, in both languages), the no
 the span's shape (digits, a year, a decimal, a percent or currency sign after it, glued into a
 longer code such as «2025-0411-77»), its place among the other candidates, the argument's place
 among the utility's arguments of its kind (r before g before b, a start before an end) read
-against the candidate's place, whether the span stands next to a value another argument took (a
-unit: «340 kg»), and, where asked, whether a reference binding chose it.
+against the candidate's place, whether the span stands next to a value another argument took, and
+which (the unit converted from: «340 kg»), and, where asked, whether a reference binding chose it.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from workbench.routing._binder_candidates import DATE_ARGUMENTS, Candidate, weighed
@@ -102,13 +102,14 @@ def _bucket(n: int) -> str:
 
 def pair_features(question: str, arg: Argument, others: Sequence[Argument], candidate: Candidate,
                   position: int, count: int, reference: bool | None = None, *,
-                  place: Place | None = None, taken: Sequence[tuple[int, int]] = ()) -> list[str]:
+                  place: Place | None = None, taken: Mapping[str, tuple[int, int]] | None = None
+                  ) -> list[str]:
     """The names of the features that hold for ``candidate`` as ``arg`` (each worth 1).
 
     ``others`` are the utility's other arguments; ``position`` and ``count`` place the candidate
     among the argument's candidates; ``reference`` says whether a reference binding chose it
     (``None`` leaves that feature out); ``place`` is the argument's :func:`argument_place`;
-    ``taken`` are the spans other arguments the binder does not weigh were bound to.
+    ``taken`` are the spans other arguments the binder does not weigh were bound to, by argument.
     """
     span = candidate.span
     text = question[span.start:span.end]
@@ -159,11 +160,10 @@ def pair_features(question: str, arg: Argument, others: Sequence[Argument], cand
     if place is not None and place.of > 1 and count > 1:
         slot = f"rank={place.rank}/{place.of}"
         out += [f"{slot}|pos={min(position, 3)}", f"{slot}|from_end={min(count - 1 - position, 3)}"]
-    for start, end in taken:
+    for name, (start, end) in (taken or {}).items():
         gap = question[span.end:start] if start >= span.end else question[end:span.start]
-        if len(gap) <= NEXT_TO and not gap.strip():
-            out += ["next_to_taken", f"arg={arg.name}|next_to_taken"]
-            break
+        if len(gap) <= NEXT_TO and not gap.strip():  # whose value it stands by: from_unit, not to_unit
+            out += [f"next_to={name}", f"arg={arg.name}|next_to={name}"]
     if reference is not None and reference:
         out.append("reference")
     return out

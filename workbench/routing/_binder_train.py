@@ -88,6 +88,8 @@ def _template(rng: random.Random) -> tuple[str, str, dict[str, Any]]:
     decoy = _n(rng, rng.choice([3, 4, 5, 6]))
     year = str(rng.randint(1960, 2024))
     kind = rng.randrange(KINDS)
+    if kind >= ASIDES:
+        return _aside_template(rng, kind, ru)
     if kind >= 12:
         return _sibling_template(rng, kind, ru, owner, decoy, year)
     if kind in (0, 1):
@@ -163,8 +165,10 @@ def _template(rng: random.Random) -> tuple[str, str, dict[str, Any]]:
     return q, "number.percent_of", {"value": value, "percent": pct}
 
 
-KINDS = 18
+KINDS = 21
 """How many template kinds :func:`_template` draws from."""
+ASIDES = 18
+"""The first kind of :func:`_aside_template`."""
 UNITS = (("units.mass", ("kg", "кг", "kg"), ("lb", "фунты", "lb"), ("cartons", "коробок")),
          ("units.length", ("in", "дюймов", "in"), ("cm", "сантиметры", "cm"), ("frames", "рамок")),
          ("units.temperature", ("F", "°F", "F"), ("C", "градусы Цельсия", "C"), ("lines", "строки")))
@@ -227,6 +231,43 @@ def _sibling_template(rng: random.Random, kind: int, ru: bool, owner: str, decoy
     return q, "date.diff_days", {"start": iso1, "end": iso2}
 
 
+def _card(rng: random.Random) -> str:
+    digits = "2202" + _n(rng, 12)
+    return " ".join(digits[i:i + 4] for i in range(0, 16, 4))
+
+
+def _aside_template(rng: random.Random, kind: int, ru: bool) -> tuple[str, str, dict[str, Any]]:
+    """Requests where the decoy is set aside in words.
+
+    A value corrected in mid-line, a card named as the one not to check, a unit price beside the
+    total asked.
+    """
+    rate = rng.choice([10, 20, 22])
+    if kind == ASIDES:
+        right = rng.randint(1000, 90000)
+        wrong = int(str(right)[::-1]) if str(right)[::-1] != str(right) and str(right)[-1] != "0" \
+            else right + rng.randint(1, 9) * 100
+        q = rng.choice([f"Сумма {wrong} руб. — ой, нет, {right} руб. Начисли НДС {rate}%." if ru else
+                        f"The net is {wrong} — sorry, {right}. Add {rate}% VAT.",
+                        f"Начисли НДС {rate}% на {right} (не {wrong}, я ошиблась)." if ru else
+                        f"Add {rate}% VAT to {right} (not {wrong}, my mistake)."])
+        return q, "money.vat_add", {"amount": right, "rate": rate}
+    if kind == ASIDES + 1:
+        card, test, old = _card(rng), "4111 1111 1111 1111", _card(rng)
+        q = rng.choice([f"Не тестовую {test}, а карту клиента {card} проверь по алгоритму Луна." if ru else
+                        f"Not the test card {test}: check the customer's {card} with Luhn.",
+                        f"Проверь карту {card} по алгоритму Луна; старая {old} заблокирована." if ru else
+                        f"Does {card} pass Luhn? The old card {old} is blocked."])
+        return q, "id.luhn_check", {"number": card}
+    count, unit = rng.randint(2, 12), rng.randint(5, 90) * 100
+    total = count * unit
+    q = rng.choice([f"{count} шт. по {unit} руб., итого {total} руб. без НДС. Начисли НДС {rate}%." if ru else
+                    f"{count} hours at {unit} each, {total} in total before VAT. Add {rate}% VAT.",
+                    f"Начисли НДС {rate}% на итог {total} ({count} шт. по {unit})." if ru else
+                    f"Add {rate}% VAT to the total of {total} ({count} items at {unit})."])
+    return q, "money.vat_add", {"amount": total, "rate": rate}
+
+
 def generate_decoy_lines(lines: int, seed: int = 13) -> list[dict[str, Any]]:
     """``lines`` generated requests, each carrying a decoy of its argument's shape (seeded)."""
     rng = random.Random(seed)
@@ -247,7 +288,7 @@ def line_pairs(line: Mapping[str, Any], schema: UtilitySchema, reference: Refere
     question, gold = line["question"], line["gold"]["args"]
     ref = dict(reference(schema, question)) if reference is not None else {}
     kinds = {a.name: a for a in schema.arguments}
-    given = [(s.start, s.end) for name, s in ref.items() if not weighed(kinds[name])]
+    given = {name: (s.start, s.end) for name, s in ref.items() if not weighed(kinds[name])}
     pairs = []
     for arg in schema.arguments:
         if not weighed(arg) or arg.name not in gold:
@@ -255,7 +296,7 @@ def line_pairs(line: Mapping[str, Any], schema: UtilitySchema, reference: Refere
         found = candidates(arg, question, ref.get(arg.name))
         if isinstance(found, TooManyCandidates) or not found:
             continue
-        found = [c for c in found if not any(c.span.start < e and s < c.span.end for s, e in given)]
+        found = [c for c in found if not any(c.span.start < e and s < c.span.end for s, e in given.values())]
         features = candidate_features(schema, question, arg.name, found, ref.get(arg.name),
                                       use_reference, given)
         pairs += [(f, int(same_value(c.value, gold[arg.name]))) for c, f in zip(found, features, strict=True)]
