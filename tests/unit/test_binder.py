@@ -325,3 +325,19 @@ def test_train_binder_verb_writes_weights_that_load(tmp_path, capsys):
     assert model.calibration["alpha"] == 0.02 and model.calibration["calls"] > 0
     printed = capsys.readouterr().out
     assert f"margin {model.margin:g}" in printed and str(out) in printed
+
+
+def test_a_binder_router_name_with_a_json_file_routes_through_those_weights(monkeypatch):
+    import workbench.routing._span as span_module
+    from workbench.routing import build_router
+
+    seen = {}
+    monkeypatch.setattr(span_module, "load_span_router", lambda folder=None: ("span", folder))
+    monkeypatch.setattr(span_module, "with_learned_binder",
+                        lambda span, weights=None: seen.setdefault("built", (span, weights)))
+    build_router("span-binder-noref:elsewhere/retrained.json")
+    assert seen.pop("built") == (("span", None), "elsewhere/retrained.json")
+    build_router("span-binder:models/routers/span-minilm")
+    assert seen.pop("built") == (("span", "models/routers/span-minilm"), None)
+    build_router("span-binder-noref")
+    assert str(seen.pop("built")[1]).endswith("models/binder/binder-noref.json")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from workbench.config import Settings, project_root
+from workbench.config import Settings
 from workbench.errors import WorkbenchError
 from workbench.routing import ROUTER_METRICS
 from workbench.routing._score import load_tasks
@@ -53,10 +53,9 @@ def _train_span(args: argparse.Namespace, settings: Settings) -> int:
 def _train_binder(args: argparse.Namespace, settings: Settings) -> int:
     from workbench.routing._binder_train import train_binder
 
-    default = "models/binder/binder.json" if not args.no_reference else "models/binder/binder-noref.json"
     model = train_binder(seed=args.seed, generated=args.generated, use_reference=not args.no_reference,
                          questions_dir=settings.paths.questions, progress=print)
-    out = model.save(args.out or project_root() / default)
+    out = model.save(args.out)
     calibration = model.calibration
     kept = (f"keeps {calibration['answered']} of {calibration['calls']} cross-fitted dev calls, "
             f"{calibration['answered_wrong']} wrong" if "answered" in calibration
@@ -211,8 +210,10 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
                         help="generated decoy lines (3000)")
     binder.add_argument("--seed", type=int, default=13,
                         help="seed of the generated lines and the solver (13)")
-    binder.add_argument("--out", metavar="FILE",
-                        help="write the weights here (models/binder/binder[-noref].json)")
+    binder.add_argument("--out", metavar="FILE", required=True,
+                        help="write the weights here; compare them with `workbench eval routers "
+                             "span-binder-noref span-binder-noref:FILE` (the shipped weights in "
+                             "models/binder/ are ask's default and are not replaced by this verb)")
     binder.set_defaults(handler=_train_binder)
     folds = group.add_parser("cv-span", parents=[common, _span_options()],
                              help="score the span router on folds of the dev split, each by a router "

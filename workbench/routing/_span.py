@@ -765,14 +765,29 @@ def with_learned_binder(span: SpanRouter, binder_path: str | Path | None = None)
     return span
 
 
+def _span_and_binder(path: str | None, binder: str | Path | None) -> tuple[str | None, str | Path | None]:
+    """``NAME:FILE.json`` names a binder weights file; any other ``NAME:PATH`` a span router folder."""
+    if path is not None and path.endswith(".json"):
+        return None, path
+    return path, binder
+
+
 @router("span-binder")
 def span_binder_router(path: str | None = None, binder: str | None = None) -> SpanRouter:
-    """The span router binding through the learned binder (``models/binder/binder.json``)."""
-    return with_learned_binder(load_span_router(path), binder)
+    """The span router binding through the learned binder (``models/binder/binder.json``).
+
+    ``span-binder:FILE.json`` binds through the binder weights in that file instead.
+    """
+    folder, weights = _span_and_binder(path, binder)
+    return with_learned_binder(load_span_router(folder), weights)
 
 
 @router("span-binder-noref")
 def span_binder_noref_router(path: str | None = None, binder: str | None = None) -> SpanRouter:
-    """The span router binding through the learned binder trained without the rule binding's choice."""
-    return with_learned_binder(load_span_router(path),
-                               binder or project_root() / "models/binder/binder-noref.json")
+    """The span router binding through the learned binder trained without the rule binding's choice.
+
+    ``span-binder-noref:FILE.json`` binds through the binder weights in that file instead.
+    """
+    folder, weights = _span_and_binder(path, binder)
+    return with_learned_binder(load_span_router(folder),
+                               weights or project_root() / "models/binder/binder-noref.json")
