@@ -341,3 +341,34 @@ def test_a_binder_router_name_with_a_json_file_routes_through_those_weights(monk
     assert seen.pop("built") == (("span", "models/routers/span-minilm"), None)
     build_router("span-binder-noref")
     assert str(seen.pop("built")[1]).endswith("models/binder/binder-noref.json")
+
+
+@pytest.mark.parametrize(("question", "bound", "literal"), [
+    ("СМС: «Ваш велосипед ждёт» — сколько байт в UTF-8?", "«Ваш велосипед ждёт» — сколько байт в UTF-8?",
+     "Ваш велосипед ждёт"),
+    ("SHA-256 of `ivanova@mail.ru` (donor 2291) please", "`ivanova@mail.ru` (donor 2291) please",
+     "ivanova@mail.ru"),
+    ('Validate {"db": "shop", "port": 5432}', '{"db": "shop", "port": 5432}', None),  # JSON's own quotes
+    ("MD5 of «Ф. 12» — 45", "«Ф. 12» — 45", None),  # nothing but a number beside it
+    ("Slug for `Раф лавандовый`", "Раф лавандовый", None),  # the literal alone
+])
+def test_a_text_span_holding_a_quoted_literal_among_words_is_read_two_ways(question, bound, literal):
+    from workbench.routing._binder_candidates import quoted_within
+
+    start = question.index(bound)
+    inner = quoted_within(question, ArgSpan(start, start + len(bound), "text"))
+    assert (question[inner[0]:inner[1]] if inner else None) == literal
+
+
+def test_a_text_bound_with_words_beside_its_quoted_literal_is_refused_naming_both():
+    schema = UtilitySchema(id="hash.sha256", category="hash", en="SHA-256", ru="SHA-256",
+                           arguments=(TEXT,), result="string")
+    question = "Посчитай SHA-256 от `RSF-25-v3` (v2 уже отклонили)."
+    start = question.index("`")
+    binder = LearnedBinder(_model({}), lambda s, q: {"text": ArgSpan(start, len(question) - 1, "text")})
+    bound = binder.bind(schema, question)
+    assert bound.refusal is not None and bound.refusal.code == AMBIGUOUS_ARGUMENT
+    assert bound.refusal.numbers["values"] == ["RSF-25-v3", "`RSF-25-v3` (v2 уже отклонили)"]
+    assert falsehood_words(bound.refusal.text) == []
+    plain = LearnedBinder(_model({}), lambda s, q: {"text": ArgSpan(start + 1, start + 10, "text")})
+    assert plain.bind(schema, question).refusal is None  # the literal alone binds

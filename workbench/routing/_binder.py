@@ -9,7 +9,9 @@ reaches one half. Where a candidate of another value scores within the calibrate
 ``AMBIGUOUS_ARGUMENT``, naming both values, so the person asking can say which one is meant.
 
 Arguments the binder does not weigh (texts, enums, units, bases) keep the span a reference
-binding gives; the reference's choice is also one feature of a weighed argument unless the model
+binding gives, except a text span that holds a quoted literal with words of the message beside it
+(:func:`._binder_candidates.quoted_within`): that is refused as ambiguous too, naming the literal
+and the whole run; the reference's choice is also one feature of a weighed argument unless the model
 was trained without it (:attr:`BinderModel.reference`), which is how its worth is measured.
 """
 
@@ -30,6 +32,7 @@ from workbench.routing._binder_candidates import (
     Candidate,
     TooManyCandidates,
     candidates,
+    quoted_within,
     same_value,
     weighed,
 )
@@ -212,6 +215,15 @@ class LearnedBinder:
         taken: set[tuple[int, int]] = set()
         choices: list[ArgumentChoice] = []
         lang = _lang(question)
+        for arg in schema.arguments:
+            span = spans.get(arg.name)
+            if span is None or arg.type != "string" or arg.choices or span.normaliser != "text":
+                continue
+            inner = quoted_within(question, span)
+            if inner is not None:  # the quoted literal or the whole run: the person asking says which
+                return Binding(spans, (), ambiguity_refusal(
+                    schema.id, arg.name, question[inner[0]:inner[1]], question[span.start:span.end],
+                    0.0, self.model.margin, lang))
         for arg in schema.arguments:
             if not weighed(arg):
                 continue

@@ -125,6 +125,31 @@ def candidates(arg: Argument, question: str, reference: ArgSpan | None = None
     return found
 
 
+QUOTE_PAIRS = {"«": "»", "“": "”", "`": "`"}
+"""Marks that set a literal apart in a message (plain ``"`` and ``'`` are left out: JSON and
+apostrophes use them inside the data itself)."""
+_WORD_OUTSIDE = re.compile(r"[^\W\d_]{2,}")
+
+
+def quoted_within(question: str, span: ArgSpan) -> tuple[int, int] | None:
+    """The literal a text span holds in quote marks with words of the message beside it, or ``None``.
+
+    A text argument bound to «Ваш велосипед ждёт» — сколько байт? has two readings, the literal
+    and the whole run; the span offers both, so the binder does not choose between them.
+    """
+    text = question[span.start:span.end]
+    for i, mark in enumerate(text):
+        close = QUOTE_PAIRS.get(mark)
+        if close is None:
+            continue
+        j = text.find(close, i + 1)
+        if j > i + 1:
+            outside = text[:i] + " " + text[j + 1:]
+            return (span.start + i + 1, span.start + j) if _WORD_OUTSIDE.search(outside) else None
+        return None
+    return None
+
+
 def same_value(a: Any, b: Any) -> bool:
     """Whether two argument values are the same (numbers compared as numbers, strings without spaces)."""
     if isinstance(a, bool) or isinstance(b, bool):
@@ -136,5 +161,5 @@ def same_value(a: Any, b: Any) -> bool:
     return False
 
 
-__all__ = ["DATE_ARGUMENTS", "MAX_CANDIDATES", "MAX_SPAN_CHARS", "Candidate", "TooManyCandidates",
-           "candidates", "same_value", "weighed"]
+__all__ = ["DATE_ARGUMENTS", "MAX_CANDIDATES", "MAX_SPAN_CHARS", "QUOTE_PAIRS", "Candidate",
+           "TooManyCandidates", "candidates", "quoted_within", "same_value", "weighed"]
