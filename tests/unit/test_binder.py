@@ -135,7 +135,7 @@ def test_a_value_beside_another_arguments_unit_is_marked_with_that_arguments_nam
     assert isinstance(found, list)
     units = {"from_unit": (question.index("MiB"), question.index("MiB") + 3),
              "to_unit": (question.index("MB"), question.index("MB") + 2)}
-    near = [[f for f in pair_features(question, AMOUNT, [], c, i, len(found), taken=units)
+    near = [[f for f in pair_features(question, AMOUNT, [], c, i, len(found), given=units)
              if f.startswith("next_to")] for i, c in enumerate(found)]
     assert near == [["next_to=from_unit"], ["next_to=to_unit"]]
 

@@ -260,11 +260,11 @@ class LearnedBinder:
 
 
 def candidate_features(schema: UtilitySchema, question: str, name: str, found: list[Candidate],
-                       chosen: ArgSpan | None, use_reference: bool, taken: dict[str, tuple[int, int]]
+                       chosen: ArgSpan | None, use_reference: bool, given: dict[str, tuple[int, int]]
                        ) -> list[list[str]]:
     """The features of each of ``found`` as argument ``name`` (one place for binding and training).
 
-    ``chosen`` is the reference binding's span, read only where ``use_reference``; ``taken`` the
+    ``chosen`` is the reference binding's span, read only where ``use_reference``; ``given`` the
     spans of the arguments the binder does not weigh, by name.
     """
     arg = next(a for a in schema.arguments if a.name == name)
@@ -273,7 +273,7 @@ def candidate_features(schema: UtilitySchema, question: str, name: str, found: l
     at = (chosen.start, chosen.end) if chosen is not None else None
     return [pair_features(question, arg, others, cand, i, len(found),
                           (cand.span.start, cand.span.end) == at if use_reference else None,
-                          place=place, taken=taken)
+                          place=place, given=given)
             for i, cand in enumerate(found)]
 
 

@@ -102,14 +102,14 @@ def _bucket(n: int) -> str:
 
 def pair_features(question: str, arg: Argument, others: Sequence[Argument], candidate: Candidate,
                   position: int, count: int, reference: bool | None = None, *,
-                  place: Place | None = None, taken: Mapping[str, tuple[int, int]] | None = None
+                  place: Place | None = None, given: Mapping[str, tuple[int, int]] | None = None
                   ) -> list[str]:
     """The names of the features that hold for ``candidate`` as ``arg`` (each worth 1).
 
     ``others`` are the utility's other arguments; ``position`` and ``count`` place the candidate
     among the argument's candidates; ``reference`` says whether a reference binding chose it
     (``None`` leaves that feature out); ``place`` is the argument's :func:`argument_place`;
-    ``taken`` are the spans other arguments the binder does not weigh were bound to, by argument.
+    ``given`` are the spans other arguments the binder does not weigh were bound to, by argument.
     """
     span = candidate.span
     text = question[span.start:span.end]
@@ -160,7 +160,7 @@ def pair_features(question: str, arg: Argument, others: Sequence[Argument], cand
     if place is not None and place.of > 1 and count > 1:
         slot = f"rank={place.rank}/{place.of}"
         out += [f"{slot}|pos={min(position, 3)}", f"{slot}|from_end={min(count - 1 - position, 3)}"]
-    for name, (start, end) in (taken or {}).items():
+    for name, (start, end) in (given or {}).items():
         gap = question[span.end:start] if start >= span.end else question[end:span.start]
         if len(gap) <= NEXT_TO and not gap.strip():  # whose value it stands by: from_unit, not to_unit
             out += [f"next_to={name}", f"arg={arg.name}|next_to={name}"]
