@@ -310,7 +310,7 @@ def test_the_span_router_binds_through_the_binder_it_is_given():
     question = "Начисли НДС 20% к 100 или 200"
     assert router._decide("money.vat_add", question, 1.0).source.value == "utility"  # the rule binding
     router.binder = LearnedBinder(_model({"kind=number": 1.0}, margin=0.5),
-                                  lambda schema, q: router.rule._bind(schema.id, q))
+                                  lambda schema, q: router.reference.bind(schema.id, q))
     decision = router._decide("money.vat_add", question, 1.0)
     assert decision.refusal is not None and decision.refusal.code == AMBIGUOUS_ARGUMENT
 
@@ -328,7 +328,7 @@ def test_train_binder_verb_writes_weights_that_load(tmp_path, capsys):
 
 
 def test_a_binder_router_name_with_a_json_file_routes_through_those_weights(monkeypatch):
-    import workbench.routing._span as span_module
+    import workbench.routing._span_variants as span_module
     from workbench.routing import build_router
 
     seen = {}

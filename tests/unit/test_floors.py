@@ -161,6 +161,17 @@ def test_the_faces_and_the_search_free_floors_have_contracts() -> None:
         forbidden[0]["forbidden_modules"])
 
 
+def test_the_span_router_and_the_checks_it_shares_are_forbidden_the_rule_router() -> None:
+    contracts = _linter_options()["contracts"]
+    span = [c for c in contracts  # type: ignore[attr-defined]
+            if c["type"] == "forbidden" and "workbench.routing._span" in c["source_modules"]]
+    assert len(span) == 1 and not span[0].get("allow_indirect_imports", False)
+    assert {"workbench.routing._asks", "workbench.routing._values", "workbench.routing._binder"} <= set(
+        span[0]["source_modules"])
+    rule = {"workbench.routing._rule", "workbench.routing._rule_bind", "workbench.routing._rule_offer"}
+    assert rule == set(span[0]["forbidden_modules"])
+
+
 # --- one table of router figures --------------------------------------------------------------
 
 def test_the_metric_table_covers_every_figure_of_a_comparison() -> None:

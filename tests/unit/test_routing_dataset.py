@@ -21,6 +21,7 @@ import workbench.routing
 from workbench.config import load_settings
 from workbench.errors import WorkbenchError
 from workbench.fts import Conclusion, evaluate_spec
+from workbench.routing._asks import SYNONYMS
 from workbench.routing._dataset import (
     EXCLUDED_SPECS,
     DatasetBuildError,
@@ -32,7 +33,6 @@ from workbench.routing._dataset import (
     load_spec_cases,
     write_training_data,
 )
-from workbench.routing._rule import SYNONYMS
 from workbench.routing._wording import WordingFileError, load_wording
 from workbench.utilities import call_utility, coverage_report, load_catalog
 

@@ -337,7 +337,7 @@ def test_english_may_is_a_month_only_with_its_capital() -> None:
 def test_the_month_binds_before_the_year(question: str, args: dict) -> None:
     from workbench.routing import RuleRouter
 
-    spans = RuleRouter()._bind("date.days_in_month", question)
+    spans = RuleRouter().bind("date.days_in_month", question)
     assert {name: span.value(question) for name, span in spans.items()} == args
 
 
@@ -415,7 +415,7 @@ def test_an_identifier_is_its_span_when_it_holds_a_digit(text: str) -> None:
     ("Round 3.14159 to two decimal places", 2),  # a number word, as before
 ])
 def test_decimal_places_named_by_a_word(question: str, digits: int) -> None:
-    spans = RuleRouter()._bind("number.round", question)
+    spans = RuleRouter().bind("number.round", question)
     assert spans["digits"].value(question) == digits
     assert derive(question, digits, "digits") is not None
 
@@ -436,7 +436,7 @@ def test_a_place_word_reads_back_as_its_count(word_value: tuple[str, str], frame
     ("Is the IBAN 'Acme Trading' valid?", "id.validate_iban"),
 ])
 def test_a_name_in_quotes_is_no_identifier(question: str, utility: str) -> None:
-    spans = RuleRouter()._bind(utility, question)
+    spans = RuleRouter().bind(utility, question)
     assert not spans  # before, the quoted name was the INN, and validating it was a verified answer
 
 

@@ -24,21 +24,18 @@ from workbench.routing import (
     score_decision,
     summarise,
 )
-from workbench.routing._normalise import NormaliseError, normalise_code
-from workbench.routing._rule import (
-    DATA_ALPHABETS,
+from workbench.routing._asks import (
     ELSEWHERE_WORDS,
     asks_world_fact,
-    describes_data,
     held_vat_rates,
-    holds_shape,
     names_charset_of_data,
     orders_computation,
     points_at_data_elsewhere,
     unheld_premise,
     vat_rates_held,
 )
-from workbench.routing._rule_values import _numbered
+from workbench.routing._normalise import NormaliseError, normalise_code
+from workbench.routing._values import DATA_ALPHABETS, _numbered, describes_data, holds_shape
 from workbench.utilities import load_catalog, unit_codes
 
 QUESTIONS = Path(__file__).resolve().parents[2] / "corpus" / "questions"
@@ -187,7 +184,7 @@ def test_rule_router_utilities(rule: RuleRouter, question: str, utility: str, ar
 def test_a_tail_that_asks_about_a_quote_binds_the_quote(rule: RuleRouter) -> None:
     # the binding every router shares, whichever utility a router chose
     question = "Поле ограничено байтами: сколько UTF-8 байт займёт «Щука»?"
-    spans = rule._bind("charset.utf8_length", question)
+    spans = rule.bind("charset.utf8_length", question)
     assert spans["text"].value(question) == "Щука"
 
 
@@ -215,7 +212,7 @@ def test_a_tail_that_asks_about_a_quote_binds_the_quote(rule: RuleRouter) -> Non
 ])
 def test_unquoted_data_binds(rule: RuleRouter, uid: str, question: str,
                                                       text: str) -> None:
-    spans = rule._bind(uid, question)
+    spans = rule.bind(uid, question)
     assert spans["text"].value(question) == text
 
 
@@ -246,7 +243,7 @@ def test_unquoted_data_binds(rule: RuleRouter, uid: str, question: str,
 ])
 def test_unquoted_words_that_may_not_be_data_stay_unbound(
         rule: RuleRouter, uid: str, question: str) -> None:
-    assert "text" not in rule._bind(uid, question)
+    assert "text" not in rule.bind(uid, question)
 
 
 def test_the_literal_in_the_word_is_the_text_and_the_other_the_substring(rule: RuleRouter) -> None:
@@ -401,7 +398,7 @@ def test_data_of_one_shape_names_its_utility(question: str, utility: str, args: 
     "Convert 2026-02-03T16:00 from Europe/Paris",  # one zone
 ])
 def test_ordinary_text_has_no_data_shape(question: str) -> None:
-    from workbench.routing._rule import DATA_SHAPES
+    from workbench.routing._values import DATA_SHAPES
 
     assert not [uid for uid, shape in DATA_SHAPES.items() if shape.search(question)]
 
@@ -454,7 +451,7 @@ def test_a_possessive_points_at_data_the_question_does_not_give(question: str, c
 ])
 def test_a_question_about_a_topic_is_told_from_a_request_missing_its_data(question: str,
                                                                           about: bool) -> None:
-    from workbench.routing._rule import asks_about_topic
+    from workbench.routing._asks import asks_about_topic
 
     router = RuleRouter()
     missing = [a for a in router.schemas["id.validate_inn"].arguments if a.required]
@@ -463,7 +460,7 @@ def test_a_question_about_a_topic_is_told_from_a_request_missing_its_data(questi
 
 def test_a_text_argument_does_not_take_the_span_of_another() -> None:
     question = "What's 7f in decimal, going from base 16 to base 10?"
-    spans = RuleRouter()._bind("number.convert_base", question)
+    spans = RuleRouter().bind("number.convert_base", question)
     assert spans["from_base"].value(question) == 16
     # the 16 is the base; "7f", written right before "in decimal", is the value
     assert spans["value"].value(question) == "7f"
@@ -479,7 +476,7 @@ def test_a_text_argument_does_not_take_the_span_of_another() -> None:
     ("encoding.punycode_decode", "Decode the punycode domain почта.рф"),
 ])
 def test_data_outside_the_utilitys_alphabet_is_not_its_data(uid: str, question: str) -> None:
-    assert "data" not in RuleRouter()._bind(uid, question) and "domain" not in RuleRouter()._bind(
+    assert "data" not in RuleRouter().bind(uid, question) and "domain" not in RuleRouter().bind(
         uid, question)
 
 
@@ -493,11 +490,11 @@ def test_every_catalog_example_is_written_in_its_utilitys_alphabet() -> None:
 
 def test_two_letter_unit_codes_bind_as_words() -> None:
     question = "Convert 250 mm to cm"
-    spans = RuleRouter()._bind("units.length", question)
+    spans = RuleRouter().bind("units.length", question)
     assert {name: span.value(question) for name, span in spans.items()} == {
         "value": 250, "from_unit": "mm", "to_unit": "cm"}
     other = "Convert 250 in to km"  # "in" stays a word: only km names a unit
-    spans = RuleRouter()._bind("units.length", other)
+    spans = RuleRouter().bind("units.length", other)
     assert [span.value(other) for name, span in spans.items() if name != "value"] == ["km"]
 
 
@@ -516,20 +513,20 @@ def test_two_letter_unit_codes_bind_as_words() -> None:
     ("id.uuid3", "name", "Сгенерируй UUID5 для имени нашего сервиса в пространстве DNS"),
 ])
 def test_a_size_a_file_name_or_a_utility_name_is_no_data(uid: str, argument: str, question: str) -> None:
-    assert argument not in RuleRouter()._bind(uid, question)
+    assert argument not in RuleRouter().bind(uid, question)
 
 
 def test_a_part_of_a_date_is_no_identifier_and_the_whole_one_binds() -> None:
     question = "I was born on 12 May 1990 — is my INN 7707083893 valid?"
-    assert RuleRouter()._bind("id.validate_inn", question)["inn"].value(question) == "7707083893"
+    assert RuleRouter().bind("id.validate_inn", question)["inn"].value(question) == "7707083893"
 
 
 def test_the_day_before_a_months_name_is_no_year() -> None:
     router = RuleRouter()
     question = "Сколько дней между 1 мая и моим днём рождения?"
-    assert "year" not in router._bind("date.days_in_month", question)
+    assert "year" not in router.bind("date.days_in_month", question)
     question = "Сколько дней в мае 2024 года?"  # the year after the month still binds
-    assert router._bind("date.days_in_month", question)["year"].value(question) == 2024
+    assert router.bind("date.days_in_month", question)["year"].value(question) == 2024
 
 
 @pytest.mark.parametrize("question", ["Is his INN valid?", "Their IBAN, is it valid?"])
@@ -575,34 +572,34 @@ def test_one_word_before_a_named_circumstance_is_the_text(question: str, text: s
     ("date.add_months", "Прибавь 36 месяцев к 2026-01-31", {"date": "2026-01-31", "months": 36}),
 ])
 def test_a_duration_binds_in_the_unit_of_its_argument(uid: str, question: str, args: dict) -> None:
-    spans = RuleRouter()._bind(uid, question)
+    spans = RuleRouter().bind(uid, question)
     assert {name: span.value(question) for name, span in spans.items()} == args
 
 
 def test_a_duration_that_does_not_convert_exactly_is_no_value() -> None:
     # months hold no whole number of days, and an age in years is no count of days
-    assert "days" not in RuleRouter()._bind("date.add_days", "Прибавь 2 месяца к 2026-01-31")
-    assert "days" not in RuleRouter()._bind(
+    assert "days" not in RuleRouter().bind("date.add_days", "Прибавь 2 месяца к 2026-01-31")
+    assert "days" not in RuleRouter().bind(
         "date.add_days", "Сколько дней до 1 января 2027, если в этот день мне исполнится 30 лет?")
 
 
 def test_an_iban_written_in_groups_of_four_binds_whole() -> None:
     question = "Проверь IBAN GB82 WEST 1234 5698 7654 32"
-    assert RuleRouter()._bind("id.validate_iban", question)["iban"].value(question) == (
+    assert RuleRouter().bind("id.validate_iban", question)["iban"].value(question) == (
         "GB82 WEST 1234 5698 7654 32")
 
 
 def test_a_literal_not_named_as_the_replacement_is_no_replacement() -> None:
     question = "Pull every number out of 'rooms 12, 14 and 301' with the pattern `\\d+`"
-    spans = RuleRouter()._bind("regex.replace", question)
+    spans = RuleRouter().bind("regex.replace", question)
     assert "replacement" not in spans and spans["text"].value(question) == "rooms 12, 14 and 301"
     named = "Замени по регулярке `\\s+` на `_` в строке «отчёт за май»"
-    assert RuleRouter()._bind("regex.replace", named)["replacement"].value(named) == "_"
+    assert RuleRouter().bind("regex.replace", named)["replacement"].value(named) == "_"
 
 
 def test_data_sizes_written_with_cyrillic_abbreviations_bind() -> None:
     question = "Для отчёта нужно перевести 1536 МиБ в ГБ"
-    spans = RuleRouter()._bind("units.data_size", question)
+    spans = RuleRouter().bind("units.data_size", question)
     assert {name: span.value(question) for name, span in spans.items()} == {
         "value": 1536, "from_unit": "MiB", "to_unit": "GB"}
 
@@ -614,7 +611,7 @@ def test_data_sizes_written_with_cyrillic_abbreviations_bind() -> None:
     ("hash.md5", "MD5 to hex", 0),  # converts nothing
 ])
 def test_the_direction_a_question_reads_a_conversion(uid: str, question: str, direction: int) -> None:
-    from workbench.routing._rule import conversion_direction, conversion_targets
+    from workbench.routing._asks import conversion_direction, conversion_targets
 
     assert conversion_direction(uid, conversion_targets(question)) == direction
 
@@ -649,7 +646,7 @@ def test_an_order_on_the_course_subject_is_not_sent_to_the_course(rule: RuleRout
     ("наш", True), ("мойка", False), ("моряк", False), ("нашествие", False),
 ])
 def test_every_case_of_a_possessive_is_one(word: str, owner: bool) -> None:
-    from workbench.routing._rule import OWNER_WORDS
+    from workbench.routing._asks import OWNER_WORDS
 
     assert (OWNER_WORDS.fullmatch(word) is not None) is owner
 
@@ -668,7 +665,7 @@ def test_a_request_about_my_surname_points_at_data_it_does_not_give(rule: RuleRo
     ("Сколько это — 15% от 3 400?", {"value": 3400, "percent": 15}),
 ])
 def test_a_percent_of_a_number_is_its_own_shape(rule: RuleRouter, question: str, args: dict) -> None:
-    from workbench.routing._rule import DATA_SHAPES
+    from workbench.routing._values import DATA_SHAPES
 
     assert DATA_SHAPES["number.percent_of"].search(question)
     decision = rule.route(question)
@@ -739,13 +736,13 @@ def test_an_address_beside_a_network_is_a_membership_test_and_no_iban(rule: Rule
     assert (decision.utility, decision.args) == (
         "net.ip_in_network", {"ip": "172.16.40.2", "cidr": "172.16.0.0/20"})
     # an IBAN opens with two letters and two digits: an address is none
-    assert "iban" not in rule._bind("id.validate_iban", question)
-    assert rule._bind("id.validate_iban", "Проверь IBAN GB82 WEST 1234 5698 7654 32")["iban"]
+    assert "iban" not in rule.bind("id.validate_iban", question)
+    assert rule.bind("id.validate_iban", "Проверь IBAN GB82 WEST 1234 5698 7654 32")["iban"]
 
 
 def test_a_cue_noun_inside_a_word_names_no_data(rule: RuleRouter) -> None:
     # "ciphertext" holds "text", which is no noun of its own here
-    assert "text" not in rule._bind("encoding.base64_encode", "Decrypt this AES ciphertext without the key")
+    assert "text" not in rule.bind("encoding.base64_encode", "Decrypt this AES ciphertext without the key")
 
 
 def test_a_word_its_noun_names_comes_before_a_bare_number(rule: RuleRouter) -> None:
@@ -839,8 +836,8 @@ def test_data_placed_elsewhere_is_missing(rule: RuleRouter) -> None:
 
 def test_a_percentage_is_written_as_one(rule: RuleRouter) -> None:
     # two bare amounts are no percentage of each other
-    assert "percent" not in rule._bind("number.percent_of", "The bill went from 3,200 to 4,100")
-    assert rule._bind("number.percent_of", "Сколько будет 15% от 2400?")
+    assert "percent" not in rule.bind("number.percent_of", "The bill went from 3,200 to 4,100")
+    assert rule.bind("number.percent_of", "Сколько будет 15% от 2400?")
     change = rule.route("Our bill went from 3,200 to 4,100 roubles. By what percent did it grow?")
     assert (change.utility, change.args) == ("money.percent_change", {"old": 3200, "new": 4100})
 
@@ -860,7 +857,7 @@ def test_days_left_until_a_day_of_ones_own_name_the_difference_and_miss_its_date
 
 def test_a_key_after_a_literal_that_holds_a_colon_is_the_second_literal(rule: RuleRouter) -> None:
     question = 'Give me the HMAC-SHA256 of `{"user":42}` signed with the key `webhook-key-7`'
-    spans = rule._bind("hash.hmac_sha256", question)
+    spans = rule.bind("hash.hmac_sha256", question)
     assert {name: question[s.start:s.end] for name, s in spans.items()} == {
         "text": '{"user":42}', "key": "webhook-key-7"}
 
@@ -888,13 +885,13 @@ def test_a_value_with_a_shape_of_its_own_is_bound_by_its_shape(rule: RuleRouter)
                 "A4-5E-60-C2-1F-9B; give it in lowercase colon form")
     assert question[slice(*_span(rule, "net.mac_normalize", question, "mac"))] == "A4-5E-60-C2-1F-9B"
     colours = "Design review: grey text #767676 on a #ffffff background. Contrast ratio?"
-    spans = rule._bind("color.contrast_ratio", colours)
+    spans = rule.bind("color.contrast_ratio", colours)
     assert {n: colours[s.start:s.end] for n, s in spans.items()} == {
         "foreground": "#767676", "background": "#ffffff"}
 
 
 def _span(rule: RuleRouter, uid: str, question: str, name: str) -> tuple[int, int]:
-    span = rule._bind(uid, question)[name]
+    span = rule.bind(uid, question)[name]
     return span.start, span.end
 
 
@@ -920,8 +917,8 @@ def test_two_words_compared_at_the_end_are_the_pair(rule: RuleRouter) -> None:
 
 
 def test_a_unit_of_another_quantity_is_not_bound(rule: RuleRouter) -> None:
-    assert {"from_unit", "to_unit"} <= set(rule._bind("units.mass", "how many kg is 185 lb"))
-    assert not {"from_unit", "to_unit"} & set(rule._bind("units.data_size", "how many kg is 185 lb"))
+    assert {"from_unit", "to_unit"} <= set(rule.bind("units.mass", "how many kg is 185 lb"))
+    assert not {"from_unit", "to_unit"} & set(rule.bind("units.data_size", "how many kg is 185 lb"))
     # the units a conversion accepts are the utility's own tables
     assert "lb" in unit_codes()["units.mass"] and "lb" not in unit_codes()["units.data_size"]
 
@@ -1000,7 +997,7 @@ def test_names_people_write_pick_their_utility(rule: RuleRouter, question: str, 
      {"value": 83.4, "from_unit": "kg", "to_unit": "lb"})])
 def test_a_conversion_reads_its_value_and_units_where_they_are_written(
         rule: RuleRouter, question: str, bound: dict[str, object]) -> None:
-    spans = rule._bind("units.mass", question)
+    spans = rule.bind("units.mass", question)
     assert {name: span.value(question) for name, span in spans.items()} == bound
 
 
@@ -1017,7 +1014,7 @@ def test_a_conversion_reads_its_value_and_units_where_they_are_written(
     ("units.mass", "Сколько это в кг: 3 т?", {"value": 3, "from_unit": "t", "to_unit": "kg"})])
 def test_a_unit_named_by_one_letter_is_bound_where_it_stands_as_a_unit(
         rule: RuleRouter, uid: str, question: str, bound: dict[str, object]) -> None:
-    spans = rule._bind(uid, question)
+    spans = rule.bind(uid, question)
     assert {name: span.value(question) for name, span in spans.items()} == bound
 
 
@@ -1045,7 +1042,7 @@ def test_the_number_of_a_standard_is_no_data(rule: RuleRouter) -> None:
     # «7.79» names the standard with «ГОСТ»; the name it asks to transliterate is not there
     question = "транслитерируй ФИО получателя по ГОСТ 7.79 (система Б) — там три слова, кириллица"
     assert rule.route(question).refusal is not None
-    assert "text" not in rule._bind("text.transliterate", question)
+    assert "text" not in rule.bind("text.transliterate", question)
     assert rule.route("Транслитерируй «Щукин» по ГОСТ 7.79").args == {"text": "Щукин",
                                                                       "standard": "gost-7.79-b"}
 
@@ -1061,13 +1058,13 @@ def test_a_closing_question_after_lines_of_data_is_the_request(rule: RuleRouter)
     assert rule.route(question).args == {"text": "Weekly quizzes help retention.\nStudents scored higher."}
     # a last line of data stays: it asks nothing
     lines = "Sort these lines:\nbanana\napple\ncherry"
-    assert rule._bind("text.sort_lines", lines)["text"].text(lines) == "banana\napple\ncherry"
+    assert rule.bind("text.sort_lines", lines)["text"].text(lines) == "banana\napple\ncherry"
 
 
 def test_a_quote_that_opens_the_tail_is_the_data_before_the_next_sentence(rule: RuleRouter) -> None:
     question = ("Пересылаю кусок письма: «Склад в Подольске, 142100, магазин в Туле, 300041». "
                 "Выпишите все почтовые индексы из этого текста.")
-    text = rule._bind("address.extract_postcode", question)["text"].text(question)
+    text = rule.bind("address.extract_postcode", question)["text"].text(question)
     assert text == "Склад в Подольске, 142100, магазин в Туле, 300041"
 
 
@@ -1090,7 +1087,7 @@ def test_a_measure_is_no_year(rule: RuleRouter, question: str, year: int | None)
     # «72 градуса» is a temperature: the year is 2032, and the temperature's conversion is a
     # second request beside it
     if year is None:
-        assert rule._bind("date.is_leap_year", question)["year"].value(question) > 2000
+        assert rule.bind("date.is_leap_year", question)["year"].value(question) > 2000
         decision = rule.route(question)
         assert decision.refusal is not None and decision.refusal.code == "SEVERAL_REQUESTS"
     else:
@@ -1120,7 +1117,7 @@ def test_who_runs_a_company_is_out_of_scope(rule: RuleRouter, question: str, wor
 
 
 def test_the_name_of_sha_3_is_no_data(rule: RuleRouter) -> None:
-    assert "text" not in rule._bind("hash.sha1", "When was SHA-3 standardised?")
+    assert "text" not in rule.bind("hash.sha1", "When was SHA-3 standardised?")
 
 
 @pytest.mark.parametrize(("question", "word"), [
@@ -1163,9 +1160,9 @@ def test_an_order_to_compute_is_no_action_in_the_world(question: str) -> None:
 
 
 def test_the_width_of_a_representation_is_no_value(rule: RuleRouter) -> None:
-    assert "n" not in rule._bind("net.int_to_ip", "What's our staging IP as a 32-bit integer?")
-    assert "n" not in rule._bind("net.int_to_ip", "Turn a 32-bit integer into an IP")
-    assert rule._bind("net.int_to_ip", "Turn 3232235777 into an IP")["n"].value(
+    assert "n" not in rule.bind("net.int_to_ip", "What's our staging IP as a 32-bit integer?")
+    assert "n" not in rule.bind("net.int_to_ip", "Turn a 32-bit integer into an IP")
+    assert rule.bind("net.int_to_ip", "Turn 3232235777 into an IP")["n"].value(
         "Turn 3232235777 into an IP") == 3232235777
 
 
@@ -1186,8 +1183,8 @@ def test_a_pointer_to_data_elsewhere_is_missing_data_whatever_follows_the_colon(
 
 def test_a_bare_number_is_no_text_to_count_words_in(rule: RuleRouter) -> None:
     question = "How many words is the release announcement draft? Marketing capped it at 250."
-    assert "text" not in rule._bind("text.word_count", question)
-    assert rule._bind("text.word_count", "Count the words in «раз два три»")["text"].text(
+    assert "text" not in rule.bind("text.word_count", question)
+    assert rule.bind("text.word_count", "Count the words in «раз два три»")["text"].text(
         "Count the words in «раз два три»") == "раз два три"
 
 
@@ -1197,7 +1194,7 @@ def test_an_address_with_an_at_sign_is_one_token(rule: RuleRouter) -> None:
 
 def test_a_question_after_a_colon_is_no_data(rule: RuleRouter) -> None:
     question = "chmod question: what does octal 755 look like in binary?"
-    spans = rule._bind("number.convert_base", question)
+    spans = rule.bind("number.convert_base", question)
     assert spans["value"].text(question) == "755"
 
 
@@ -1218,7 +1215,7 @@ def test_a_pair_named_before_its_measure(rule: RuleRouter) -> None:
 
 def test_form_encoded_pairs_are_one_value(rule: RuleRouter) -> None:
     question = "I need the HMAC-SHA256 of the payload amount=4500&order=A-1187 signed with the key k3y"
-    spans = rule._bind("hash.hmac_sha256", question)
+    spans = rule.bind("hash.hmac_sha256", question)
     assert {name: span.text(question) for name, span in spans.items()} == {
         "text": "amount=4500&order=A-1187", "key": "k3y"}
 
@@ -1230,7 +1227,7 @@ def test_the_questions_own_mark_set_apart_is_no_part_of_the_data(rule: RuleRoute
 
 def test_with_the_data_kept_elsewhere_unquoted_words_describe_it(rule: RuleRouter) -> None:
     question = "Коллега прислал письмо, а там вместо текста одни кракозябры. Можешь восстановить?"
-    assert "text" not in rule._bind("charset.fix_mojibake", question)
+    assert "text" not in rule.bind("charset.fix_mojibake", question)
 
 
 def test_a_file_name_is_data_only_where_a_noun_names_it_a_string(rule: RuleRouter) -> None:
@@ -1242,13 +1239,13 @@ def test_a_file_name_is_data_only_where_a_noun_names_it_a_string(rule: RuleRoute
 
 def test_a_bare_number_is_no_hex_colour(rule: RuleRouter) -> None:
     question = "Convert hue 45, saturation 100%, lightness 50% to RGB"
-    assert "hex" not in rule._bind("color.hex_to_rgb", question)
-    assert rule._bind("color.hex_to_rgb", "What is 0f0 in RGB?")["hex"].text("What is 0f0 in RGB?") == "0f0"
+    assert "hex" not in rule.bind("color.hex_to_rgb", question)
+    assert rule.bind("color.hex_to_rgb", "What is 0f0 in RGB?")["hex"].text("What is 0f0 in RGB?") == "0f0"
 
 
 def test_a_mac_is_six_bytes_of_hex(rule: RuleRouter) -> None:
-    assert "mac" not in rule._bind("net.mac_normalize", "Write the IPv6 address of my router in full")
-    assert rule._bind("net.mac_normalize", "Normalise MAC a4b5c6d7e8f9")["mac"].text(
+    assert "mac" not in rule.bind("net.mac_normalize", "Write the IPv6 address of my router in full")
+    assert rule.bind("net.mac_normalize", "Normalise MAC a4b5c6d7e8f9")["mac"].text(
         "Normalise MAC a4b5c6d7e8f9") == "a4b5c6d7e8f9"
 
 
@@ -1384,10 +1381,10 @@ def test_a_request_set_aside_is_no_request(rule: RuleRouter, question: str, util
 
 def test_one_word_after_the_colon_then_a_sentence_is_the_data(rule: RuleRouter) -> None:
     question = "Here's the word from the sign: Ёлка. What is its MD5?"
-    assert rule._bind("hash.md5", question)["text"].text(question) == "Ёлка"
+    assert rule.bind("hash.md5", question)["text"].text(question) == "Ёлка"
     # a tail of several words stays whole
     longer = "Count the words: Short texts hide long arguments. Truly."
-    assert rule._bind("text.word_count", longer)["text"].text(longer) == (
+    assert rule.bind("text.word_count", longer)["text"].text(longer) == (
         "Short texts hide long arguments. Truly.")
 
 
@@ -1398,7 +1395,7 @@ def test_one_word_after_the_colon_then_a_sentence_is_the_data(rule: RuleRouter) 
 ])
 def test_a_figure_taken_as_given_that_no_source_holds_is_refused(rule: RuleRouter, question: str,
                                                                  stated: float) -> None:
-    from workbench.routing._rule import unheld_premise
+    from workbench.routing._asks import unheld_premise
 
     premise = unheld_premise(question)
     assert premise is not None and premise["stated"] == stated
@@ -1461,9 +1458,9 @@ def test_the_same_requests_with_their_data_are_called(rule: RuleRouter, question
 
 def test_a_record_number_after_its_noun_is_no_data(rule: RuleRouter) -> None:
     question = "Base64-encode the text from ticket #5521"
-    assert "text" not in rule._bind("encoding.base64_encode", question)
+    assert "text" not in rule.bind("encoding.base64_encode", question)
     # a «#» with no record before it is written as data
-    assert rule._bind("encoding.base64_encode", "Base64-encode #5521").get("text") is not None
+    assert rule.bind("encoding.base64_encode", "Base64-encode #5521").get("text") is not None
 
 
 @pytest.mark.parametrize("question", [
@@ -1683,7 +1680,7 @@ def test_words_that_keep_the_data_in_the_question(question: str) -> None:
 ])
 def test_a_calendar_premise_the_date_utilities_compute_otherwise_is_refused(
         rule: RuleRouter, question: str, utility: str) -> None:
-    from workbench.routing._rule import premise_text
+    from workbench.routing._asks import premise_text
 
     premise = unheld_premise(question)
     assert premise is not None and premise["utility"] == utility
@@ -1715,19 +1712,20 @@ def test_an_order_or_a_purpose_after_the_colons_text_is_no_part_of_it(rule: Rule
     assert decision.utility == utility and decision.args["text"] == text
     # a sentence that is no order, and a dash that gives no purpose, stay in the text
     kept = "Посчитай слова: Москва — столица. Город большой."
-    assert rule._bind("text.word_count", kept)["text"].text(kept) == "Москва — столица. Город большой."
+    assert rule.bind("text.word_count", kept)["text"].text(kept) == "Москва — столица. Город большой."
 
 
 def test_a_description_opening_with_a_pronoun_is_still_free_text(rule: RuleRouter) -> None:
     question = "Посчитай слова: он пришёл домой поздно"
-    assert rule._bind("text.word_count", question)["text"].text(question) == "он пришёл домой поздно"
+    assert rule.bind("text.word_count", question)["text"].text(question) == "он пришёл домой поздно"
     quoted = 'Give me the MD5 of "they said yes"'
     assert rule.route(quoted).args == {"text": "they said yes"}
 
 
 def test_an_own_name_is_a_whole_word_and_a_mode_named_by_the_data_is_no_data(rule: RuleRouter) -> None:
-    assert "date.age" not in rule._scores("Send it to the Antalya agency")  # "age" of "agency"
-    assert "text.change_case" not in rule._scores("Для регистрации гостя")  # «регистр» of «регистрации»
+    assert "date.age" not in rule.keyword_scores("Send it to the Antalya agency")  # "age" of "agency"
+    # «регистр» of «регистрации»
+    assert "text.change_case" not in rule.keyword_scores("Для регистрации гостя")
     decision = rule.route("camelCase to snake_case for the var — it's 4 words, starts with 'enable'")
     assert decision.refusal is not None and decision.refusal.code == "ARGUMENT_IS_CIRCUMSTANCE", decision
 
@@ -1741,8 +1739,8 @@ def test_a_word_inside_a_zones_name_is_no_out_of_scope_word(rule: RuleRouter) ->
 
 
 def test_a_whole_date_is_never_an_identifier(rule: RuleRouter) -> None:
-    assert "isbn" not in rule._bind("id.validate_isbn", "Check the ISBN of the book out on 2025-01-31")
-    assert rule._bind("id.validate_isbn", "Check ISBN 978-5-17-118366-0")["isbn"].value(
+    assert "isbn" not in rule.bind("id.validate_isbn", "Check the ISBN of the book out on 2025-01-31")
+    assert rule.bind("id.validate_isbn", "Check ISBN 978-5-17-118366-0")["isbn"].value(
         "Check ISBN 978-5-17-118366-0") == "978-5-17-118366-0"
 
 
@@ -1772,17 +1770,17 @@ def test_the_forwarders_requests_are_bound(rule: RuleRouter, question: str, util
 def test_capitals_before_a_long_number_make_it_an_identifier_but_a_currency_does_not(
         rule: RuleRouter) -> None:
     question = "Round TGHU 7730415 to 2 digits"
-    assert 7730415 not in [span.value(question) for span in rule._bind("number.round", question).values()]
-    assert rule._bind("number.round", "Round USD 12500.456 to 2 digits")["value"].value(
+    assert 7730415 not in [span.value(question) for span in rule.bind("number.round", question).values()]
+    assert rule.bind("number.round", "Round USD 12500.456 to 2 digits")["value"].value(
         "Round USD 12500.456 to 2 digits") == 12500.456
 
 
 def test_a_year_a_count_starts_from_is_no_quantity(rule: RuleRouter) -> None:
     question = "Turn the timestamp into London time please — it's seconds since 1970, from my watch's log."
-    assert "timestamp" not in rule._bind("date.from_unix", question)
+    assert "timestamp" not in rule.bind("date.from_unix", question)
     assert rule.route(question).source is Source.REFUSE
     year = "Is the year we have had the office since 2024 a leap year?"  # a year is still a year
-    assert rule._bind("date.is_leap_year", year)["year"].value(year) == 2024
+    assert rule.bind("date.is_leap_year", year)["year"].value(year) == 2024
 
 
 @pytest.mark.parametrize(("question", "utility", "argument"), [
@@ -1805,7 +1803,7 @@ def test_a_garbled_text_is_one_the_repair_changes(rule: RuleRouter) -> None:
     question = "Почини кракозябры: РЎРїР°СЃРёР±Рѕ"
     assert rule.route(question).args == {"text": "РЎРїР°СЃРёР±Рѕ"}
     plain = "Почини кракозябры: Спасибо"  # correct Russian: no misreading gives it back
-    assert "text" not in rule._bind("charset.fix_mojibake", plain)
+    assert "text" not in rule.bind("charset.fix_mojibake", plain)
 
 
 @pytest.mark.parametrize("question", [
@@ -1817,11 +1815,11 @@ def test_an_opening_address_without_a_question_to_the_person_is_no_world_fact(qu
 
 
 def test_a_charset_a_size_and_a_rough_count_name_no_data(rule: RuleRouter) -> None:
-    assert "text" not in rule._bind("encoding.hex_encode", "Закодируй в hex, кодировка GB2312")
+    assert "text" not in rule.bind("encoding.hex_encode", "Закодируй в hex, кодировка GB2312")
     assert describes_data("The payload is about 3 KB of JSON. Is it valid?")
     assert not describes_data("The payload weighs 3 kg. Is that heavy?")
     question = "Сколько байт в UTF-8: строка символов на сорок"
-    assert "text" not in rule._bind("charset.utf8_length", question)
+    assert "text" not in rule.bind("charset.utf8_length", question)
 
 
 @pytest.mark.parametrize(("question", "utility", "argument"), [
@@ -1840,20 +1838,20 @@ def test_a_charset_a_size_and_a_rough_count_name_no_data(rule: RuleRouter) -> No
 ])
 def test_a_time_a_records_number_a_short_date_and_a_host_give_no_value(
         rule: RuleRouter, question: str, utility: str, argument: str) -> None:
-    assert argument not in rule._bind(utility, question)
+    assert argument not in rule.bind(utility, question)
 
 
 def test_the_values_beside_those_names_are_still_bound(rule: RuleRouter) -> None:
     assert _numbered("Составь адрес: Казань, кв. 48", 27, place=True)
     assert not _numbered("Составь адрес: Казань, кв. 48", 27, place=False)  # a flat to an address
     factor = "Округли на 1.5 до целых"  # a date after «на» has two digits for its day and month
-    assert rule._bind("number.round", factor)["value"].value(factor) == 1.5
+    assert rule.bind("number.round", factor)["value"].value(factor) == 1.5
     year = "Напиши 2025 год прописью"  # a year of the calendar counts no time
-    assert rule._bind("number.to_words_ru", year)["n"].value(year) == 2025
+    assert rule.bind("number.to_words_ru", year)["n"].value(year) == 2025
     question = "Прописью для договора: продаём через 2 года за 5 000 000"
-    assert rule._bind("money.amount_in_words_ru", question)["amount"].value(question) == 5000000
+    assert rule.bind("money.amount_in_words_ru", question)["amount"].value(question) == 5000000
     host = "sha256 of «db-msk-02» please"
-    assert rule._bind("hash.sha256", host)["text"].value(host) == "db-msk-02"
+    assert rule.bind("hash.sha256", host)["text"].value(host) == "db-msk-02"
 
 
 @pytest.mark.parametrize(("question", "utility", "argument"), [
@@ -1866,7 +1864,7 @@ def test_the_values_beside_those_names_are_still_bound(rule: RuleRouter) -> None
 ])
 def test_a_value_described_by_its_parts_gives_no_span(rule: RuleRouter, question: str, utility: str,
                                                        argument: str) -> None:
-    assert argument not in rule._bind(utility, question)
+    assert argument not in rule.bind(utility, question)
     assert rule.route(question).source is Source.REFUSE
 
 
@@ -2147,14 +2145,14 @@ def test_requests_typed_in_their_situations_are_bound(
 ])
 def test_counted_parts_bounds_and_line_numbers_give_no_value(rule: RuleRouter, question: str, utility: str,
                                                             argument: str) -> None:
-    assert argument not in rule._bind(utility, question)
+    assert argument not in rule.bind(utility, question)
 
 
 def test_a_string_after_its_noun_is_still_the_string(rule: RuleRouter) -> None:
     question = "md5 строки 12345"
-    assert rule._bind("hash.md5", question)["text"].value(question) == "12345"
+    assert rule.bind("hash.md5", question)["text"].value(question) == "12345"
     assert describes_data("a two-digit number of square metres")
-    assert "text" not in rule._bind("text.change_case", "convert camelCase to snake_case please")
+    assert "text" not in rule.bind("text.change_case", "convert camelCase to snake_case please")
 
 
 
@@ -2205,8 +2203,8 @@ def test_a_photo_a_mailbox_a_logbook_and_a_sum_to_come_hold_the_data_elsewhere(q
 
 
 def test_trigger_words_are_read_from_the_synonyms_table() -> None:
-    from workbench.routing._rule import SYNONYMS
-    from workbench.routing._rule_data import triggers
+    from workbench.routing._asks import SYNONYMS
+    from workbench.routing._tables import triggers
 
     assert SYNONYMS is triggers()
     assert SYNONYMS["hash.md5"] == ("md5", "мд5")
@@ -2221,7 +2219,7 @@ def test_trigger_words_are_read_from_the_synonyms_table() -> None:
     ({"triggers": {"hash.md5": ["md5", "md5"]}}, "lower case and each is written once"),
 ])
 def test_a_malformed_trigger_table_names_its_file_and_entry(table, message) -> None:
-    from workbench.routing._rule_data import RuleDataError, check_triggers
+    from workbench.routing._tables import RuleDataError, check_triggers
 
     with pytest.raises(RuleDataError, match=re.escape(message)) as info:
         check_triggers(table, "t.yaml", frozenset({"hash.md5"}))
@@ -2245,7 +2243,7 @@ PATTERN_ERRORS = [
 
 @pytest.mark.parametrize(("message", "data"), PATTERN_ERRORS)
 def test_a_malformed_pattern_file_names_its_file_and_entry(message, data) -> None:
-    from workbench.routing._rule_data import RuleDataError, compile_patterns
+    from workbench.routing._tables import RuleDataError, compile_patterns
 
     with pytest.raises(RuleDataError, match=re.escape(message)) as info:
         compile_patterns(data, "p.yaml")
@@ -2253,7 +2251,7 @@ def test_a_malformed_pattern_file_names_its_file_and_entry(message, data) -> Non
 
 
 def test_a_pattern_entry_joins_its_alternatives_and_references() -> None:
-    from workbench.routing._rule_data import compile_patterns
+    from workbench.routing._tables import compile_patterns
 
     entries = compile_patterns({
         "word": {"before": r"(?<!\w)(?:", "any_of": ["kg", "{{unit}}"], "after": r")(?!\w)",
@@ -2272,7 +2270,7 @@ def test_a_pattern_entry_joins_its_alternatives_and_references() -> None:
     ({"pattern": "a", "role": "unnamed", "window": 24}, "go with role names_a_thing only"),
 ])
 def test_a_malformed_not_a_value_entry_names_its_file_and_entry(entry, message) -> None:
-    from workbench.routing._rule_data import (
+    from workbench.routing._tables import (
         NOT_A_VALUE_KEYS,
         RuleDataError,
         check_not_a_value,
@@ -2285,7 +2283,7 @@ def test_a_malformed_not_a_value_entry_names_its_file_and_entry(entry, message) 
 
 
 def test_the_shipped_data_files_load_and_are_read_by_name() -> None:
-    from workbench.routing._rule_data import not_a_value, rule_patterns
+    from workbench.routing._tables import not_a_value, rule_patterns
 
     patterns, contexts = rule_patterns(), not_a_value()
     assert len(patterns.entries) > 100 and len(contexts.entries) > 30
@@ -2314,7 +2312,7 @@ def test_the_not_a_value_interpreter_reads_the_contexts_before_a_value(question,
 
 
 def test_unnamed_spans_are_times_phones_and_plates() -> None:
-    from workbench.routing._rule_values import unnamed_spans
+    from workbench.routing._values import unnamed_spans
 
     question = "Машина А 347 КХ 123 приехала в 14:20, тел. +7 343 200-15-15"
     found = {question[s:e] for s, e in unnamed_spans(question)}

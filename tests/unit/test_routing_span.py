@@ -201,6 +201,50 @@ def _with_priors(router: SpanRouter, **priors: float) -> SpanRouter:
     return SpanRouter(replace(router.config, **priors), router.weights, router.bias, BagEmbedder())
 
 
+class _Voting:
+    """A reference router that votes for one utility and binds nothing: what the span router reads."""
+
+    def __init__(self, reference: object, uid: str) -> None:
+        self.schemas = reference.schemas  # type: ignore[attr-defined]
+        self.triggers = reference.triggers  # type: ignore[attr-defined]
+        self.uid = uid
+
+    def route(self, question: str) -> RouterDecision:
+        return RouterDecision(source=Source.UTILITY, category=self.uid.split(".")[0], utility=self.uid,
+                              args={}, raw_output=self.uid)
+
+    def keyword_scores(self, question: str) -> dict[str, int]:
+        return {self.uid: 1}
+
+    def bind(self, uid: str, question: str) -> dict:
+        return {}
+
+    def utility_decision(self, uid: str, question: str, spans: dict) -> RouterDecision:
+        raise AssertionError("nothing is bound, so no call is made")
+
+
+def test_the_span_router_consults_the_reference_it_is_given_and_names_one_it_cannot_build(
+        router: SpanRouter) -> None:
+    from dataclasses import replace
+
+    assert router.config.reference == "rule" and type(router.reference).__name__ == "RuleRouter"
+    question = "Посчитай sha256 от строки «абв»"
+    other = _Voting(router.reference, "hash.md5")
+    consulted = SpanRouter(replace(router.config, rule_prior=1.0, rule_vote=2.0), router.weights,
+                           router.bias, BagEmbedder(), reference=other)
+    added = consulted.rule_logits(question)
+    md5 = router.config.classes.index("hash.md5")
+    assert added[md5] == pytest.approx(3.0) and np.count_nonzero(added) == 1
+    # the binding is the reference's too: it binds nothing, so the call lacks its text
+    decision = SpanRouter(router.config, router.weights, router.bias, BagEmbedder(),
+                          reference=other).route(question)
+    assert decision.refusal is not None and decision.refusal.code in {
+        "MISSING_ARGUMENT", "ARGUMENT_IS_CIRCUMSTANCE"}, decision
+    with pytest.raises(SpanRouterError, match="reference router.*no-such-router"):
+        SpanRouter(replace(router.config, reference="no-such-router"), router.weights, router.bias,
+                   BagEmbedder())
+
+
 def test_the_rule_priors_add_to_the_logits_of_the_rule_routers_classes(router: SpanRouter) -> None:
     from workbench.routing._span import rule_label
 
@@ -211,7 +255,7 @@ def test_the_rule_priors_add_to_the_logits_of_the_rule_routers_classes(router: S
     assert keyword[sha256] == pytest.approx(5.0) and keyword.max() == keyword[sha256]
     vote = _with_priors(router, rule_vote=2.0)
     added = vote.rule_logits(question)
-    assert rule_label(vote.rule.route(question)) == "hash.sha256"
+    assert rule_label(vote.reference.route(question)) == "hash.sha256"
     assert added[sha256] == pytest.approx(2.0) and np.count_nonzero(added) == 1
     # the prior moves the choice: with a strong vote the rule router's class wins
     strong = _with_priors(router, rule_prior=50.0)
@@ -476,7 +520,7 @@ def test_a_doubtful_quote_gives_way_to_the_rule_routers_refusal(
     p[classes.index("quote")] = quote
     monkeypatch.setattr(doubting, "probabilities", lambda question: p)
     question = "How many letters apart are the two spellings of my surname?"
-    assert doubting.rule.route(question).source is Source.REFUSE
+    assert doubting.reference.route(question).source is Source.REFUSE
     decision = doubting.route(question)
     assert decision.source is source
     if source is Source.REFUSE:
@@ -525,13 +569,13 @@ def test_the_rule_routers_decision_is_read_once_a_question(router: SpanRouter, m
     import dataclasses
 
     calls: list[str] = []
-    real = router.rule.route
+    real = router.reference.route
 
     def counted(question: str) -> RouterDecision:
         calls.append(question)
         return real(question)
 
-    monkeypatch.setattr(router.rule, "route", counted)
+    monkeypatch.setattr(router.reference, "route", counted)
     monkeypatch.setattr(router, "config", dataclasses.replace(router.config, rule_vote=1.0,
                                                               quote_doubt=1.0))
     router._ruled.clear()

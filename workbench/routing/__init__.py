@@ -57,6 +57,7 @@ from workbench.routing._normalise import (
     vocabularies,
 )
 from workbench.routing._records import (
+    Reference,
     Router,
     RouterDecision,
     RouterDecisionError,
@@ -78,15 +79,9 @@ from workbench.routing._score import (
     summarise,
 )
 from workbench.routing._screen import SCRIPT_SHARE, ScreenCode, screen_question, script_share
-from workbench.routing._span import (
-    SpanRouter,
-    SpanRouterConfig,
-    SpanRouterError,
-    load_span_router,
-    span_router,
-    with_learned_binder,
-)
+from workbench.routing._span import SpanRouter, SpanRouterConfig, SpanRouterError, load_span_router
 from workbench.routing._span_train import cross_validate_span, train_span_router
+from workbench.routing._span_variants import span_router, with_learned_binder
 from workbench.routing._tokens import TOKEN_COLUMNS, text_groups, token_table
 from workbench.routing._train import (
     RouterTrainingConfig,
@@ -106,6 +101,7 @@ from workbench.routing._transformers import (
 )
 
 __all__ = [
+    "Reference",
     "HEADLINE_METRICS",
     "ROUTER_METRIC",
     "ROUTER_METRICS",

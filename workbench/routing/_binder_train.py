@@ -358,7 +358,7 @@ def train_binder(*, seed: int = 13, generated: int = 3000, use_reference: bool =
 
         rule = RuleRouter()
         schemas = schemas or rule.schemas
-        reference = reference or (lambda schema, question: rule._bind(schema.id, question))
+        reference = reference or (lambda schema, question: rule.bind(schema.id, question))
     say = progress or (lambda _: None)
     dev = [line for line in dev_lines(questions_dir) if line["gold"]["utility"] in schemas]
     gen = generate_decoy_lines(generated, seed)

@@ -39,7 +39,7 @@ from typing import Any
 from workbench.config import project_root
 from workbench.errors import WorkbenchError
 from workbench.fts import Spec, parse
-from workbench.routing._rule_data import triggers
+from workbench.routing._tables import triggers
 from workbench.routing._wording import TaskForms, load_wording
 from workbench.utilities import Catalog, UtilityCode, call_utility, load_catalog
 from workbench.utilities._schema import Argument, UtilitySchema

@@ -16,6 +16,7 @@ from workbench.errors import WorkbenchError
 from workbench.refusal import Refusal
 from workbench.registry import router
 from workbench.routing._normalise import ArgSpan
+from workbench.utilities import UtilitySchema
 
 
 class Source(enum.StrEnum):
@@ -114,6 +115,36 @@ class Router(Protocol):
 
     def route(self, question: str) -> RouterDecision:
         """Decide where ``question`` goes."""
+        ...
+
+
+class Reference(Protocol):
+    """What a learned router reads of a deterministic one it consults (the span router's reference).
+
+    The span router's module imports no other router: it builds its reference by name through the
+    registry (``SpanRouterConfig.reference``), so what it takes from the rule router is this
+    interface and nothing else.
+    """
+
+    schemas: Mapping[str, UtilitySchema]
+    """The catalog's utilities, by id."""
+    triggers: Mapping[str, tuple[str, ...]]
+    """The words that name each utility (its own name among them), by id."""
+
+    def route(self, question: str) -> RouterDecision:
+        """The reference router's own decision (the vote, the doubtful quote's refusal)."""
+        ...
+
+    def keyword_scores(self, question: str) -> dict[str, int]:
+        """Each utility's keyword score, for the utilities that score at all (the prior)."""
+        ...
+
+    def bind(self, uid: str, question: str) -> dict[str, ArgSpan]:
+        """Each argument of ``uid`` that a span of the question gives a value for."""
+        ...
+
+    def utility_decision(self, uid: str, question: str, spans: dict[str, ArgSpan]) -> RouterDecision:
+        """The call of ``uid`` with ``spans``, or a refusal where the question holds two requests."""
         ...
 
 

@@ -14,11 +14,12 @@ open is refused with ``MISSING_ARGUMENT`` naming the input; other course-subject
 is refused with ``MISSING_ARGUMENT``, anything else with ``OUT_OF_SCOPE``.
 
 It is a frozen baseline: its knowledge is data (the ``triggers`` of ``synonyms.yaml``,
-``data/patterns.yaml``, ``data/not_a_value.yaml``, loaded and checked by :mod:`._rule_data`), and a
-snapshot test holds every decision it makes on the bundled question sets. The code is split by
-concept: :mod:`._rule_values` (where a value stands, and where a number is none),
-:mod:`._rule_world` (what a question asks besides a call), :mod:`._rule_offer` (the spans a
-question offers) and :mod:`._rule_bind` (binding them to arguments); this module chooses.
+``data/patterns.yaml``, ``data/not_a_value.yaml``, loaded and checked by :mod:`._tables`), and a
+snapshot test holds every decision it makes on the bundled question sets. Its own code is
+:mod:`._rule_offer` (the spans a question offers), :mod:`._rule_bind` (binding them to arguments)
+and this module, which chooses; it reads the checks the span router asks too, :mod:`._values`
+(where a value stands, and where a number is none) and :mod:`._asks` (what a question asks
+besides a call, and which way a decoding or a conversion goes).
 """
 
 from __future__ import annotations
@@ -30,79 +31,37 @@ from workbench.corpus import detect_lang
 from workbench.refusal import Refusal
 from workbench.registry import router
 from workbench.relevance import blank_literals, question_literals
-from workbench.routing._normalise import ArgSpan
-from workbench.routing._records import RouterDecision, Source
-from workbench.routing._rule_bind import bind_arguments
-from workbench.routing._rule_data import rule_patterns
-from workbench.routing._rule_values import DATA_ALPHABETS, DATA_SHAPES, _overlaps, describes_data, holds_shape
-from workbench.routing._rule_world import (
-    ELSEWHERE_WORDS,
-    OWNER_WORDS,
+from workbench.routing._asks import (
+    DECODING_PAIRS,
+    DECODING_VERB,
     SYNONYMS,
     _points_at_own_data,
     asks_about_topic,
     asks_reason_itself,
     asks_world_fact,
-    held_vat_rates,
-    names_charset,
+    conversion_direction,
+    conversion_targets,
     names_charset_of_data,
     not_asked,
     orders_computation,
-    points_at_data_elsewhere,
     premise_text,
     unheld_premise,
-    vat_rates_held,
 )
+from workbench.routing._normalise import ArgSpan
+from workbench.routing._records import RouterDecision, Source
+from workbench.routing._rule_bind import bind_arguments
 from workbench.routing._screen import screened
 from workbench.routing._spec_inputs import SpecEvidence, choose_spec, open_spec_inputs, spec_cues
+from workbench.routing._tables import rule_patterns
+from workbench.routing._values import _overlaps, describes_data, holds_shape
 from workbench.utilities import UtilitySchema, load_catalog
 
-__all__ = [
-    "DATA_ALPHABETS", "DATA_SHAPES", "DECODING_PAIRS", "DECODING_VERB", "ELSEWHERE_WORDS", "OWNER_WORDS",
-    "SEVERAL_REQUESTS", "SYNONYMS", "RuleRouter", "asks_about_topic", "asks_reason_itself", "asks_world_fact",
-    "conversion_direction", "conversion_targets", "describes_data", "held_vat_rates", "holds_shape",
-    "names_charset", "names_charset_of_data", "orders_computation", "points_at_data_elsewhere",
-    "premise_text", "rule_router", "unheld_premise", "vat_rates_held",
-]
-"""What other modules use: the router, its tables, and the checks the span router shares."""
+__all__ = ["SEVERAL_REQUESTS", "RuleRouter", "rule_router"]
+"""What other modules use: the router and its refusal code. The checks it shares with the span
+router live in :mod:`._asks` and :mod:`._values`, its words in :mod:`._tables`."""
 
 P = rule_patterns()
 """The named patterns of ``data/patterns.yaml``, as attributes (``P.domain``)."""
-
-
-DECODING_PAIRS: tuple[tuple[str, str], ...] = (
-    ("encoding.base64_encode", "encoding.base64_decode"),
-    ("encoding.base32_encode", "encoding.base32_decode"),
-    ("encoding.hex_encode", "encoding.hex_decode"),
-    ("encoding.url_encode", "encoding.url_decode"),
-    ("encoding.punycode_encode", "encoding.punycode_decode"),
-)
-"""An encoder and its decoder: where a decoding verb stands anywhere in the question ("Decode the
-Base64 blob …", or asks what a string holds: «Что там закодировано?»), the decoder scores above
-whatever the encoder's words scored."""
-
-
-DECODING_VERB = P.decoding_verb
-"""A verb of decoding, or a question of what a string holds («Что там закодировано?»)."""
-
-
-def conversion_targets(question: str) -> set[str]:
-    """The formats ``question`` asks a conversion into (:data:`P.target`): {"hsl"} for "… to HSL"."""
-    return {m[1] for m in P.target.finditer(question.lower())}
-
-
-def conversion_direction(uid: str, targets: set[str]) -> int:
-    """Which way ``targets`` (:func:`conversion_targets`) read the conversion ``uid`` (``x_to_y``).
-
-    1 where they name its target y and not its source x, -1 where they name x and not y (the
-    question asks the other way round), 0 otherwise and for a utility that converts nothing.
-    """
-    source, to, target = uid.partition(".")[2].partition("_to_")
-    if to and target in targets and source not in targets:
-        return 1
-    if to and source in targets and target not in targets:
-        return -1
-    return 0
 
 
 TARGET_SCORE = 4
@@ -181,7 +140,7 @@ class RuleRouter:
             + (r"(?!\w)" if w == uid.split(".", 1)[1].lower() else ""))) for w in words)
             for uid, words in self.triggers.items()}
 
-    def _scores(self, question: str) -> dict[str, int]:
+    def keyword_scores(self, question: str) -> dict[str, int]:
         """Each utility's keyword score, for the utilities that score at all.
 
         The letters of its triggers found in the question, plus :data:`SHAPE_SCORE` when the
@@ -213,17 +172,17 @@ class RuleRouter:
 
     def _pick_utility(self, question: str) -> str | None:
         best, best_score = None, 0
-        for uid, score in self._scores(question).items():
+        for uid, score in self.keyword_scores(question).items():
             if score > best_score:
                 best, best_score = uid, score
         return best
 
-    def _bind(self, uid: str, question: str) -> dict[str, ArgSpan]:
+    def bind(self, uid: str, question: str) -> dict[str, ArgSpan]:
         """Each argument that a span of the question gives a value for, with that span."""
         return bind_arguments(self.schemas[uid], question, self.triggers[uid], self._patterns[uid],
                               self._names)
 
-    def _decision(self, uid: str, question: str, spans: dict[str, ArgSpan]) -> RouterDecision:
+    def utility_decision(self, uid: str, question: str, spans: dict[str, ArgSpan]) -> RouterDecision:
         """The utility decision, or ``SEVERAL_REQUESTS`` when another utility's data is there too."""
         other = self._second_request(uid, question, spans)
         if other is not None:
@@ -246,12 +205,12 @@ class RuleRouter:
         first = list(spans.values())
         first_spans = [(s.start, s.end) for s in first]
         category = uid.split(".")[0]
-        for other, _ in sorted(self._scores(question).items(), key=lambda kv: -kv[1]):
+        for other, _ in sorted(self.keyword_scores(question).items(), key=lambda kv: -kv[1]):
             if other.split(".")[0] == category:
                 continue
             if set(self.triggers[other]) & set(self.triggers[uid]):
                 continue
-            bound = self._bind(other, question)
+            bound = self.bind(other, question)
             required = [a.name for a in self.schemas[other].arguments if a.required]
             data = [a.name for a in self.schemas[other].arguments if a.role.value == "data"]
             if not data or any(name not in bound for name in required):
@@ -305,7 +264,7 @@ class RuleRouter:
             return self._refuse("OUT_OF_SCOPE", question, premise_text(premise), **premise)
         chosen = choose_spec(question)
         uid = self._pick_utility(question)
-        spans = self._bind(uid, question) if uid is not None else {}
+        spans = self.bind(uid, question) if uid is not None else {}
         missing = ([a for a in self.schemas[uid].arguments if a.required and a.name not in spans]
                    if uid is not None else [])
         # a spec that would leave an input open gives way to a utility the question gives everything
@@ -318,7 +277,7 @@ class RuleRouter:
             return RouterDecision(source=Source.QUOTE, raw_output="quote")
         if uid is not None:
             if not missing:
-                return self._decision(uid, question, spans)
+                return self.utility_decision(uid, question, spans)
             if missing[0].role.value == "data" and names_charset_of_data(question, self.schemas[uid]):
                 return self._refuse("ARGUMENT_IS_CIRCUMSTANCE", question, utility=uid,
                                     argument=missing[0].name)
@@ -356,11 +315,11 @@ class RuleRouter:
         uid = self._pick_utility(question)
         if uid is None:
             return self._refuse("NO_UTILITY_FOUND", question, utilities=len(self.schemas))
-        spans = self._bind(uid, question)
+        spans = self.bind(uid, question)
         missing = [a.name for a in self.schemas[uid].arguments if a.required and a.name not in spans]
         if missing:
             return self._refuse("MISSING_ARGUMENT", question, utility=uid, missing=missing[0])
-        return self._decision(uid, question, spans)
+        return self.utility_decision(uid, question, spans)
 
 
 SEVERAL_REQUESTS = "SEVERAL_REQUESTS"

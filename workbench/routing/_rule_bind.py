@@ -9,6 +9,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from workbench.routing._asks import (
+    ELSEWHERE_WORDS,
+)
 from workbench.routing._dates import time_first_spans
 from workbench.routing._normalise import (
     BASE_ARGS,
@@ -21,7 +24,6 @@ from workbench.routing._normalise import (
     place_spans,
     vocabularies,
 )
-from workbench.routing._rule_data import not_a_value, rule_patterns
 from workbench.routing._rule_offer import (
     _PATTERN_CUE,
     _REGEX_MARK,
@@ -46,7 +48,8 @@ from workbench.routing._rule_offer import (
     _shape_runs,
     _shaped_first,
 )
-from workbench.routing._rule_values import (
+from workbench.routing._tables import not_a_value, rule_patterns
+from workbench.routing._values import (
     DATA_ALPHABETS,
     DATA_SHAPES,
     _counts_within,
@@ -56,9 +59,6 @@ from workbench.routing._rule_values import (
     _quoted_text,
     _unit_starts,
     _written_in_unit,
-)
-from workbench.routing._rule_world import (
-    ELSEWHERE_WORDS,
 )
 from workbench.routing._vocabulary import vocabulary_for
 from workbench.utilities import UtilitySchema, unit_codes

@@ -15,6 +15,7 @@ from workbench.relevance import (
     first_colon,
     question_literal_spans,
 )
+from workbench.routing._asks import OWNER_WORDS, orders_computation
 from workbench.routing._normalise import (
     BASE_ARGS,
     base_spans,
@@ -26,8 +27,8 @@ from workbench.routing._normalise import (
     unit_letter_spans,
     vocabularies,
 )
-from workbench.routing._rule_data import not_a_value, rule_patterns
-from workbench.routing._rule_values import (
+from workbench.routing._tables import not_a_value, rule_patterns
+from workbench.routing._values import (
     _counts_time,
     _counts_within,
     _day_and_month,
@@ -38,7 +39,6 @@ from workbench.routing._rule_values import (
     _quoted_name,
     unnamed_spans,
 )
-from workbench.routing._rule_world import OWNER_WORDS, orders_computation
 from workbench.routing._vocabulary import vocabulary_for
 from workbench.text import morphology
 from workbench.utilities import UtilitySchema, call_utility

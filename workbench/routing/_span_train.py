@@ -187,7 +187,7 @@ def cross_validate_span(folds: int = 5, *, seed: int = 13, generated: int = GENE
     folder = Path(questions_dir) if questions_dir is not None else _default_questions_dir()
     names = [name for name in TRAINING_SETS if (folder / name).is_file()]
     items = [i for name in names for i in load_tasks(folder / name) if i.split == "dev"]
-    weights = {**SHIPPED_SETTINGS, **(priors or {})}
+    weights: dict[str, Any] = {**SHIPPED_SETTINGS, **(priors or {})}
     unknown = set(weights) - set(SHIPPED_SETTINGS)
     if unknown:
         raise SpanRouterError(f"unknown priors: {', '.join(sorted(unknown))}")

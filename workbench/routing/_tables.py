@@ -1,6 +1,7 @@
-"""The rule router's knowledge as data: trigger words and named patterns, loaded once and checked.
+"""The routers' words as data: trigger words and named patterns, loaded once and checked.
 
-Three files of the package hold what the rule router knows, so that no rule is code:
+Three files of the package hold what the rule router knows, and what the checks every router asks
+(:mod:`._asks`, :mod:`._values`) read, so that no rule is code:
 
 - ``synonyms.yaml``, section ``triggers``: the words that name each utility, by utility id (read
   also by the span router's training-line generator, :mod:`._dataset`);
@@ -8,7 +9,7 @@ Three files of the package hold what the rule router knows, so that no rule is c
   (what a question's data looks like, what points at data elsewhere, what asks for a fact of the
   world);
 - ``data/not_a_value.yaml``: the contexts in which a number is no argument's value (a booking's
-  number, a room, a time of day, a count of time), read by :mod:`._rule_values`.
+  number, a room, a time of day, a count of time), read by :mod:`._values`.
 
 A pattern file maps a name to an entry with these keys (any other key raises
 :class:`RuleDataError` naming the file and the entry):
@@ -23,7 +24,7 @@ A pattern file maps a name to an entry with these keys (any other key raises
 ``doc``
     what the pattern finds, with examples;
 ``role``, ``window``, ``scope``, ``unless_value``, ``value_shape``
-    read by the interpreter of ``not_a_value.yaml`` only (:mod:`._rule_values`).
+    read by the interpreter of ``not_a_value.yaml`` only (:mod:`._values`).
 
 ``{{name}}`` in a pattern stands for the text of another entry of the same file (or of a piece the
 loader is given, such as the words of degrees): a piece written once is used where it is needed.
@@ -171,7 +172,7 @@ def triggers() -> dict[str, tuple[str, ...]]:
 
 
 NOT_A_VALUE_KEYS = frozenset({"role", "window", "scope", "unless_value", "value_shape"})
-"""The keys the interpreter of ``not_a_value.yaml`` reads (:mod:`._rule_values`)."""
+"""The keys the interpreter of ``not_a_value.yaml`` reads (:mod:`._values`)."""
 
 
 class Patterns:

@@ -1,4 +1,7 @@
-"""Where a value of the rule router stands, and where a number is no value.
+"""Where a value stands in a question, and where a number is no value.
+
+Read by the rule router's binding and, for a question's data shapes and a value described by its
+parts (:func:`holds_shape`, :func:`describes_data`), by the span router too.
 
 The shapes of data only one utility takes (:data:`DATA_SHAPES`) and the letters each utility's data
 is written in (:data:`DATA_ALPHABETS`), both read from ``data/patterns.yaml``; the interpreter of
@@ -18,7 +21,7 @@ from workbench.routing._normalise import (
     ArgSpan,
     vocabularies,
 )
-from workbench.routing._rule_data import not_a_value, rule_patterns
+from workbench.routing._tables import not_a_value, rule_patterns
 
 P = rule_patterns()
 """The named patterns of ``data/patterns.yaml``."""

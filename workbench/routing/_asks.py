@@ -1,6 +1,8 @@
 """What a question asks besides a call: data kept elsewhere, a fact of the world, a premise, an order.
 
-The rule router and the span router both ask these before any utility is chosen or bound.
+And which way it asks: to decode rather than encode (:data:`DECODING_VERB`), a conversion into
+which format (:func:`conversion_targets`). The rule router and the span router both ask these
+before any utility is chosen or bound.
 """
 
 from __future__ import annotations
@@ -25,10 +27,10 @@ from workbench.routing._normalise import (
     percent_spans,
     synonym_file,
 )
-from workbench.routing._rule_data import rule_patterns, triggers
 from workbench.routing._spec_inputs import (
     asks_reason,
 )
+from workbench.routing._tables import rule_patterns, triggers
 from workbench.text import lemma, morphology
 from workbench.utilities import DIGIT_COUNTS, Argument, UtilitySchema, call_utility
 
@@ -42,6 +44,42 @@ OWNER_WORDS = P.owner_words
 """Possessives: a request about *my* card or *the supplier's* IBAN points at data someone has."""
 ELSEWHERE_WORDS = P.elsewhere_words
 """Words that place the data somewhere the question is not ("the JSON in the ticket above")."""
+
+
+DECODING_PAIRS: tuple[tuple[str, str], ...] = (
+    ("encoding.base64_encode", "encoding.base64_decode"),
+    ("encoding.base32_encode", "encoding.base32_decode"),
+    ("encoding.hex_encode", "encoding.hex_decode"),
+    ("encoding.url_encode", "encoding.url_decode"),
+    ("encoding.punycode_encode", "encoding.punycode_decode"),
+)
+"""An encoder and its decoder: where a decoding verb stands anywhere in the question ("Decode the
+Base64 blob …", or asks what a string holds: «Что там закодировано?»), the decoder scores above
+whatever the encoder's words scored."""
+
+
+DECODING_VERB = P.decoding_verb
+"""A verb of decoding, or a question of what a string holds («Что там закодировано?»)."""
+
+
+def conversion_targets(question: str) -> set[str]:
+    """The formats ``question`` asks a conversion into (:data:`P.target`): {"hsl"} for "… to HSL"."""
+    return {m[1] for m in P.target.finditer(question.lower())}
+
+
+def conversion_direction(uid: str, targets: set[str]) -> int:
+    """Which way ``targets`` (:func:`conversion_targets`) read the conversion ``uid`` (``x_to_y``).
+
+    1 where they name its target y and not its source x, -1 where they name x and not y (the
+    question asks the other way round), 0 otherwise and for a utility that converts nothing.
+    """
+    source, to, target = uid.partition(".")[2].partition("_to_")
+    if to and target in targets and source not in targets:
+        return 1
+    if to and source in targets and target not in targets:
+        return -1
+    return 0
+
 
 
 def points_at_data_elsewhere(question: str) -> bool:
