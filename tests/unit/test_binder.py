@@ -25,7 +25,14 @@ from workbench.routing._binder_candidates import (
     weighed,
 )
 from workbench.routing._binder_features import Place, argument_place, pair_features
-from workbench.routing._binder_train import dev_lines, generate_decoy_lines, set_folds
+from workbench.routing._binder_train import (
+    absent_lines,
+    call_outcome,
+    dev_lines,
+    generate_decoy_lines,
+    line_pairs,
+    set_folds,
+)
 from workbench.routing._normalise import ArgSpan
 from workbench.utilities import Argument, Role, UtilitySchema
 
@@ -322,6 +329,7 @@ def test_train_binder_verb_writes_weights_that_load(tmp_path, capsys):
     assert main(["router", "train-binder", "--no-reference", "--generated", "60", "--out", str(out)]) == 0
     model = BinderModel.load(out)
     assert model.reference is False and model.trained_on["generated"] == 60
+    assert model.trained_on["absent"] == 600
     assert model.calibration["alpha"] == 0.02 and model.calibration["calls"] > 0
     printed = capsys.readouterr().out
     assert f"margin {model.margin:g}" in printed and str(out) in printed
@@ -372,3 +380,48 @@ def test_a_text_bound_with_words_beside_its_quoted_literal_is_refused_naming_bot
     assert falsehood_words(bound.refusal.text) == []
     plain = LearnedBinder(_model({}), lambda s, q: {"text": ArgSpan(start + 1, start + 10, "text")})
     assert plain.bind(schema, question).refusal is None  # the literal alone binds
+
+
+# --- lines that give no value -------------------------------------------------------------
+
+def test_lines_that_give_no_value_teach_only_negatives_and_count_as_wrong_when_bound():
+    lines = absent_lines(40, seed=3)
+    assert lines == absent_lines(40, seed=3) and len({line["question"] for line in lines}) > 30
+    from workbench.utilities import load_catalog
+
+    schemas = load_catalog().schemas
+    for line in lines:
+        gold = line["gold"]
+        assert gold["args"] == {} and gold["missing"] in {a.name for a in schemas[gold["utility"]].arguments}
+        pairs = line_pairs(line, schemas[gold["utility"]], None, False)
+        assert pairs and all(label == 0 for _, label in pairs), line["question"]
+    binder = LearnedBinder(_model({"kind=number": 1.0}))
+    question = "Начисли НДС 20% на сумму из заказа 4410"
+    bound = binder.bind(VAT, question)
+    assert call_outcome(bound, {}, question, missing="amount") == (pytest.approx(bound.least_margin), True)
+    nothing = "Начисли НДС на сумму из приложения"
+    assert call_outcome(binder.bind(VAT, nothing), {}, nothing, missing="amount") is None
+
+
+def test_the_reader_takes_dev_refusals_that_name_a_missing_argument_only_when_asked(tmp_path):
+    rows = [{"id": "a", "question": "q1", "split": "dev", "gold": {"source": "utility", "utility": "x",
+                                                                    "args": {"n": 1}}},
+            {"id": "m", "question": "q2", "split": "dev",
+             "gold": {"source": "refuse", "refusal": "MISSING_ARGUMENT", "utility": "x", "missing": "n"}},
+            {"id": "t", "question": "q3", "split": "test",
+             "gold": {"source": "refuse", "refusal": "MISSING_ARGUMENT", "utility": "x", "missing": "n"}},
+            {"id": "o", "question": "q4", "split": "dev",
+             "gold": {"source": "refuse", "refusal": "OUT_OF_SCOPE"}}]
+    (tmp_path / "router_a.jsonl").write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
+    assert [r["id"] for r in dev_lines(tmp_path)] == ["a"]
+    taken = dev_lines(tmp_path, absent=True)
+    assert [r["id"] for r in taken] == ["a", "m"]
+    assert taken[1]["gold"] == {"utility": "x", "args": {}, "missing": "n"}
+
+
+def test_a_negative_count_of_absent_lines_is_refused_by_the_verb(capsys):
+    from workbench.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["router", "train-binder", "--absent", "-1", "--out", "x.json"])
+    assert "not a count" in capsys.readouterr().err

@@ -20,6 +20,13 @@ def _positive(text: str) -> int:
     return value
 
 
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} is not a count (0 or more)")
+    return value
+
+
 def _train(args: argparse.Namespace, settings: Settings) -> int:
     config = load_training_config(args.config_file)
     report = train_router(config, lines=args.lines, epochs=args.epochs, out=args.out)
@@ -54,7 +61,7 @@ def _train_binder(args: argparse.Namespace, settings: Settings) -> int:
     from workbench.routing._binder_train import train_binder
 
     model = train_binder(seed=args.seed, generated=args.generated, use_reference=not args.no_reference,
-                         questions_dir=settings.paths.questions, progress=print)
+                         absent=args.absent, questions_dir=settings.paths.questions, progress=print)
     out = model.save(args.out)
     calibration = model.calibration
     kept = (f"keeps {calibration['answered']} of {calibration['calls']} cross-fitted dev calls, "
@@ -208,6 +215,10 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
                              "(models/binder/binder-noref.json)")
     binder.add_argument("--generated", type=_positive, default=3000, metavar="N",
                         help="generated decoy lines (3000)")
+    binder.add_argument("--absent", type=_count, default=600, metavar="N",
+                        help="generated lines that give no value for the argument asked, only a number "
+                             "another noun owns: negatives (600; 0 trains without them, as the shipped "
+                             "weights were)")
     binder.add_argument("--seed", type=int, default=13,
                         help="seed of the generated lines and the solver (13)")
     binder.add_argument("--out", metavar="FILE", required=True,

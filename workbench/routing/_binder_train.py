@@ -39,11 +39,13 @@ NO_RIVAL = 1e6
 """The score of a call none of whose arguments had a rival of another value."""
 
 
-def dev_lines(questions_dir: str | Path | None = None) -> list[dict[str, Any]]:
+def dev_lines(questions_dir: str | Path | None = None, *, absent: bool = False) -> list[dict[str, Any]]:
     """The dev-split utility calls of every ``router_*.jsonl`` in the folder (not its sub-folders).
 
     The check-only sets (:data:`CHECK_ONLY`) are left out, and so is every line whose split is
-    not in :data:`TRAIN_SPLITS`.
+    not in :data:`TRAIN_SPLITS`. With ``absent``, also each dev line that must be refused for a
+    missing argument it names: its gold is ``{"utility", "args": {}, "missing"}``, and every
+    candidate of that argument is one it must not take.
     """
     folder = Path(questions_dir) if questions_dir is not None else project_root() / "corpus/questions"
     rows = []
@@ -52,10 +54,15 @@ def dev_lines(questions_dir: str | Path | None = None) -> list[dict[str, Any]]:
             continue
         for text in path.read_text(encoding="utf-8").splitlines():
             row = json.loads(text) if text.strip() else None
-            if (row and row.get("split") in TRAIN_SPLITS and row["gold"].get("source") == "utility"
-                    and row["gold"].get("args")):
-                rows.append({"question": row["question"], "gold": row["gold"], "id": row.get("id", ""),
+            if not row or row.get("split") not in TRAIN_SPLITS:
+                continue
+            gold = row["gold"]
+            if gold.get("source") == "utility" and gold.get("args"):
+                rows.append({"question": row["question"], "gold": gold, "id": row.get("id", ""),
                              "set": path.stem})
+            elif absent and gold.get("refusal") == "MISSING_ARGUMENT" and gold.get("utility"):
+                rows.append({"question": row["question"], "id": row.get("id", ""), "set": path.stem,
+                             "gold": {"utility": gold["utility"], "args": {}, "missing": gold["missing"]}})
     return rows
 
 
@@ -268,6 +275,57 @@ def _aside_template(rng: random.Random, kind: int, ru: bool) -> tuple[str, str, 
     return q, "money.vat_add", {"amount": total, "rate": rate}
 
 
+ABSENT_IDS = (("id.validate_inn", "inn", "ИНН", "INN"), ("id.validate_snils", "snils", "СНИЛС", "SNILS"),
+              ("id.validate_ogrn", "ogrn", "ОГРН", "OGRN"), ("id.validate_bik", "bik", "БИК", "BIK"),
+              ("id.validate_isbn", "isbn", "ISBN", "ISBN"), ("id.luhn_check", "number", "номер карты",
+                                                               "card number"))
+"""Identifiers a generated line asks to check without giving them (:func:`absent_lines`)."""
+
+
+def _absent_template(rng: random.Random) -> tuple[str, str, str]:
+    """One request whose value is elsewhere, with a number another noun owns: question, utility, argument."""
+    ru = rng.random() < 0.5
+    owner = rng.choice(RU_OWNERS if ru else EN_OWNERS)
+    decoy = _n(rng, rng.choice([1, 2, 3, 4, 5, 6]))
+    kind = rng.randrange(4)
+    if kind == 0:
+        uid, arg, what_ru, what_en = rng.choice(ABSENT_IDS)
+        q = rng.choice([f"Проверь {what_ru} из {owner} {decoy}, сам номер пришлю позже." if ru else
+                        f"Check the {what_en} from {owner} {decoy}; I will send the number itself later.",
+                        f"{what_ru} клиента указан в {owner} {decoy} — проверь его." if ru else
+                        f"The client's {what_en} is on {owner} {decoy}: is it valid?"])
+        return q, uid, arg
+    if kind == 1:
+        rate = rng.choice([10, 20, 22])
+        q = (f"Начисли НДС {rate}% на сумму по {owner} {decoy}; сумма в приложении." if ru else
+             f"Add {rate}% VAT to the sum for {owner} {decoy}; the sum is in the attachment.")
+        return q, "money.vat_add", "amount"
+    if kind == 2:
+        q = (f"Сумму из {owner} {decoy} напиши прописью, она в файле." if ru else
+             f"Spell out in Russian words the total of {owner} {decoy}; it is in the file.")
+        return q, "money.amount_in_words_ru", "amount"
+    (said, _) = _date(rng)
+    q = (f"{owner.capitalize()} {decoy} оформлен {said}. Какой день недели будет в день отгрузки? "
+         "Её дату уточню." if ru else f"{owner.capitalize()} {decoy} was placed on {said}. "
+         "Which weekday is the shipping day? I will confirm its date.")
+    return q, "date.weekday", "date"
+
+
+def absent_lines(lines: int, seed: int = 13) -> list[dict[str, Any]]:
+    """``lines`` generated requests that give no value for the argument asked (seeded).
+
+    Each gives only a number another noun owns (a booking, an invoice, a room): every candidate is
+    one the argument must not take.
+    """
+    rng = random.Random(seed + 1)
+    out = []
+    for i in range(lines):
+        question, uid, arg = _absent_template(rng)
+        out.append({"question": question, "id": f"absent-{i}",
+                    "gold": {"utility": uid, "args": {}, "missing": arg}})
+    return out
+
+
 def generate_decoy_lines(lines: int, seed: int = 13) -> list[dict[str, Any]]:
     """``lines`` generated requests, each carrying a decoy of its argument's shape (seeded)."""
     rng = random.Random(seed)
@@ -289,9 +347,10 @@ def line_pairs(line: Mapping[str, Any], schema: UtilitySchema, reference: Refere
     ref = dict(reference(schema, question)) if reference is not None else {}
     kinds = {a.name: a for a in schema.arguments}
     given = {name: (s.start, s.end) for name, s in ref.items() if not weighed(kinds[name])}
+    missing = line["gold"].get("missing")
     pairs = []
     for arg in schema.arguments:
-        if not weighed(arg) or arg.name not in gold:
+        if not weighed(arg) or (arg.name not in gold and arg.name != missing):
             continue
         found = candidates(arg, question, ref.get(arg.name))
         if isinstance(found, TooManyCandidates) or not found:
@@ -299,7 +358,8 @@ def line_pairs(line: Mapping[str, Any], schema: UtilitySchema, reference: Refere
         found = [c for c in found if not any(c.span.start < e and s < c.span.end for s, e in given.values())]
         features = candidate_features(schema, question, arg.name, found, ref.get(arg.name),
                                       use_reference, given)
-        pairs += [(f, int(same_value(c.value, gold[arg.name]))) for c, f in zip(found, features, strict=True)]
+        pairs += [(f, int(arg.name != missing and same_value(c.value, gold[arg.name])))
+                  for c, f in zip(found, features, strict=True)]
     return pairs
 
 
@@ -319,13 +379,21 @@ def fit(pairs: Sequence[tuple[list[str], int]], seed: int, c: float = 1.0) -> tu
     return weights, round(float(model.intercept_[0]), 6)
 
 
-def call_outcome(binding: Binding, gold: Mapping[str, Any], question: str) -> tuple[float, bool] | None:
-    """A call's score (its least margin) and whether a weighed argument took a value not the gold one."""
+def call_outcome(binding: Binding, gold: Mapping[str, Any], question: str, missing: str | None = None
+                 ) -> tuple[float, bool] | None:
+    """A call's score (its least margin) and whether a weighed argument took a value not the gold one.
+
+    ``missing`` names an argument the line gives no value for: binding it is wrong, and a line
+    where it stays unbound makes no call.
+    """
     if binding.refusal is not None or not binding.choices:
         return None
-    wrong = any(c.argument in gold and c.argument in binding.spans
-                and not same_value(binding.spans[c.argument].value(question), gold[c.argument])
-                for c in binding.choices)
+    if missing is not None and missing not in binding.spans:
+        return None
+    wrong = missing is not None or any(
+        c.argument in gold and c.argument in binding.spans
+        and not same_value(binding.spans[c.argument].value(question), gold[c.argument])
+        for c in binding.choices)
     score = binding.least_margin
     return (NO_RIVAL if math.isinf(score) else score), wrong
 
@@ -341,8 +409,9 @@ def set_folds(lines: Sequence[Mapping[str, Any]], folds: int) -> list[int]:
     return [fold_of[line.get("set", "")] for line in lines]
 
 
-def train_binder(*, seed: int = 13, generated: int = 3000, use_reference: bool = True,
-                 questions_dir: str | Path | None = None, reference: Reference | None = None,
+def train_binder(*, seed: int = 13, generated: int = 3000, use_reference: bool = True, absent: int = 600,
+                 questions_dir: str | Path | None = None,
+                 reference: Reference | None = None,
                  schemas: Mapping[str, UtilitySchema] | None = None, folds: int = 2,
                  progress: Callable[[str], None] | None = None) -> BinderModel:
     """Fit the binder on dev and generated lines; choose its margin on cross-fitted dev calls.
@@ -352,6 +421,10 @@ def train_binder(*, seed: int = 13, generated: int = 3000, use_reference: bool =
     the calls where every weighed argument is bound give (least margin, wrong) pairs, and Learn
     then Test picks the loosest margin whose risk stays under :data:`ALPHA` with probability
     ``1 - DELTA``. Where no margin holds the promise the margin is 0 and the reason is kept.
+
+    ``absent`` generated lines that give no value (:func:`absent_lines`), with the dev lines
+    refused for a missing argument, add their candidates as negatives; they are not calibration
+    calls (their one candidate has no rival, so no margin would refuse them).
     """
     if schemas is None or reference is None:
         from workbench.routing._rule import RuleRouter  # the reference binding: rules, measured as a prior
@@ -360,8 +433,9 @@ def train_binder(*, seed: int = 13, generated: int = 3000, use_reference: bool =
         schemas = schemas or rule.schemas
         reference = reference or (lambda schema, question: rule.bind(schema.id, question))
     say = progress or (lambda _: None)
-    dev = [line for line in dev_lines(questions_dir) if line["gold"]["utility"] in schemas]
-    gen = generate_decoy_lines(generated, seed)
+    dev = [line for line in dev_lines(questions_dir, absent=absent > 0) if line["gold"]["utility"] in schemas]
+    decoys, nothing = generate_decoy_lines(generated, seed), absent_lines(absent, seed)
+    gen = decoys + nothing
 
     def pairs_of(lines: Iterable[Mapping[str, Any]]) -> list[tuple[list[str], int]]:
         return [p for line in lines for p in line_pairs(line, schemas[line["gold"]["utility"]],
@@ -377,9 +451,9 @@ def train_binder(*, seed: int = 13, generated: int = 3000, use_reference: bool =
         weights, bias = fit(gen_pairs + inside, seed)
         held = LearnedBinder(BinderModel(weights, bias, 0.0, use_reference, seed), reference)
         for i, line in enumerate(dev):
-            if fold[i] == k:
+            if fold[i] == k and "missing" not in line["gold"]:
                 outcome = call_outcome(held.bind(schemas[line["gold"]["utility"]], line["question"]),
-                                       line["gold"]["args"], line["question"])
+                                       line["gold"]["args"], line["question"], line["gold"].get("missing"))
                 if outcome is not None:
                     outcomes.append(outcome)
     bound = learn_then_test([s for s, _ in outcomes], [w for _, w in outcomes], ALPHA, DELTA, MIN_ANSWERS)
@@ -396,8 +470,9 @@ def train_binder(*, seed: int = 13, generated: int = 3000, use_reference: bool =
     say(f"cross-fitted dev calls {len(outcomes)}, wrong {wrong}; margin {margin:.4f}")
     weights, bias = fit(gen_pairs + [p for ps in dev_pairs for p in ps], seed)
     return BinderModel(weights, bias, round(margin, 6), use_reference, seed,
-                       {"dev": len(dev), "generated": len(gen),
+                       {"dev": len(dev), "generated": len(decoys), "absent": len(nothing),
                         "pairs": len(gen_pairs) + sum(map(len, dev_pairs))}, calibration)
 
 
-__all__ = ["CHECK_ONLY", "TRAIN_SPLITS", "dev_lines", "generate_decoy_lines", "line_pairs", "train_binder"]
+__all__ = ["CHECK_ONLY", "TRAIN_SPLITS", "absent_lines", "dev_lines", "generate_decoy_lines", "line_pairs",
+           "train_binder"]
