@@ -2332,3 +2332,21 @@ def test_a_moment_written_with_or_without_seconds_is_one_value() -> None:
     text = {"source": "utility", "utility": "hash.md5", "args": {"text": "2025-10-24T16:00"}}
     seconds = RouterDecision(source=Source.UTILITY, utility="hash.md5", args={"text": "2025-10-24T16:00:00"})
     assert score_decision(text, seconds).error == "wrong_argument_value"
+
+
+def test_a_questions_keyword_scores_and_bindings_are_read_once_and_handed_out_as_copies(monkeypatch) -> None:
+    router = RuleRouter()
+    calls = []
+    real = router._keyword_scores
+    monkeypatch.setattr(router, "_keyword_scores", lambda q: calls.append(q) or real(q))
+    question = "Посчитай sha256 от строки «абв»"
+    decided = router.route(question)
+    assert router.keyword_scores(question) == real(question) and calls == [question]
+    scores = router.keyword_scores(question)
+    scores["hash.md5"] = 99
+    assert "hash.md5" not in router.keyword_scores(question)
+    spans = router.bind("hash.sha256", question)
+    spans.pop("text")
+    assert "text" in router.bind("hash.sha256", question)
+    router.route("Посчитай md5 от строки «где»")
+    assert calls[-1] == "Посчитай md5 от строки «где»" and router.route(question) == decided

@@ -139,8 +139,24 @@ class RuleRouter:
             (r"(?<![\w])" if w[:1].isalnum() else "") + re.escape(w)
             + (r"(?!\w)" if w == uid.split(".", 1)[1].lower() else ""))) for w in words)
             for uid, words in self.triggers.items()}
+        self._last: tuple[str | None, dict[str, int], dict[str, dict[str, ArgSpan]]] = (None, {}, {})
+
+    def _read(self, question: str) -> tuple[str | None, dict[str, int], dict[str, dict[str, ArgSpan]]]:
+        """The last question's keyword scores and bindings, read once however often they are asked.
+
+        A decision asks for the scores up to three times and a span router asks again, each for
+        the same question; both are functions of the question alone, so the last one's are kept.
+        """
+        last = self._last
+        if last[0] != question:
+            last = self._last = (question, self._keyword_scores(question), {})
+        return last
 
     def keyword_scores(self, question: str) -> dict[str, int]:
+        """Each utility's keyword score, for the utilities that score at all (:meth:`_keyword_scores`)."""
+        return dict(self._read(question)[1])
+
+    def _keyword_scores(self, question: str) -> dict[str, int]:
         """Each utility's keyword score, for the utilities that score at all.
 
         The letters of its triggers found in the question, plus :data:`SHAPE_SCORE` when the
@@ -179,8 +195,11 @@ class RuleRouter:
 
     def bind(self, uid: str, question: str) -> dict[str, ArgSpan]:
         """Each argument that a span of the question gives a value for, with that span."""
-        return bind_arguments(self.schemas[uid], question, self.triggers[uid], self._patterns[uid],
-                              self._names)
+        bound = self._read(question)[2]
+        if uid not in bound:
+            bound[uid] = bind_arguments(self.schemas[uid], question, self.triggers[uid],
+                                        self._patterns[uid], self._names)
+        return dict(bound[uid])
 
     def utility_decision(self, uid: str, question: str, spans: dict[str, ArgSpan]) -> RouterDecision:
         """The utility decision, or ``SEVERAL_REQUESTS`` when another utility's data is there too."""
