@@ -27,7 +27,6 @@ from workbench.routing._binder_candidates import (
 from workbench.routing._binder_features import Place, argument_place, pair_features
 from workbench.routing._binder_train import (
     absent_lines,
-    call_outcome,
     dev_lines,
     generate_decoy_lines,
     line_pairs,
@@ -384,7 +383,7 @@ def test_a_text_bound_with_words_beside_its_quoted_literal_is_refused_naming_bot
 
 # --- lines that give no value -------------------------------------------------------------
 
-def test_lines_that_give_no_value_teach_only_negatives_and_count_as_wrong_when_bound():
+def test_lines_that_give_no_value_teach_only_negatives():
     lines = absent_lines(40, seed=3)
     assert lines == absent_lines(40, seed=3) and len({line["question"] for line in lines}) > 30
     from workbench.utilities import load_catalog
@@ -395,12 +394,7 @@ def test_lines_that_give_no_value_teach_only_negatives_and_count_as_wrong_when_b
         assert gold["args"] == {} and gold["missing"] in {a.name for a in schemas[gold["utility"]].arguments}
         pairs = line_pairs(line, schemas[gold["utility"]], None, False)
         assert pairs and all(label == 0 for _, label in pairs), line["question"]
-    binder = LearnedBinder(_model({"kind=number": 1.0}))
-    question = "Начисли НДС 20% на сумму из заказа 4410"
-    bound = binder.bind(VAT, question)
-    assert call_outcome(bound, {}, question, missing="amount") == (pytest.approx(bound.least_margin), True)
-    nothing = "Начисли НДС на сумму из приложения"
-    assert call_outcome(binder.bind(VAT, nothing), {}, nothing, missing="amount") is None
+
 
 
 def test_the_reader_takes_dev_refusals_that_name_a_missing_argument_only_when_asked(tmp_path):

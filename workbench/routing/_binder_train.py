@@ -3,9 +3,11 @@
 :func:`generate_decoy_lines` writes requests from templates per utility, each with a decoy slot:
 a value of the argument's shape that another noun owns (a booking's number beside the sum, a
 reader's card beside the ISBN, a birth year beside the SNILS, an INN beside the OGRN, a contract's
-year beside the old price, a date that is not the date asked). :func:`dev_lines` reads the dev
-split of every bundled ``router_*.jsonl`` but the check-only sets; test and held-out lines are
-never read. :func:`train_binder` fits a logistic regression (scikit-learn, seeded) on every
+year beside the old price, a date that is not the date asked); :func:`absent_lines` writes
+requests that give no value for the argument asked, only such a number, whose candidates are all
+negatives. :func:`dev_lines` reads the dev split of every bundled ``router_*.jsonl`` but the
+check-only sets (and, for the negatives, its lines refused for a missing argument); test and
+held-out lines are never read. :func:`train_binder` fits a logistic regression (scikit-learn, seeded) on every
 (argument, candidate) pair of those lines, and chooses the ambiguity margin by Learn then Test
 (:func:`workbench.stats.learn_then_test`) on cross-fitted dev calls.
 """
@@ -275,10 +277,12 @@ def _aside_template(rng: random.Random, kind: int, ru: bool) -> tuple[str, str, 
     return q, "money.vat_add", {"amount": total, "rate": rate}
 
 
-ABSENT_IDS = (("id.validate_inn", "inn", "ИНН", "INN"), ("id.validate_snils", "snils", "СНИЛС", "SNILS"),
-              ("id.validate_ogrn", "ogrn", "ОГРН", "OGRN"), ("id.validate_bik", "bik", "БИК", "BIK"),
-              ("id.validate_isbn", "isbn", "ISBN", "ISBN"), ("id.luhn_check", "number", "номер карты",
-                                                               "card number"))
+ABSENT_IDS = (("id.validate_inn", "inn", "ИНН", "INN"),
+              ("id.validate_snils", "snils", "СНИЛС", "SNILS"),
+              ("id.validate_ogrn", "ogrn", "ОГРН", "OGRN"),
+              ("id.validate_bik", "bik", "БИК", "BIK"),
+              ("id.validate_isbn", "isbn", "ISBN", "ISBN"),
+              ("id.luhn_check", "number", "номер карты", "card number"))
 """Identifiers a generated line asks to check without giving them (:func:`absent_lines`)."""
 
 
@@ -379,21 +383,13 @@ def fit(pairs: Sequence[tuple[list[str], int]], seed: int, c: float = 1.0) -> tu
     return weights, round(float(model.intercept_[0]), 6)
 
 
-def call_outcome(binding: Binding, gold: Mapping[str, Any], question: str, missing: str | None = None
-                 ) -> tuple[float, bool] | None:
-    """A call's score (its least margin) and whether a weighed argument took a value not the gold one.
-
-    ``missing`` names an argument the line gives no value for: binding it is wrong, and a line
-    where it stays unbound makes no call.
-    """
+def call_outcome(binding: Binding, gold: Mapping[str, Any], question: str) -> tuple[float, bool] | None:
+    """A call's score (its least margin) and whether a weighed argument took a value not the gold one."""
     if binding.refusal is not None or not binding.choices:
         return None
-    if missing is not None and missing not in binding.spans:
-        return None
-    wrong = missing is not None or any(
-        c.argument in gold and c.argument in binding.spans
-        and not same_value(binding.spans[c.argument].value(question), gold[c.argument])
-        for c in binding.choices)
+    wrong = any(c.argument in gold and c.argument in binding.spans
+                and not same_value(binding.spans[c.argument].value(question), gold[c.argument])
+                for c in binding.choices)
     score = binding.least_margin
     return (NO_RIVAL if math.isinf(score) else score), wrong
 
@@ -453,7 +449,7 @@ def train_binder(*, seed: int = 13, generated: int = 3000, use_reference: bool =
         for i, line in enumerate(dev):
             if fold[i] == k and "missing" not in line["gold"]:
                 outcome = call_outcome(held.bind(schemas[line["gold"]["utility"]], line["question"]),
-                                       line["gold"]["args"], line["question"], line["gold"].get("missing"))
+                                       line["gold"]["args"], line["question"])
                 if outcome is not None:
                     outcomes.append(outcome)
     bound = learn_then_test([s for s, _ in outcomes], [w for _, w in outcomes], ALPHA, DELTA, MIN_ANSWERS)
