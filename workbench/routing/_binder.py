@@ -168,7 +168,7 @@ class Binding:
         return min((c.margin for c in self.choices if c.argument in self.spans), default=math.inf)
 
 
-Reference = Callable[[UtilitySchema, str], Mapping[str, ArgSpan]]
+ReferenceBinding = Callable[[UtilitySchema, str], Mapping[str, ArgSpan]]
 """A binding the learned one starts from: spans by argument name."""
 
 
@@ -183,7 +183,7 @@ def _shown(value: Any) -> str:
 class LearnedBinder:
     """Binds a utility's arguments: learned for the weighed ones, the reference's spans for the rest."""
 
-    def __init__(self, model: BinderModel, reference: Reference | None = None) -> None:
+    def __init__(self, model: BinderModel, reference: ReferenceBinding | None = None) -> None:
         self.model = model
         self.reference = reference
 
@@ -293,7 +293,7 @@ def ambiguity_refusal(utility: str, argument: str, first: Any, second: Any, marg
                    text=text)
 
 
-def load_binder(path: str | Path | None = None, reference: Reference | None = None) -> LearnedBinder:
+def load_binder(path: str | Path | None = None, reference: ReferenceBinding | None = None) -> LearnedBinder:
     """The learned binder from its weights (``models/binder/binder.json`` by default)."""
     return LearnedBinder(BinderModel.load(path or project_root() / DEFAULT_PATH), reference)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
+from workbench.relevance import question_literal_spans
 from workbench.routing._normalise import (
     BASE_ARGS,
     CODE_ARGUMENTS,
@@ -125,7 +126,7 @@ def candidates(arg: Argument, question: str, reference: ArgSpan | None = None
     return found
 
 
-QUOTE_PAIRS = {"«": "»", "“": "”", "`": "`"}
+QUOTE_MARKS = "«“`"
 """Marks that set a literal apart in a message (plain ``"`` and ``'`` are left out: JSON and
 apostrophes use them inside the data itself)."""
 _WORD_OUTSIDE = re.compile(r"[^\W\d_]{2,}")
@@ -135,18 +136,16 @@ def quoted_within(question: str, span: ArgSpan) -> tuple[int, int] | None:
     """The literal a text span holds in quote marks with words of the message beside it, or ``None``.
 
     A text argument bound to «Ваш велосипед ждёт» — сколько байт? has two readings, the literal
-    and the whole run; the span offers both, so the binder does not choose between them.
+    and the whole run; the span offers both, so the binder does not choose between them. The
+    literals are those :func:`workbench.relevance.question_literal_spans` finds in the run; the
+    first one opened by :data:`QUOTE_MARKS` decides.
     """
     text = question[span.start:span.end]
-    for i, mark in enumerate(text):
-        close = QUOTE_PAIRS.get(mark)
-        if close is None:
-            continue
-        j = text.find(close, i + 1)
-        if j > i + 1:
-            outside = text[:i] + " " + text[j + 1:]
-            return (span.start + i + 1, span.start + j) if _WORD_OUTSIDE.search(outside) else None
-        return None
+    for start, end in question_literal_spans(text):
+        if start and text[start - 1] in QUOTE_MARKS:
+            outside = text[:start - 1] + " " + text[end + 1:]
+            return ((span.start + start, span.start + end)
+                    if end > start and _WORD_OUTSIDE.search(outside) else None)
     return None
 
 
@@ -161,5 +160,5 @@ def same_value(a: Any, b: Any) -> bool:
     return False
 
 
-__all__ = ["DATE_ARGUMENTS", "MAX_CANDIDATES", "MAX_SPAN_CHARS", "QUOTE_PAIRS", "Candidate",
+__all__ = ["DATE_ARGUMENTS", "MAX_CANDIDATES", "MAX_SPAN_CHARS", "QUOTE_MARKS", "Candidate",
            "TooManyCandidates", "candidates", "quoted_within", "same_value", "weighed"]

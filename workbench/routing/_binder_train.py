@@ -22,7 +22,14 @@ from pathlib import Path
 from typing import Any
 
 from workbench.config import project_root
-from workbench.routing._binder import BinderModel, Binding, LearnedBinder, Reference, candidate_features
+from workbench.registry import build
+from workbench.routing._binder import (
+    BinderModel,
+    Binding,
+    LearnedBinder,
+    ReferenceBinding,
+    candidate_features,
+)
 from workbench.routing._binder_candidates import TooManyCandidates, candidates, same_value, weighed
 from workbench.stats import NoPromise, learn_then_test
 from workbench.utilities import UtilitySchema
@@ -344,7 +351,7 @@ def generate_decoy_lines(lines: int, seed: int = 13) -> list[dict[str, Any]]:
 # --- pairs, fit, margin ----------------------------------------------------------------------
 
 
-def line_pairs(line: Mapping[str, Any], schema: UtilitySchema, reference: Reference | None,
+def line_pairs(line: Mapping[str, Any], schema: UtilitySchema, reference: ReferenceBinding | None,
                use_reference: bool) -> list[tuple[list[str], int]]:
     """Every (features, label) pair of one line's weighed arguments: 1 where the value is the gold one."""
     question, gold = line["question"], line["gold"]["args"]
@@ -407,7 +414,7 @@ def set_folds(lines: Sequence[Mapping[str, Any]], folds: int) -> list[int]:
 
 def train_binder(*, seed: int = 13, generated: int = 3000, use_reference: bool = True, absent: int = 600,
                  questions_dir: str | Path | None = None,
-                 reference: Reference | None = None,
+                 reference: ReferenceBinding | None = None,
                  schemas: Mapping[str, UtilitySchema] | None = None, folds: int = 2,
                  progress: Callable[[str], None] | None = None) -> BinderModel:
     """Fit the binder on dev and generated lines; choose its margin on cross-fitted dev calls.
@@ -423,9 +430,8 @@ def train_binder(*, seed: int = 13, generated: int = 3000, use_reference: bool =
     calls (their one candidate has no rival, so no margin would refuse them).
     """
     if schemas is None or reference is None:
-        from workbench.routing._rule import RuleRouter  # the reference binding: rules, measured as a prior
-
-        rule = RuleRouter()
+        # the reference binding: the span router's reference router, built by name as it builds it
+        rule = build("router", "rule")
         schemas = schemas or rule.schemas
         reference = reference or (lambda schema, question: rule.bind(schema.id, question))
     say = progress or (lambda _: None)
