@@ -22,6 +22,7 @@ from workbench.routing._binder_candidates import (
     MAX_CANDIDATES,
     TooManyCandidates,
     candidates,
+    named_fit,
     weighed,
 )
 from workbench.routing._binder_features import Place, argument_place, pair_features
@@ -33,7 +34,7 @@ from workbench.routing._binder_train import (
     set_folds,
 )
 from workbench.routing._normalise import ArgSpan
-from workbench.utilities import Argument, Role, UtilitySchema
+from workbench.utilities import Argument, Role, UtilitySchema, load_catalog
 
 AMOUNT = Argument("amount", "number", Role.DATA, "the sum", "сумма")
 RATE = Argument("rate", "number", Role.CIRCUMSTANCE, "VAT rate in percent", "ставка НДС в процентах")
@@ -419,3 +420,50 @@ def test_a_negative_count_of_absent_lines_is_refused_by_the_verb(capsys):
     with pytest.raises(SystemExit):
         main(["router", "train-binder", "--absent", "-1", "--out", "x.json"])
     assert "not a count" in capsys.readouterr().err
+
+
+INN_CHECK = load_catalog().schemas["id.validate_inn"]
+
+
+@pytest.mark.parametrize(("question", "text", "fits"), [
+    ("Проверь ИНН клиента по заказу 209", "209", False),  # another noun's number
+    ("проверь ИНН 12345", "12345", True),  # given as the ИНН: its check says it fails
+    ("ИНН: 7707083893, заказ 209", "7707083893", True),  # of the form
+    ("Check the INN — order 209", "209", False),
+    ("check INN #209 for me", "209", True),
+])
+def test_an_identifier_candidate_of_another_form_fits_only_right_after_its_name(question, text, fits):
+    at = question.index(text)
+    arg = INN_CHECK.arguments[0]
+    assert named_fit(INN_CHECK.id, arg, question, ArgSpan(at, at + len(text), "code")) is fits
+
+
+def test_a_candidate_of_another_form_is_set_aside_and_named():
+    binder = LearnedBinder(_model({"kind=code": 1.0}, margin=0.5))
+    alone = binder.bind(INN_CHECK, "Проверь ИНН клиента по заказу 209, он звонил")
+    assert "inn" not in alone.spans and alone.set_aside == {"inn": ("209",)} and alone.refusal is None
+    # scored alike, the decoy first and the ИНН second: the decoy is no rival, so no ambiguity
+    question = "Заказ 209, ИНН клиента 7707083893 — проверь"
+    both = binder.bind(INN_CHECK, question)
+    assert both.refusal is None and both.spans["inn"].value(question) == "7707083893"
+    assert [s.candidate.value for s in both.choices[0].ranked] == ["7707083893"]
+    named = binder.bind(INN_CHECK, "проверь ИНН 12345")
+    assert named.spans["inn"].value("проверь ИНН 12345") == "12345" and named.set_aside == {}
+
+
+def test_the_span_router_refusal_names_the_spans_set_aside_and_the_form():
+    import numpy as np
+
+    from workbench.routing._span import SpanRouter, SpanRouterConfig
+
+    config = SpanRouterConfig(classes=("id.validate_inn", "quote"), embedder="zero", embedding_dims=4,
+                              ngram_dims=0, threshold=0.0, seed=1, generated_lines=0, train_items=0,
+                              train_seconds=0.0)
+    router = SpanRouter(config, np.zeros((4, 2), dtype=np.float32), np.zeros(2, dtype=np.float32), _Zero())
+    router.binder = LearnedBinder(_model({"kind=code": 1.0}),
+                                  lambda schema, q: router.reference.bind(schema.id, q))
+    decision = router._decide("id.validate_inn", "Проверь ИНН клиента по заказу 209, он звонил", 1.0)
+    assert decision.refusal is not None and decision.refusal.code == "MISSING_ARGUMENT"
+    assert decision.refusal.numbers["set_aside"] == ["209"]
+    assert decision.refusal.numbers["shape"] == INN_CHECK.arguments[0].shape
+    assert "209" in decision.refusal.text and falsehood_words(decision.refusal.text) == []

@@ -153,3 +153,29 @@ def test_same_call_same_result():
                                                "from_tz": "America/New_York",
                                                "to_tz": "Europe/London"})
     assert a.to_dict() == b.to_dict()
+
+
+SHAPED = sorted((s.id, a.name) for s in load_catalog().schemas.values() for a in s.arguments if a.shape)
+
+
+def test_identifiers_declare_their_form():
+    assert {uid for uid, _ in SHAPED} == {
+        "id.validate_inn", "id.validate_snils", "id.validate_ogrn", "id.validate_ean13",
+        "id.validate_kpp", "id.validate_bik", "id.validate_iban", "id.validate_isbn",
+        "address.validate_postcode_ru"}
+
+
+@pytest.mark.parametrize(("uid", "name"), SHAPED)
+def test_a_value_of_another_form_is_answered_invalid_not_refused(uid, name):
+    """The form is what the check reads first: every example it passes has it, and a value without
+    it is answered (its check fails), never refused, so the form tells an identifier from another
+    number of a message without judging one given as the identifier."""
+    schema = load_catalog().schemas[uid]
+    arg = next(a for a in schema.arguments if a.name == name)
+    for example in (e for e in EXAMPLES if e.utility == uid):
+        if isinstance(example.result, dict) and example.result.get("valid"):
+            assert arg.fits_shape(example.args[name]), example
+    assert not arg.fits_shape("209") and not arg.fits_shape("")
+    outcome = call_utility(uid, {name: "209"})
+    assert outcome.ok and outcome.result["valid"] is False
+    assert arg.to_json_schema()["x-shape"] == arg.to_dict()["shape"] == arg.shape

@@ -32,6 +32,7 @@ from workbench.routing._binder_candidates import (
     Candidate,
     TooManyCandidates,
     candidates,
+    named_fit,
     quoted_within,
     same_value,
     weighed,
@@ -161,6 +162,9 @@ class Binding:
     """How each weighed argument was chosen."""
     refusal: Refusal | None = None
     """``AMBIGUOUS_ARGUMENT`` or a too-many-spans refusal; then no call is made."""
+    set_aside: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Per identifier argument left unbound, the spans of another form it was not bound to
+    (:func:`~._binder_candidates.named_fit`), as written: what a refusal names as checked."""
 
     @property
     def least_margin(self) -> float:
@@ -189,17 +193,20 @@ class LearnedBinder:
 
     def rank(self, schema: UtilitySchema, question: str, name: str, found: list[Candidate],
              chosen: ArgSpan | None, given: dict[str, tuple[int, int]] | None = None,
-             taken: set[tuple[int, int]] | frozenset[tuple[int, int]] = frozenset()) -> ArgumentChoice:
+             taken: set[tuple[int, int]] | frozenset[tuple[int, int]] = frozenset(),
+             unfit: frozenset[tuple[int, int]] = frozenset()) -> ArgumentChoice:
         """Score ``found`` as argument ``name`` of ``schema``, best first.
 
         ``given`` are the spans of the arguments the binder does not weigh (a unit, a charset): they
         are read as features. ``taken`` are spans weighed arguments already took: their candidates
-        are scored in place, as in training, and then left out of the choice.
+        are scored in place, as in training, and then left out of the choice; so are the ``unfit``
+        spans, an identifier's candidates of another form.
         """
         scored = [Scored(cand, self.model.score(features)) for cand, features in zip(
             found, candidate_features(schema, question, name, found, chosen, self.model.reference,
                                       given or {}), strict=True)
-                  if not any(cand.span.start < e and s < cand.span.end for s, e in taken)]
+                  if not any(cand.span.start < e and s < cand.span.end for s, e in taken)
+                  and (cand.span.start, cand.span.end) not in unfit]
         scored.sort(key=lambda s: -s.score)
         rival = next((s.score for s in scored[1:] if not same_value(s.candidate.value,
                                                                       scored[0].candidate.value)), None)
@@ -214,6 +221,7 @@ class LearnedBinder:
         given = {name: (s.start, s.end) for name, s in spans.items()}
         taken: set[tuple[int, int]] = set()
         choices: list[ArgumentChoice] = []
+        set_aside: dict[str, tuple[str, ...]] = {}
         lang = _lang(question)
         for arg in schema.arguments:
             span = spans.get(arg.name)
@@ -232,8 +240,12 @@ class LearnedBinder:
                 return Binding(spans, tuple(choices), self._too_many(schema, found, lang))
             spans_out = [*given.values(), *taken] if self.model.features < 2 else given.values()
             found = [c for c in found if not any(c.span.start < e and s < c.span.end for s, e in spans_out)]
-            choice = self.rank(schema, question, arg.name, found, ref.get(arg.name), given, taken)
+            unfit = [c.span for c in found if not named_fit(schema.id, arg, question, c.span)]
+            choice = self.rank(schema, question, arg.name, found, ref.get(arg.name), given, taken,
+                               frozenset((s.start, s.end) for s in unfit))
             if not choice.ranked:
+                if unfit:
+                    set_aside[arg.name] = tuple(question[s.start:s.end] for s in unfit)
                 continue
             choices.append(choice)
             best = choice.ranked[0]
@@ -247,7 +259,7 @@ class LearnedBinder:
                     self.model.margin, lang))
             spans[arg.name] = best.candidate.span
             taken.add((best.candidate.span.start, best.candidate.span.end))
-        return Binding(spans, tuple(choices))
+        return Binding(spans, tuple(choices), set_aside=set_aside)
 
     @staticmethod
     def _too_many(schema: UtilitySchema, found: TooManyCandidates, lang: str) -> Refusal:

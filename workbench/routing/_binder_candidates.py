@@ -25,6 +25,7 @@ from workbench.routing._normalise import (
     percent_spans,
     range_start_spans,
 )
+from workbench.routing._tables import triggers
 from workbench.utilities import Argument
 
 DATE_ARGUMENTS = frozenset({"date", "start", "end", "birth_date", "on_date"})
@@ -126,6 +127,26 @@ def candidates(arg: Argument, question: str, reference: ArgSpan | None = None
     return found
 
 
+NAMED_BEFORE = 24
+"""How many characters before a candidate are read for the identifier's name (:func:`named_fit`)."""
+
+
+def named_fit(uid: str, arg: Argument, question: str, span: ArgSpan) -> bool:
+    """Whether ``span`` may be the identifier ``arg`` of utility ``uid``, by its form.
+
+    A span of the identifier's form (:attr:`~workbench.utilities.Argument.shape`) may; so may one
+    of another form that stands right after the identifier's name («проверь ИНН 12345»): the person
+    asking gave it as that identifier, and its check will say it fails. Any other («заказ 209»
+    beside a request to check an ИНН) is another number of the message, whatever a model scores it.
+    """
+    if arg.fits_shape(question[span.start:span.end]):
+        return True
+    names = "|".join(re.escape(n) for n in sorted({arg.name, *triggers().get(uid, ())}, key=len,
+                                                  reverse=True))
+    before = question[max(0, span.start - NAMED_BEFORE):span.start].lower()
+    return re.search(rf"(?<!\w)(?:{names})\w{{0,3}}[\s:№#=\-–—]*$", before) is not None
+
+
 QUOTE_MARKS = "«“`"
 """Marks that set a literal apart in a message (plain ``"`` and ``'`` are left out: JSON and
 apostrophes use them inside the data itself)."""
@@ -161,4 +182,4 @@ def same_value(a: Any, b: Any) -> bool:
 
 
 __all__ = ["DATE_ARGUMENTS", "MAX_CANDIDATES", "MAX_SPAN_CHARS", "QUOTE_MARKS", "Candidate",
-           "TooManyCandidates", "candidates", "quoted_within", "same_value", "weighed"]
+           "TooManyCandidates", "candidates", "named_fit", "quoted_within", "same_value", "weighed"]

@@ -736,6 +736,13 @@ class SpanRouter:
                                     f"The question names a circumstance where {uid} needs its data "
                                     f"argument {name}; no span of the question gives {name}.",
                                     utility=uid, argument=name)
+            aside = self._binding(uid, question).set_aside.get(name, ()) if self.binder else ()
+            if aside:  # what was checked: these spans, and the form they lack
+                return self._refuse("MISSING_ARGUMENT", f"No span of the question gives {uid}'s "
+                                    f"required argument {name}; set aside, being of another form than "
+                                    f"{missing[0].shape} and not named as it: {', '.join(aside)}.",
+                                    utility=uid, missing=name, set_aside=list(aside),
+                                    shape=missing[0].shape)
             return self._refuse("MISSING_ARGUMENT", f"No span of the question gives {uid}'s "
                                 f"required argument {name}.", utility=uid, missing=name)
         decision = self.reference.utility_decision(uid, question, spans)

@@ -294,7 +294,8 @@ def format_ru(
     "address.validate_postcode_ru",
     en="whether a Russian postcode is well formed (six digits, first 1-6)",
     ru="корректен ли по форме российский почтовый индекс (шесть цифр, первая 1-6)",
-    args=[data("postcode", "string", "the postcode", "почтовый индекс")],
+    args=[data("postcode", "string", "the postcode", "почтовый индекс",
+                shape=r"\d{6}")],
     result="object",
     examples=[
         ex({"postcode": "101000"}, {"valid": True, "postcode": "101000"}),

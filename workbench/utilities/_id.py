@@ -38,6 +38,16 @@ INN_WEIGHTS = {
 }
 
 
+KPP_SHAPE = r"\d{4}[0-9A-Z]{2}\d{3}"
+IBAN_SHAPE = r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}"
+ISBN10_SHAPE, ISBN13_SHAPE = r"\d{9}[\dX]", r"\d{13}"
+
+
+def _counted(uid: str) -> str:
+    """The shape (:attr:`Argument.shape`) of an identifier of :data:`DIGIT_COUNTS` digits."""
+    return "|".join(rf"\d{{{n}}}" for n in DIGIT_COUNTS[uid])
+
+
 def _digits(value: str) -> str:
     return NON_DIGITS.sub("", value.strip())
 
@@ -50,7 +60,7 @@ def _weighted(digits: str, weights: list[int]) -> int:
     "id.validate_inn",
     en="check the check digits of a Russian ИНН (10 digits: organisation, 12: person)",
     ru="проверить контрольные цифры ИНН (10 цифр — организация, 12 — физлицо)",
-    args=[data("inn", "string", "the ИНН", "ИНН")],
+    args=[data("inn", "string", "the ИНН", "ИНН", shape=_counted("id.validate_inn"))],
     result="object",
     examples=[
         ex({"inn": "7707083893"}, {"valid": True, "kind": "legal_entity", "expected_check": "3"}),
@@ -76,7 +86,8 @@ def validate_inn(inn: str) -> dict[str, Any]:
     "id.validate_snils",
     en="check the control number of a СНИЛС",
     ru="проверить контрольное число СНИЛС",
-    args=[data("snils", "string", "the СНИЛС (11 digits)", "СНИЛС (11 цифр)")],
+    args=[data("snils", "string", "the СНИЛС (11 digits)", "СНИЛС (11 цифр)",
+               shape=_counted("id.validate_snils"))],
     result="object",
     examples=[
         ex({"snils": "112-233-445 95"}, {"valid": True, "expected_check": "95"}),
@@ -99,7 +110,8 @@ def validate_snils(snils: str) -> dict[str, Any]:
     "id.validate_ogrn",
     en="check the check digit of an ОГРН (13 digits) or ОГРНИП (15 digits)",
     ru="проверить контрольную цифру ОГРН (13 цифр) или ОГРНИП (15 цифр)",
-    args=[data("ogrn", "string", "the ОГРН or ОГРНИП", "ОГРН или ОГРНИП")],
+    args=[data("ogrn", "string", "the ОГРН or ОГРНИП", "ОГРН или ОГРНИП",
+               shape=_counted("id.validate_ogrn"))],
     result="object",
     examples=[
         ex({"ogrn": "1027700132195"}, {"valid": True, "kind": "ogrn", "expected_check": "5"}),
@@ -120,14 +132,14 @@ def validate_ogrn(ogrn: str) -> dict[str, Any]:
     "id.validate_kpp",
     en="check the form of a КПП (4 digits, 2 digits or capitals, 3 digits)",
     ru="проверить формат КПП (4 цифры, 2 цифры или заглавные буквы, 3 цифры)",
-    args=[data("kpp", "string", "the КПП", "КПП")],
+    args=[data("kpp", "string", "the КПП", "КПП", shape=KPP_SHAPE)],
     result="object",
     examples=[ex({"kpp": "773601001"}, {"valid": True, "tax_office": "7736", "reason": "01"})],
 )
 def validate_kpp(kpp: str) -> dict[str, Any]:
     """Form only (a КПП has no check digit): tax office, reason code, serial number."""
     d = kpp.strip()
-    if re.fullmatch(r"\d{4}[0-9A-Z]{2}\d{3}", d) is None:
+    if re.fullmatch(KPP_SHAPE, d) is None:
         return {"valid": False, "tax_office": None, "reason": None}
     return {"valid": True, "tax_office": d[:4], "reason": d[4:6]}
 
@@ -136,7 +148,7 @@ def validate_kpp(kpp: str) -> dict[str, Any]:
     "id.validate_bik",
     en="check the form of a Russian bank БИК (9 digits starting 04)",
     ru="проверить формат БИК банка (9 цифр, начинается с 04)",
-    args=[data("bik", "string", "the БИК", "БИК")],
+    args=[data("bik", "string", "the БИК", "БИК", shape=r"\d{9}")],
     result="object",
     examples=[
         ex({"bik": "044525225"}, {"valid": True, "region": "45"}),
@@ -185,7 +197,7 @@ def luhn_check(number: str) -> dict[str, Any]:
     "id.validate_iban",
     en="check an IBAN (ISO 13616 mod-97)",
     ru="проверить IBAN (ISO 13616, mod 97)",
-    args=[data("iban", "string", "the IBAN", "IBAN")],
+    args=[data("iban", "string", "the IBAN", "IBAN", shape=IBAN_SHAPE)],
     result="object",
     examples=[
         ex({"iban": "GB82 WEST 1234 5698 7654 32"}, {"valid": True, "country": "GB"}),
@@ -196,7 +208,7 @@ def luhn_check(number: str) -> dict[str, Any]:
 def validate_iban(iban: str) -> dict[str, Any]:
     """Move the first four characters to the end, letters to 10..35, the number mod 97 is 1."""
     s = re.sub(r"\s", "", iban).upper()
-    if re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}", s) is None:
+    if re.fullmatch(IBAN_SHAPE, s) is None:
         return {"valid": False, "country": None}
     number = int("".join(str(int(c, 36)) for c in s[4:] + s[:4]))
     return {"valid": number % 97 == 1, "country": s[:2]}
@@ -206,7 +218,7 @@ def validate_iban(iban: str) -> dict[str, Any]:
     "id.validate_isbn",
     en="check an ISBN-10 or ISBN-13",
     ru="проверить ISBN-10 или ISBN-13",
-    args=[data("isbn", "string", "the ISBN", "ISBN")],
+    args=[data("isbn", "string", "the ISBN", "ISBN", shape=f"{ISBN10_SHAPE}|{ISBN13_SHAPE}")],
     result="object",
     examples=[
         ex({"isbn": "978-0-306-40615-7"}, {"valid": True, "kind": "ISBN-13"}),
@@ -217,10 +229,10 @@ def validate_iban(iban: str) -> dict[str, Any]:
 def validate_isbn(isbn: str) -> dict[str, Any]:
     """ISBN-10: weights 10..1 mod 11 (X is 10); ISBN-13: weights 1,3 mod 10."""
     s = _digits(isbn).upper()
-    if re.fullmatch(r"\d{9}[\dX]", s):
+    if re.fullmatch(ISBN10_SHAPE, s):
         total = sum((10 - i) * (10 if c == "X" else int(c)) for i, c in enumerate(s))
         return {"valid": total % 11 == 0, "kind": "ISBN-10"}
-    if re.fullmatch(r"\d{13}", s):
+    if re.fullmatch(ISBN13_SHAPE, s):
         total = sum(int(c) * (3 if i % 2 else 1) for i, c in enumerate(s))
         return {"valid": total % 10 == 0, "kind": "ISBN-13"}
     return {"valid": False, "kind": None}
@@ -230,7 +242,8 @@ def validate_isbn(isbn: str) -> dict[str, Any]:
     "id.validate_ean13",
     en="check the check digit of an EAN-13 barcode",
     ru="проверить контрольную цифру штрихкода EAN-13",
-    args=[data("code", "string", "the 13 digits", "13 цифр штрихкода")],
+    args=[data("code", "string", "the 13 digits", "13 цифр штрихкода",
+               shape=_counted("id.validate_ean13"))],
     result="object",
     examples=[
         ex({"code": "4006381333931"}, {"valid": True, "expected_check": "1"}),

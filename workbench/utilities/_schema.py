@@ -9,6 +9,7 @@ registry entry's metadata under ``"schema"``, so ``registry.lookup("utility", id
 from __future__ import annotations
 
 import codecs
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -65,6 +66,12 @@ class Argument:
     max_items: int | None = None
     """The most values an array or object may hold, nested ones counted; ``None`` takes
     :data:`workbench.utilities._limits.MAX_ITEMS`."""
+    shape: str | None = None
+    """For an identifier: the form every value has whatever its check digits, as a regular
+    expression over the value with its spaces and hyphens removed and its letters in capitals
+    (an ИНН is ``\\d{10}|\\d{12}``). A value of another form fails the check whatever its digits; a
+    binder reads it to tell the identifier from the other numbers of a message. ``None``: no
+    fixed form."""
 
     def limits(self) -> dict[str, int]:
         """The size limits that hold for this argument, by name; derived from the type.
@@ -100,7 +107,14 @@ class Argument:
         elif self.type == "object":
             prop["maxProperties"] = limits["max_items"]
         prop["x-role"] = str(self.role)
+        if self.shape is not None:  # not "pattern": a value of another form is answered, not refused
+            prop["x-shape"] = self.shape
         return prop
+
+    def fits_shape(self, value: str) -> bool:
+        """Whether ``value`` has this identifier's :attr:`shape` (always, where it has none)."""
+        return self.shape is None or re.fullmatch(
+            self.shape, re.sub(r"[\s-]", "", value).upper()) is not None
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form (used by the catalog digest)."""
@@ -114,6 +128,7 @@ class Argument:
             "limits": self.limits(),
             "en": self.en,
             "ru": self.ru,
+            **({"shape": self.shape} if self.shape is not None else {}),
         }
 
 
