@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -525,6 +526,12 @@ def test_a_doubtful_quote_gives_way_to_the_rule_routers_refusal(
     assert decision.source is source
     if source is Source.REFUSE:
         assert decision.refusal.numbers["probability"] == pytest.approx(quote)
+        assert decision.refusal.numbers["quote_doubt"] == doubt
+        # the rule router's text in its own language, not joined to an English one
+        russian = doubting.route("Нужно ли разрешение пожарной службы на дым-машину в квесте?")
+        assert russian.refusal is not None and russian.refusal.text == doubting.reference.route(
+            "Нужно ли разрешение пожарной службы на дым-машину в квесте?").refusal.text
+        assert not re.search("[A-Za-z]", russian.refusal.text)
     # where the rule router sends the question to the corpus, the quote stands however weak
     assert doubting.route("Why does an INN have a check digit?").source is Source.QUOTE
 

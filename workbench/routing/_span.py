@@ -617,11 +617,10 @@ class SpanRouter:
                                 best=label, probability=round(confidence, 4))
         if label == "quote" and confidence < self.config.quote_doubt:
             ruled = self._rule_decision(question)
-            if ruled.refusal is not None:
-                return self._refuse(ruled.refusal.code, f"A doubtful quote ({confidence:.2f} < "
-                                    f"{self.config.quote_doubt:.2f}) and the rule router's refusal: "
-                                    f"{ruled.refusal.text}", **ruled.refusal.numbers,
-                                    probability=round(confidence, 4))
+            if ruled.refusal is not None:  # its text, in its language; the doubt in the numbers
+                return self._refuse(ruled.refusal.code, ruled.refusal.text, **ruled.refusal.numbers,
+                                    probability=round(confidence, 4),
+                                    quote_doubt=self.config.quote_doubt)
         return self._decide(label, question, confidence)
 
     def route_within(self, question: str, source: Source) -> RouterDecision:
