@@ -467,3 +467,21 @@ def test_the_span_router_refusal_names_the_spans_set_aside_and_the_form():
     assert decision.refusal.numbers["set_aside"] == ["209"]
     assert decision.refusal.numbers["shape"] == INN_CHECK.arguments[0].shape
     assert "209" in decision.refusal.text and falsehood_words(decision.refusal.text) == []
+
+
+def test_a_text_without_its_declared_form_gives_way_to_a_whole_value_of_it_or_is_set_aside():
+    schemas = load_catalog().schemas
+    table, translit = schemas["format.csv_to_markdown"], schemas["text.transliterate"]
+    question = "Turn this into a table for the post, sale 44:\nlot,hammer\n12,85000\n13,210000"
+    cell = question.index("44")
+    binder = LearnedBinder(_model({}), lambda schema, q: {"data": ArgSpan(cell, cell + 2, "text")})
+    bound = binder.bind(table, question)
+    assert bound.spans["data"].value(question) == "lot,hammer\n12,85000\n13,210000"
+    assert bound.set_aside == {"data": ("44",)}
+    question = "Переведи в латиницу по ГОСТу ФИО из заявки 2025-0412"
+    run = question.index("2025-0412")
+    gost = question.index("ГОСТ")
+    binder = LearnedBinder(_model({}), lambda schema, q: {
+        "text": ArgSpan(run, run + 9, "text"), "standard": ArgSpan(gost, gost + 4, "enum")})
+    bound = binder.bind(translit, question)
+    assert "text" not in bound.spans and bound.set_aside == {"text": ("2025-0412",)}

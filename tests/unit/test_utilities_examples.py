@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -13,12 +14,14 @@ from workbench.utilities import (
     all_examples,
     call_utility,
     catalog_summary,
+    form_spans,
     load_catalog,
     results_equal,
     run_examples,
 )
 
 EXAMPLES = all_examples()
+ROOT = Path(__file__).resolve().parents[2]
 
 # The ids and argument names outside callers use (shared UTILITIES.md); circumstances marked.
 REQUIRED: dict[str, tuple[str, ...]] = {
@@ -179,3 +182,38 @@ def test_a_value_of_another_form_is_answered_invalid_not_refused(uid, name):
     outcome = call_utility(uid, {name: "209"})
     assert outcome.ok and outcome.result["valid"] is False
     assert arg.to_json_schema()["x-shape"] == arg.to_dict()["shape"] == arg.shape
+
+
+@pytest.mark.parametrize(("text", "table"), [
+    ("Turn this into a table (week 6, shops 1-3)?\nshop,loaves\n1,420\n2,385", "shop,loaves\n1,420\n2,385"),
+    ("a;b;c\n1;2;3 \nnot a row", "a;b;c\n1;2;3"),
+    ("Sale 44, Saturday session.", None),  # one line is no table
+    ("a,b\nc\nd,e", None),  # a line of another count ends a run before its second line
+    ("Sale 44, Saturday session:\nlot,hammer\n12,85000", "lot,hammer\n12,85000"),
+])
+def test_a_table_is_two_lines_or_more_with_as_many_fields_each(text, table):
+    found = form_spans("table", text)
+    assert (text[found[0][0]:found[0][1]] if found else None) == table
+
+
+def test_texts_declare_the_form_every_bundled_gold_value_has():
+    """A declared form is what every meaningful value has: no gold call of a bundled set lacks it."""
+    formed = {(s.id, a.name): a for s in load_catalog().schemas.values() for a in s.arguments if a.form}
+    assert set(formed) == {("format.csv_to_markdown", "data"), ("format.csv_to_json", "data"),
+                           ("text.transliterate", "text")}
+    seen = 0
+    for path in sorted((ROOT / "corpus" / "questions").rglob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            gold = json.loads(line).get("gold")
+            if not isinstance(gold, dict) or gold.get("source") != "utility":
+                continue
+            for name, value in (gold.get("args") or {}).items():
+                arg = formed.get((gold.get("utility"), name))
+                if arg is not None:
+                    seen += 1
+                    assert arg.has_form(value), (path.name, gold)
+    assert seen > 100
+    for (uid, name), arg in formed.items():  # a value without the form is answered, not refused
+        example = next(e for e in EXAMPLES if e.utility == uid)
+        assert call_utility(uid, {**example.args, name: "2025"}).ok
+        assert arg.to_json_schema()["x-form"] == arg.to_dict()["form"] == arg.form

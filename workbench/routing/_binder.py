@@ -39,7 +39,7 @@ from workbench.routing._binder_candidates import (
 )
 from workbench.routing._binder_features import argument_place, pair_features
 from workbench.routing._normalise import ArgSpan
-from workbench.utilities import MESSAGES, UtilityCode, UtilitySchema
+from workbench.utilities import MESSAGES, TEXT_FORMS, UtilityCode, UtilitySchema, form_spans
 
 DEFAULT_PATH = Path("models/binder/binder.json")
 """Where the committed weights live, relative to the project root."""
@@ -163,8 +163,9 @@ class Binding:
     refusal: Refusal | None = None
     """``AMBIGUOUS_ARGUMENT`` or a too-many-spans refusal; then no call is made."""
     set_aside: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    """Per identifier argument left unbound, the spans of another form it was not bound to
-    (:func:`~._binder_candidates.named_fit`), as written: what a refusal names as checked."""
+    """The spans set aside for their form, as written, by argument: an identifier's candidates of
+    another form (:func:`~._binder_candidates.named_fit`) where none was left to bind, and a text's
+    span without its declared form (:meth:`LearnedBinder._formed`). What a refusal names as checked."""
 
     @property
     def least_margin(self) -> float:
@@ -218,10 +219,10 @@ class LearnedBinder:
         ref = dict(self.reference(schema, question)) if self.reference is not None else {}
         spans = {name: span for name, span in ref.items()
                  if not weighed(next(a for a in schema.arguments if a.name == name))}
+        set_aside = self._formed(schema, question, spans)
         given = {name: (s.start, s.end) for name, s in spans.items()}
         taken: set[tuple[int, int]] = set()
         choices: list[ArgumentChoice] = []
-        set_aside: dict[str, tuple[str, ...]] = {}
         lang = _lang(question)
         for arg in schema.arguments:
             span = spans.get(arg.name)
@@ -260,6 +261,29 @@ class LearnedBinder:
             spans[arg.name] = best.candidate.span
             taken.add((best.candidate.span.start, best.candidate.span.end))
         return Binding(spans, tuple(choices), set_aside=set_aside)
+
+    @staticmethod
+    def _formed(schema: UtilitySchema, question: str, spans: dict[str, ArgSpan]
+                ) -> dict[str, tuple[str, ...]]:
+        """Hold each text argument that declares a form (:attr:`Argument.form`) to it, in place.
+
+        A span without the form gives way to the longest span of the question that is a whole
+        value of it (a CSV table below the request, where the reference bound one of its cells);
+        with none, the argument is left unbound. Returns the spans set aside, by argument.
+        """
+        aside: dict[str, tuple[str, ...]] = {}
+        for arg in schema.arguments:
+            span = spans.get(arg.name)
+            if arg.form is None or (span is not None and arg.has_form(question[span.start:span.end])):
+                continue
+            whole = form_spans(arg.form, question) if TEXT_FORMS[arg.form].whole else []
+            if whole:
+                spans[arg.name] = ArgSpan(whole[0][0], whole[0][1], "text")
+            elif span is not None:
+                del spans[arg.name]
+            if span is not None:
+                aside[arg.name] = (question[span.start:span.end],)
+        return aside
 
     @staticmethod
     def _too_many(schema: UtilitySchema, found: TooManyCandidates, lang: str) -> Refusal:

@@ -737,11 +737,12 @@ class SpanRouter:
                                     utility=uid, argument=name)
             aside = self._binding(uid, question).set_aside.get(name, ()) if self.binder else ()
             if aside:  # what was checked: these spans, and the form they lack
+                form = missing[0].shape or missing[0].form
+                why = ("being of another form than {} and not named as it" if missing[0].shape
+                       else "not having the form {}").format(form)
                 return self._refuse("MISSING_ARGUMENT", f"No span of the question gives {uid}'s "
-                                    f"required argument {name}; set aside, being of another form than "
-                                    f"{missing[0].shape} and not named as it: {', '.join(aside)}.",
-                                    utility=uid, missing=name, set_aside=list(aside),
-                                    shape=missing[0].shape)
+                                    f"required argument {name}; set aside, {why}: {', '.join(aside)}.",
+                                    utility=uid, missing=name, set_aside=list(aside), shape=form)
             return self._refuse("MISSING_ARGUMENT", f"No span of the question gives {uid}'s "
                                 f"required argument {name}.", utility=uid, missing=name)
         decision = self.reference.utility_decision(uid, question, spans)

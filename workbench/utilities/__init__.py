@@ -30,7 +30,7 @@ from workbench.utilities._examples import (
 from workbench.utilities._id import DIGIT_COUNTS
 from workbench.utilities._limits import CALL_SECONDS, LimitExceeded
 from workbench.utilities._protocol import handle_line, handle_request, json_text, serve
-from workbench.utilities._schema import Argument, BadArgument, Example, UtilitySchema
+from workbench.utilities._schema import TEXT_FORMS, Argument, BadArgument, Example, UtilitySchema, form_spans
 from workbench.utilities._tokens import OFFLINE_TOKENIZERS, index_token_report
 from workbench.utilities._tools import (
     TOOL_NAMES,
@@ -45,6 +45,8 @@ from workbench.utilities._units import unit_codes, unit_names
 load_catalog()  # registers every utility, so registry.lookup("utility", id) finds it at once
 
 __all__ = [
+    "TEXT_FORMS",
+    "form_spans",
     "unit_codes",
     "unit_names",
     "CALL_SECONDS",

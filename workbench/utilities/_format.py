@@ -15,7 +15,8 @@ from workbench.utilities._schema import BadArgument, circ, data, define, ex
 
 JSON_DATA = data("data", "string", "the JSON text", "текст в формате JSON")
 CSV_DATA = data(
-    "data", "string", "the CSV text, header first", "текст CSV, первая строка — заголовок"
+    "data", "string", "the CSV text, header first", "текст CSV, первая строка — заголовок",
+    form="table",
 )
 MAX_CELLS = 1_000_000
 MAX_YAML_NODES = 100_000

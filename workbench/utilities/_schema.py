@@ -9,10 +9,12 @@ registry entry's metadata under ``"schema"``, so ``registry.lookup("utility", id
 from __future__ import annotations
 
 import codecs
+import csv
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from types import MappingProxyType
+from typing import Any, NamedTuple, TypeVar
 
 from workbench.errors import WorkbenchError
 from workbench.registry import utility
@@ -38,6 +40,67 @@ class BadArgument(WorkbenchError, ValueError):
         self.argument = argument
         self.expected = expected
         super().__init__(f"argument {argument!r}: expected {expected}")
+
+
+TABLE_DELIMITERS = ",;\t"
+"""The delimiters a CSV table is read with when its lines are looked for in a longer text."""
+
+
+def _fields(line: str, delimiter: str) -> int:
+    if line.rstrip().endswith(("?", ":", "!")):  # a request or a remark, not a row
+        return 0
+    try:
+        return len(next(csv.reader([line], delimiter=delimiter), []))
+    except csv.Error:  # a quote left open: no row of a table
+        return 0
+
+
+def table_spans(text: str) -> list[tuple[int, int]]:
+    """The runs of ``text`` that are CSV tables: two lines or more in a row with as many fields each.
+
+    Fields are counted by :mod:`csv` with each of :data:`TABLE_DELIMITERS`, two at least; the run
+    starts at its first line and ends at its last one's last character. A line that ends as a
+    question, a colon's lead-in or an exclamation is a request, no row ("Turn this into a table
+    (week 6, shops 1-3)?" above the header), and a line with another number of fields than the
+    header ends the table.
+    """
+    lines, at = [], 0
+    for line in text.split("\n"):
+        lines.append((at, at + len(line.rstrip()), line))
+        at += len(line) + 1
+    found: list[tuple[int, int]] = []
+    for delimiter in TABLE_DELIMITERS:
+        counts = [_fields(line, delimiter) for _, _, line in lines]
+        start = 0
+        for i in range(1, len(lines) + 1):
+            if i < len(lines) and counts[i] == counts[start] and counts[i] >= 2:
+                continue
+            if i - start >= 2 and counts[start] >= 2:
+                found.append((lines[start][0], lines[i - 1][1]))
+            start = i
+    return sorted(found, key=lambda s: (s[0] - s[1], s[0]))
+
+
+class TextForm(NamedTuple):
+    """A form a text argument may declare (:attr:`Argument.form`)."""
+
+    find: Callable[[str], list[tuple[int, int]]]
+    """The spans of a text that have the form, longest first."""
+    whole: bool
+    """Whether such a span is a whole value (a table) or only a mark of one (a Cyrillic word)."""
+
+
+TEXT_FORMS: Mapping[str, TextForm] = MappingProxyType({
+    "table": TextForm(table_spans, whole=True),
+    "cyrillic": TextForm(lambda text: [(m.start(), m.end()) for m in re.finditer(r"[А-Яа-яЁё]+", text)],
+                         whole=False),
+})
+"""The forms a text argument may declare, by name."""
+
+
+def form_spans(form: str, text: str) -> list[tuple[int, int]]:
+    """The spans of ``text`` that have ``form`` (:data:`TEXT_FORMS`)."""
+    return TEXT_FORMS[form].find(text)
 
 
 @dataclass(frozen=True)
@@ -72,6 +135,12 @@ class Argument:
     (an ИНН is ``\\d{10}|\\d{12}``). A value of another form fails the check whatever its digits; a
     binder reads it to tell the identifier from the other numbers of a message. ``None``: no
     fixed form."""
+
+    form: str | None = None
+    """For a text: the name of the form every meaningful value has (:data:`TEXT_FORMS`: a CSV
+    table is two lines or more with as many fields each, a text to transliterate holds a Cyrillic
+    letter). The utility still answers a value without it; a binder reads it to tell the data from
+    the other words of a message. ``None``: any text."""
 
     def limits(self) -> dict[str, int]:
         """The size limits that hold for this argument, by name; derived from the type.
@@ -109,7 +178,13 @@ class Argument:
         prop["x-role"] = str(self.role)
         if self.shape is not None:  # not "pattern": a value of another form is answered, not refused
             prop["x-shape"] = self.shape
+        if self.form is not None:
+            prop["x-form"] = self.form
         return prop
+
+    def has_form(self, value: str) -> bool:
+        """Whether ``value`` has this text's :attr:`form` (always, where it has none)."""
+        return self.form is None or bool(form_spans(self.form, value))
 
     def fits_shape(self, value: str) -> bool:
         """Whether ``value`` has this identifier's :attr:`shape` (always, where it has none)."""
@@ -129,6 +204,7 @@ class Argument:
             "en": self.en,
             "ru": self.ru,
             **({"shape": self.shape} if self.shape is not None else {}),
+            **({"form": self.form} if self.form is not None else {}),
         }
 
 

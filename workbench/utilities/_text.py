@@ -27,7 +27,7 @@ MAX_EDIT_CELLS = 25_000_000
     en="Cyrillic to Latin by ГОСТ 7.79-2000 system B or ICAO Doc 9303",
     ru="транслитерация кириллицы латиницей по ГОСТ 7.79-2000 (система Б) или ICAO Doc 9303",
     args=[
-        TEXT,
+        data("text", "string", "the text", "текст", form="cyrillic"),
         circ(
             "standard",
             "string",
