@@ -2350,3 +2350,30 @@ def test_a_questions_keyword_scores_and_bindings_are_read_once_and_handed_out_as
     assert "text" in router.bind("hash.sha256", question)
     router.route("Посчитай md5 от строки «где»")
     assert calls[-1] == "Посчитай md5 от строки «где»" and router.route(question) == decided
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"OUT_OF_SCOPE": {"en": "a", "ru": "б"}}, "'*' among them"),
+    (["*"], "'*' among them"),
+    ({"*": {"en": "a"}}, "entry '*': expected a text in each of ('en', 'ru')"),
+    ({"*": {"en": "a", "ru": ""}}, "entry '*': expected a text in each of ('en', 'ru')"),
+    ({"*": {"en": "a", "ru": "б", "de": "c"}}, "entry '*': expected a text in each of ('en', 'ru')"),
+])
+def test_a_malformed_refusal_text_file_names_its_file_and_entry(data, message) -> None:
+    from workbench.routing._tables import RuleDataError, check_refusal_texts
+
+    with pytest.raises(RuleDataError, match=re.escape(message)) as info:
+        check_refusal_texts(data, "r.yaml")
+    assert str(info.value).startswith("r.yaml: ")
+
+
+def test_the_shipped_refusal_texts_are_in_both_languages_and_judge_nothing() -> None:
+    from workbench.refusal import falsehood_words
+    from workbench.routing._tables import refusal_texts
+
+    texts = refusal_texts()
+    assert "*" in texts and "MISSING_ARGUMENT:utility" in texts
+    for key, by_lang in texts.items():
+        assert not re.search("[А-Яа-яЁё]", by_lang["en"]), key
+        assert not re.search("[A-Za-z]", re.sub(r"\{\w+\}", "", by_lang["ru"])), key
+        assert all(falsehood_words(t) == [] for t in by_lang.values()), key

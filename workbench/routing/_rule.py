@@ -14,7 +14,8 @@ open is refused with ``MISSING_ARGUMENT`` naming the input; other course-subject
 is refused with ``MISSING_ARGUMENT``, anything else with ``OUT_OF_SCOPE``.
 
 It is a frozen baseline: its knowledge is data (the ``triggers`` of ``synonyms.yaml``,
-``data/patterns.yaml``, ``data/not_a_value.yaml``, loaded and checked by :mod:`._tables`), and a
+``data/patterns.yaml``, ``data/not_a_value.yaml``, its refusal texts in ``data/rule_refusals.yaml``,
+loaded and checked by :mod:`._tables`), and a
 snapshot test holds every decision it makes on the bundled question sets. Its own code is
 :mod:`._rule_offer` (the spans a question offers), :mod:`._rule_bind` (binding them to arguments)
 and this module, which chooses; it reads the checks the span router asks too, :mod:`._values`
@@ -52,7 +53,7 @@ from workbench.routing._records import RouterDecision, Source
 from workbench.routing._rule_bind import bind_arguments
 from workbench.routing._screen import screened
 from workbench.routing._spec_inputs import SpecEvidence, choose_spec, open_spec_inputs, spec_cues
-from workbench.routing._tables import rule_patterns
+from workbench.routing._tables import refusal_texts, rule_patterns
 from workbench.routing._values import _overlaps, describes_data, holds_shape
 from workbench.utilities import UtilitySchema, load_catalog
 
@@ -73,51 +74,9 @@ stays)."""
 SHAPE_SCORE = 8
 
 
-REFUSAL_TEXTS: dict[str, dict[str, str]] = {
-    "MISSING_ARGUMENT:utility": {
-        "en": "The question asks for the utility {utility}, but no span of it gives the required "
-              "argument “{missing}”, so nothing was called.",
-        "ru": "Вопрос просит утилиту {utility}, но ни один фрагмент вопроса не даёт её "
-              "обязательный аргумент «{missing}», поэтому вызова не было."},
-    "MISSING_ARGUMENT:spec": {
-        "en": "The question points at the specification {spec}, but no word of it settles the "
-              "input “{missing}”, on which the conclusion depends.",
-        "ru": "Вопрос указывает на спецификацию {spec}, но ни одно его слово не задаёт вход "
-              "«{missing}», от которого зависит вывод."},
-    "OUT_OF_SCOPE:out_of_scope_word": {
-        "en": "The question holds “{out_of_scope_word}”: the rule router sends such "
-              "questions to no source (checked: {utilities} utilities, {specs} specification "
-              "vocabularies and the course's topic words).",
-        "ru": "В вопросе есть «{out_of_scope_word}»: такие вопросы маршрутизатор правил не "
-              "направляет ни в один источник (проверено: {utilities} утилит, {specs} словарей "
-              "спецификаций и слова тем курса)."},
-    "OUT_OF_SCOPE:keywords_matched": {
-        "en": "No word of the question matched the keyword tables of the {utilities} utilities, "
-              "the {specs} specification vocabularies or the course's topic words, so no source "
-              "was chosen.",
-        "ru": "Ни одно слово вопроса не совпало с ключевыми словами {utilities} утилит, {specs} "
-              "словарей спецификаций или тем курса, поэтому источник не выбран."},
-    "ARGUMENT_IS_CIRCUMSTANCE:argument": {
-        "en": "The question names only a circumstance of “{argument}”, the data the utility "
-              "{utility} needs, and gives no value of it.",
-        "ru": "Вопрос называет лишь обстоятельство аргумента «{argument}», данных, нужных "
-              "утилите {utility}, и не даёт его значения."},
-    "NO_UTILITY_FOUND": {
-        "en": "No word of the question matched the keyword tables of the {utilities} utilities.",
-        "ru": "Ни одно слово вопроса не совпало с ключевыми словами {utilities} утилит."},
-    "NO_SPEC_FOUND": {
-        "en": "No word of the question matched the cue words of the {specs} specifications.",
-        "ru": "Ни одно слово вопроса не совпало с опорными словами {specs} спецификаций."},
-    "*": {
-        "en": "The rule router found no source for this question ({code}; checked: {utilities} "
-              "utilities and {specs} specification vocabularies).",
-        "ru": "Маршрутизатор правил не нашёл источника для этого вопроса ({code}; проверено: "
-              "{utilities} утилит и {specs} словарей спецификаций)."},
-}
-"""The rule router's refusal texts: ``CODE:number`` (chosen when the refusal carries that number)
-or ``CODE``, then language; the fields are the refusal's numbers, ``code``, ``utilities`` and
-``specs``. A refusal names what is missing (an argument and its utility or spec) or what was
-checked."""
+REFUSAL_TEXTS = refusal_texts()
+"""The rule router's refusal texts (``data/rule_refusals.yaml``): ``CODE:number`` (chosen when the
+refusal carries that number) or ``CODE``, then language."""
 
 
 class RuleRouter:

@@ -1,6 +1,6 @@
 """The routers' words as data: trigger words and named patterns, loaded once and checked.
 
-Three files of the package hold what the rule router knows, and what the checks every router asks
+Four files of the package hold what the rule router knows, and what the checks every router asks
 (:mod:`._asks`, :mod:`._values`) read, so that no rule is code:
 
 - ``synonyms.yaml``, section ``triggers``: the words that name each utility, by utility id (read
@@ -9,7 +9,8 @@ Three files of the package hold what the rule router knows, and what the checks 
   (what a question's data looks like, what points at data elsewhere, what asks for a fact of the
   world);
 - ``data/not_a_value.yaml``: the contexts in which a number is no argument's value (a booking's
-  number, a room, a time of day, a count of time), read by :mod:`._values`.
+  number, a room, a time of day, a count of time), read by :mod:`._values`;
+- ``data/rule_refusals.yaml``: the rule router's refusal texts, in English and Russian.
 
 A pattern file maps a name to an entry with these keys (any other key raises
 :class:`RuleDataError` naming the file and the entry):
@@ -196,6 +197,29 @@ class Patterns:
 def _pieces() -> tuple[tuple[str, str], ...]:
     """The texts from other modules that ``{{name}}`` may stand for in the rule router's files."""
     return (("DEGREE_WORDS", DEGREE_WORDS), ("CIRCUMSTANCES", "|".join(CIRCUMSTANCE_PATTERNS.values())))
+
+
+REFUSAL_LANGUAGES = ("en", "ru")
+"""The languages every refusal text of the rule router is written in."""
+
+
+def check_refusal_texts(data: Any, filename: str) -> dict[str, dict[str, str]]:
+    """The refusal texts of ``data``: ``CODE`` or ``CODE:number`` to a text in each language (``*`` too)."""
+    if not isinstance(data, Mapping) or "*" not in data:
+        raise RuleDataError(f"{filename}: expected a mapping of refusal codes to texts, '*' among them")
+    out: dict[str, dict[str, str]] = {}
+    for key, texts in data.items():
+        if not isinstance(texts, Mapping) or set(texts) != set(REFUSAL_LANGUAGES) or not all(
+                isinstance(t, str) and t for t in texts.values()):
+            raise RuleDataError(f"{filename}: entry {key!r}: expected a text in each of {REFUSAL_LANGUAGES}")
+        out[str(key)] = {lang: texts[lang] for lang in REFUSAL_LANGUAGES}
+    return out
+
+
+@functools.cache
+def refusal_texts() -> dict[str, dict[str, str]]:
+    """``data/rule_refusals.yaml``: the rule router's refusal texts, checked."""
+    return check_refusal_texts(_read("data/rule_refusals.yaml"), "data/rule_refusals.yaml")
 
 
 @functools.cache
