@@ -485,3 +485,19 @@ def test_a_text_without_its_declared_form_gives_way_to_a_whole_value_of_it_or_is
         "text": ArgSpan(run, run + 9, "text"), "standard": ArgSpan(gost, gost + 4, "enum")})
     bound = binder.bind(translit, question)
     assert "text" not in bound.spans and bound.set_aside == {"text": ("2025-0412",)}
+
+
+def test_a_whole_value_cut_by_the_reference_is_taken_whole():
+    schemas = load_catalog().schemas
+    question = "Почини кодировку: «Р’Р°С€Р° Р±СЂРѕРЅСЊ РіРѕС‚РѕРІР°, РєРѕРґ РІС‹РґР°С‡Рё» — это из СМС"
+    cut = question.index("Р’Р°С€Р°")
+    binder = LearnedBinder(_model({}), lambda schema, q: {"text": ArgSpan(cut, cut + 4, "text")})
+    bound = binder.bind(schemas["charset.fix_mojibake"], question)
+    assert bound.spans["text"].value(question) == "Р’Р°С€Р° Р±СЂРѕРЅСЊ РіРѕС‚РѕРІР°, РєРѕРґ РІС‹РґР°С‡Рё"
+    assert bound.set_aside == {"text": ("Р’Р°С",)}
+    table = "Make a table:\nanimal,kg\nlion,7\ntiger,6"
+    first = table.index("animal")
+    row = table.index("\ntiger")
+    binder = LearnedBinder(_model({}), lambda schema, q: {"data": ArgSpan(first, row, "text")})
+    assert binder.bind(schemas["format.csv_to_markdown"], table).spans["data"].value(table) == (
+        "animal,kg\nlion,7\ntiger,6")

@@ -200,7 +200,7 @@ def test_texts_declare_the_form_every_bundled_gold_value_has():
     """A declared form is what every meaningful value has: no gold call of a bundled set lacks it."""
     formed = {(s.id, a.name): a for s in load_catalog().schemas.values() for a in s.arguments if a.form}
     assert set(formed) == {("format.csv_to_markdown", "data"), ("format.csv_to_json", "data"),
-                           ("text.transliterate", "text")}
+                           ("text.transliterate", "text"), ("charset.fix_mojibake", "text")}
     seen = 0
     for path in sorted((ROOT / "corpus" / "questions").rglob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
@@ -217,3 +217,17 @@ def test_texts_declare_the_form_every_bundled_gold_value_has():
         example = next(e for e in EXAMPLES if e.utility == uid)
         assert call_utility(uid, {**example.args, name: "2025"}).ok
         assert arg.to_json_schema()["x-form"] == arg.to_dict()["form"] == arg.form
+
+
+@pytest.mark.parametrize(("text", "run"), [
+    ("в 1С открылось так: РњСѓРєР° РїС€РµРЅРёС‡РЅР°СЏ РІ/СЃ, РјРµС€РѕРє 50 РєРі вЂ” 1 395 Можно вернуть?",
+     "РњСѓРєР° РїС€РµРЅРёС‡РЅР°СЏ РІ/СЃ, РјРµС€РѕРє 50 РєРі вЂ”"),  # to its last misread word
+    ("пришло «РЎРјРёСЂРЅРѕРІР°». Почини", "РЎРјРёСЂРЅРѕРІР°"),  # the quote mark and the stop left out
+    ("SMS: `Р’Р°РіРѕРЅ 7, РјРµСЃС‚Рѕ 23` - fix it", "Р’Р°РіРѕРЅ 7, РјРµСЃС‚Рѕ 23"),  # a quote is whole
+    ("клиент: РЁС‚СЂР°С„ РѕРїР»Р°С‡РµРЅ?", "РЁС‚СЂР°С„ РѕРїР»Р°С‡РµРЅ?"),  # the text's own last mark
+    ("the name came as cafÃ© and that is all", "cafÃ©"),
+    ("Можно вернуть нормальный текст? Привет, мир, так тут", None),  # «так» in cp866 reads as braille
+])
+def test_a_misread_text_is_the_run_of_words_its_bytes_repair(text, run):
+    found = form_spans("misread", text)
+    assert (text[found[0][0]:found[0][1]] if found else None) == run

@@ -267,22 +267,30 @@ class LearnedBinder:
                 ) -> dict[str, tuple[str, ...]]:
         """Hold each text argument that declares a form (:attr:`Argument.form`) to it, in place.
 
-        A span without the form gives way to the longest span of the question that is a whole
-        value of it (a CSV table below the request, where the reference bound one of its cells);
-        with none, the argument is left unbound. Returns the spans set aside, by argument.
+        Where the form is a whole value (a CSV table, a misread text), the value is the longest
+        span of the question of that form that overlaps the reference's span: a table cut after
+        its first row, or a misread line cut at its first comma, is taken whole. A span that
+        overlaps none and lacks the form gives way to the question's longest span of it (a table
+        below the request, where the reference bound a number above it); with none, or where the
+        form is only a mark (a Cyrillic letter), a span without it is left unbound. Returns the
+        spans set aside, by argument.
         """
         aside: dict[str, tuple[str, ...]] = {}
         for arg in schema.arguments:
             span = spans.get(arg.name)
-            if arg.form is None or (span is not None and arg.has_form(question[span.start:span.end])):
+            if arg.form is None:
                 continue
+            at = (span.start, span.end) if span is not None else None
+            fits = at is not None and arg.has_form(question[at[0]:at[1]])
             whole = form_spans(arg.form, question) if TEXT_FORMS[arg.form].whole else []
-            if whole:
-                spans[arg.name] = ArgSpan(whole[0][0], whole[0][1], "text")
-            elif span is not None:
+            near = [w for w in whole if at is not None and w[0] < at[1] and at[0] < w[1]]
+            chosen = near[0] if near else None if fits else whole[0] if whole else None
+            if chosen is not None and chosen != at:
+                spans[arg.name] = ArgSpan(chosen[0], chosen[1], "text")
+            elif chosen is None and at is not None and not fits:
                 del spans[arg.name]
-            if span is not None:
-                aside[arg.name] = (question[span.start:span.end],)
+            if at is not None and spans.get(arg.name) is not span:
+                aside[arg.name] = (question[at[0]:at[1]],)
         return aside
 
     @staticmethod

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from workbench.utilities._encoding import parse_hex
@@ -14,6 +15,7 @@ from workbench.utilities._schema import (
     define,
     encode_text,
     ex,
+    text_form,
 )
 
 TEXT = data("text", "string", "the text", "текст")
@@ -79,6 +81,85 @@ def transcode(data: str, from_charset: str, to_charset: str) -> str:
     return encode_text(text, to_charset, "data").hex(" ")
 
 
+_QUOTE_MARKS = "\"'«»“”„`"
+
+
+_READABLE = frozenset("LNPZ")
+"""The Unicode categories (letters, numbers, punctuation, spaces) a repaired word is made of: a
+correct Russian word whose bytes happen to be valid UTF-8 («так» in cp866) reads as braille."""
+_SYMBOL_BLOCKS = ((0x00A0, 0x00FF), (0x2000, 0x214F))
+"""The blocks whose symbols a repaired word may hold too (№, €, ©)."""
+_CLOSING = ".,;:!?)"
+"""Punctuation that ends a sentence or a clause after a word: no part of a misread run's end."""
+
+
+def _readable(char: str) -> bool:
+    return unicodedata.category(char)[0] in _READABLE or any(
+        low <= ord(char) <= high for low, high in _SYMBOL_BLOCKS)
+
+
+def _misread(token: str) -> bool:
+    """Whether ``token``'s bytes in a charset of ``_MISREAD_AS`` are UTF-8 of another readable text."""
+    for codec in _MISREAD_AS:
+        try:
+            repaired = token.encode(codec).decode("utf-8")
+        except UnicodeError:
+            continue
+        if repaired != token and all(_readable(c) for c in repaired):
+            return True
+    return False
+
+
+def _neutral(word: str) -> bool:
+    """Digits and punctuation, which read alike however the bytes were decoded («50», «3,2%»)."""
+    return word.isascii() and not any(c.isalpha() for c in word)
+
+
+@text_form("misread", whole=True)
+def misread_spans(text: str) -> list[tuple[int, int]]:
+    """The runs of ``text`` that are misread UTF-8, longest first.
+
+    A run is of words each misread (:func:`_misread`: «РњСѓРєР°», «вЂ”», «70С…140»), with words
+    of digits and punctuation between them («50», «18:00»); a word of any other text ends it after
+    its last misread word, and a quote mark ends it where it stands («…РЎРјРёСЂРЅРѕРІР°».), the
+    mark left out, as is the punctuation after its last word («…РЎРѕРєРѕР»РѕРІР°.»).
+    """
+    runs: list[tuple[int, int]] = []
+    start = last = -1
+
+    def close(end: int) -> None:
+        nonlocal start
+        if start >= 0:
+            runs.append((start, end))
+        start = -1
+
+    for m in re.finditer(r"\S+", text):
+        s, e = m.start(), m.end()
+        inner_s = s
+        while inner_s < e and text[inner_s] in _QUOTE_MARKS + "(":
+            inner_s += 1
+        if inner_s > s:
+            close(last)
+        while e > inner_s and text[e - 1] in _CLOSING + _QUOTE_MARKS:
+            e -= 1
+        # the shortest word that reads as misread: «С„» is a misread «ф», «вЂ”» a dash
+        e = next((end for end in range(e, m.end() + 1) if _misread(text[inner_s:end])), e)
+        word, marks = text[inner_s:e], text[e:m.end()]
+        if marks and all(c in _CLOSING for c in marks) and (
+                m.end() == len(text.rstrip()) or text[m.end():m.end() + 1] in _QUOTE_MARKS):
+            e, marks = m.end(), ""  # the text's or the quote's own last mark
+        if word and _misread(word):
+            start, last = (inner_s if start < 0 else start), e
+        elif word and not _neutral(word):
+            close(last)
+            continue
+        if any(c in _QUOTE_MARKS for c in marks):
+            punct = marks[:min(marks.index(c) for c in _QUOTE_MARKS if c in marks)]
+            close(e + len(punct) if word and start >= 0 else last)  # a quote is whole
+    close(last)
+    return sorted(runs, key=lambda r: (r[0] - r[1], r[0]))
+
+
 def _cyrillic_share(text: str) -> float:
     letters = [c for c in text if c.isalpha()]
     if not letters:
@@ -90,7 +171,7 @@ def _cyrillic_share(text: str) -> float:
     "charset.fix_mojibake",
     en="repair UTF-8 text that was misread in a single-byte charset",
     ru="исправить текст в UTF-8, прочитанный в однобайтовой кодировке («кракозябры»)",
-    args=[TEXT],
+    args=[data("text", "string", "the text", "текст", form="misread")],
     examples=[
         ex({"text": "РџСЂРёРІРµС‚, РјРёСЂ"}, "Привет, мир"),
         ex({"text": "ÐŸÑ€Ð¸Ð²ÐµÑ‚"}, "Привет"),

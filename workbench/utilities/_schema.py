@@ -90,12 +90,24 @@ class TextForm(NamedTuple):
     """Whether such a span is a whole value (a table) or only a mark of one (a Cyrillic word)."""
 
 
-TEXT_FORMS: Mapping[str, TextForm] = MappingProxyType({
+_TEXT_FORMS: dict[str, TextForm] = {
     "table": TextForm(table_spans, whole=True),
     "cyrillic": TextForm(lambda text: [(m.start(), m.end()) for m in re.finditer(r"[А-Яа-яЁё]+", text)],
                          whole=False),
-})
-"""The forms a text argument may declare, by name."""
+}
+TEXT_FORMS: Mapping[str, TextForm] = MappingProxyType(_TEXT_FORMS)
+"""The forms a text argument may declare, by name (a module adds its own with :func:`text_form`)."""
+
+
+def text_form(name: str, *, whole: bool) -> Callable[[Callable[[str], list[tuple[int, int]]]],
+                                                     Callable[[str], list[tuple[int, int]]]]:
+    """Register the decorated finder as the text form ``name`` (:class:`TextForm`)."""
+    def register(find: Callable[[str], list[tuple[int, int]]]) -> Callable[[str], list[tuple[int, int]]]:
+        if name in _TEXT_FORMS:
+            raise ValueError(f"text form {name!r} is registered twice")
+        _TEXT_FORMS[name] = TextForm(find, whole)
+        return find
+    return register
 
 
 def form_spans(form: str, text: str) -> list[tuple[int, int]]:
