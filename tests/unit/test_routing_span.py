@@ -618,8 +618,9 @@ def test_description_passages_are_encoded_once_across_processes(router: SpanRout
     assert not np.array_equal(other._description_vectors()[1], vectors)
 
 
-def test_a_question_is_encoded_once_per_encoder_object() -> None:
-    from workbench.routing._span import query_vector
+def test_a_question_is_encoded_once_per_encoder_object_only_while_shared() -> None:
+    from workbench.routing import shared_query_vectors
+    from workbench.routing._query_vectors import query_vector
 
     class Counting:
         def __init__(self, scale: float) -> None:
@@ -632,7 +633,10 @@ def test_a_question_is_encoded_once_per_encoder_object() -> None:
         passage = query
 
     one, other = Counting(1.0), Counting(2.0)
-    first = query_vector(one, "abc")
-    assert query_vector(one, "abc") is first and one.calls == 1 and not first.flags.writeable
-    assert query_vector(other, "abc")[0] == 6.0 and other.calls == 1  # never another encoder's
-    assert query_vector(one, "abcd")[0] == 4.0 and one.calls == 2
+    with shared_query_vectors():
+        first = query_vector(one, "abc")
+        assert query_vector(one, "abc") is first and one.calls == 1 and not first.flags.writeable
+        assert query_vector(other, "abc")[0] == 6.0 and other.calls == 1  # never another encoder's
+        assert query_vector(one, "abcd")[0] == 4.0 and one.calls == 2
+    query_vector(one, "abc")  # outside, every call encodes: a latency measured includes it
+    assert one.calls == 3

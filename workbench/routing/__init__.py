@@ -56,6 +56,7 @@ from workbench.routing._normalise import (
     underived_arguments,
     vocabularies,
 )
+from workbench.routing._query_vectors import shared_query_vectors
 from workbench.routing._records import (
     Reference,
     Router,
@@ -149,6 +150,7 @@ __all__ = [
     "RuleRouter",
     "ScriptedRouter",
     "SpanRouter",
+    "shared_query_vectors",
     "SpanRouterConfig",
     "SpanRouterError",
     "cross_validate_span",

