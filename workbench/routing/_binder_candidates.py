@@ -16,7 +16,9 @@ from workbench.relevance import question_literal_spans
 from workbench.routing._normalise import (
     BASE_ARGS,
     CODE_ARGUMENTS,
+    DATE_ARGS,
     DURATION_ARGS,
+    PERCENT_ARGS,
     ArgSpan,
     NormaliseError,
     date_spans,
@@ -28,12 +30,8 @@ from workbench.routing._normalise import (
 from workbench.routing._tables import triggers
 from workbench.utilities import Argument
 
-DATE_ARGUMENTS = frozenset({"date", "start", "end", "birth_date", "on_date"})
-"""Date arguments the binder weighs (a datetime's time of day is left to the reference binding)."""
 COUNT_ARGUMENTS = frozenset({"digits", "periods_per_year", "indent", "month"})
 """Numbers read from words of their own («до сотых», «ежемесячно», a month's name): not weighed."""
-PERCENT_ARGUMENTS = frozenset({"rate", "percent", "annual_rate"})
-"""Arguments a percentage («22%») is offered to besides the plain numbers."""
 MAX_CANDIDATES = 40
 """The most candidates one argument is weighed among; a question offering more is refused
 (:class:`TooManyCandidates`) rather than read slowly or guessed."""
@@ -65,8 +63,11 @@ class TooManyCandidates(NamedTuple):
 
 
 def weighed(arg: Argument) -> bool:
-    """Whether the learned binder chooses this argument's span (the rest keep the reference binding)."""
-    if arg.name in DATE_ARGUMENTS:
+    """Whether the learned binder chooses this argument's span (the rest keep the reference binding).
+
+    A date's is; a datetime's time of day is left to the reference binding.
+    """
+    if arg.name in DATE_ARGS:
         return True
     if arg.name in CODE_ARGUMENTS and arg.type == "string":
         return True
@@ -80,7 +81,7 @@ def _number_normaliser(arg: Argument, question: str) -> str:
 
 
 def _spans(arg: Argument, question: str) -> list[ArgSpan]:
-    if arg.name in DATE_ARGUMENTS:
+    if arg.name in DATE_ARGS:
         found = [ArgSpan(s, e, "date") for s, e in date_spans(question)]
         if arg.name == "start":
             found += [ArgSpan(s, e, "date-range-start") for s, e in range_start_spans(question)]
@@ -89,7 +90,7 @@ def _spans(arg: Argument, question: str) -> list[ArgSpan]:
         return [ArgSpan(m.start(), m.end(), "code") for m in _CODE_RUN.finditer(question)]
     kind = _number_normaliser(arg, question)
     found = [ArgSpan(s, e, kind) for s, e in number_spans(question)]
-    if arg.name in PERCENT_ARGUMENTS:
+    if arg.name in PERCENT_ARGS:
         found += [ArgSpan(s, e, kind) for s, e in percent_spans(question)]
     if arg.name in DURATION_ARGS:
         found += [ArgSpan(s, e, f"duration-{arg.name}") for s, e in duration_spans(question)]
@@ -181,5 +182,5 @@ def same_value(a: Any, b: Any) -> bool:
     return False
 
 
-__all__ = ["DATE_ARGUMENTS", "MAX_CANDIDATES", "MAX_SPAN_CHARS", "QUOTE_MARKS", "Candidate",
+__all__ = ["MAX_CANDIDATES", "MAX_SPAN_CHARS", "QUOTE_MARKS", "Candidate",
            "TooManyCandidates", "candidates", "named_fit", "quoted_within", "same_value", "weighed"]

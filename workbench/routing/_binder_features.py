@@ -18,7 +18,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from workbench.routing._binder_candidates import DATE_ARGUMENTS, Candidate, weighed
+from workbench.routing._binder_candidates import Candidate, weighed
+from workbench.routing._normalise import DATE_ARGS
 from workbench.utilities import Argument
 
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
@@ -79,7 +80,7 @@ class Place(NamedTuple):
 
 
 def _family(arg: Argument) -> str:
-    return "date" if arg.name in DATE_ARGUMENTS else arg.type
+    return "date" if arg.name in DATE_ARGS else arg.type
 
 
 def argument_place(arg: Argument, arguments: Sequence[Argument]) -> Place:

@@ -551,6 +551,12 @@ def _word_number_spans(question: str) -> list[tuple[int, int]]:
 
 BASE_ARGS = frozenset({"from_base", "to_base"})
 """The arguments a number base is bound to (``number.convert_base``); only they read a base word."""
+DATE_ARGS = frozenset({"date", "start", "end", "birth_date", "on_date"})
+"""The arguments that take a calendar date."""
+TIME_ARGS = DATE_ARGS | {"datetime"}
+"""The arguments whose value is a date or a moment in ISO 8601: :data:`DATE_ARGS` and a datetime."""
+PERCENT_ARGS = frozenset({"rate", "percent", "annual_rate"})
+"""The arguments a percentage («22%») is bound to, besides a plain number."""
 
 
 def candidate_spans(question: str, argument: str | None = None) -> Iterator[ArgSpan]:

@@ -17,6 +17,8 @@ from workbench.routing._normalise import (
     BASE_ARGS,
     CODE_ARGUMENTS,
     DURATION_ARGS,
+    PERCENT_ARGS,
+    TIME_ARGS,
     ArgSpan,
     NormaliseError,
     duration_unit_after,
@@ -27,11 +29,9 @@ from workbench.routing._normalise import (
 from workbench.routing._rule_offer import (
     _PATTERN_CUE,
     _REGEX_MARK,
-    DATE_ARGS,
     ESCAPED_DATA,
     ONE_SENTENCE_DATA,
     PAIR_ARGS,
-    PERCENT_ARGS,
     REPAIRED_DATA,
     TAIL_ARGS,
     WORD_COUNTS,
@@ -253,7 +253,7 @@ def bind_arguments(schema: UtilitySchema, question: str, own: tuple[str, ...],
                     for kind, spans in (("enum:unit", offer.vocabulary("unit")),
                                         ("unit-letter", offer.unit_letters())):
                         spans[:] = [s for s in spans if _value_or_none(question, s, kind) != taken[1]]
-        elif name in DATE_ARGS:
+        elif name in TIME_ARGS:
             # «с 1 по 31 марта 2026»: the first day takes its month and year from the end
             # and a date after "up to" or «до» ends a span of time, never starts it
             dates = ([d for d in offer.dates if not P.up_to.search(question, max(0, d[0] - 12), d[0])]

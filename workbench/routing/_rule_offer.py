@@ -18,6 +18,7 @@ from workbench.relevance import (
 from workbench.routing._asks import OWNER_WORDS, orders_computation
 from workbench.routing._normalise import (
     BASE_ARGS,
+    PERCENT_ARGS,
     base_spans,
     date_spans,
     month_spans,
@@ -51,14 +52,6 @@ NAV = not_a_value()
 
 CHARSETS = ("windows-1251", "cp1251", "koi8-r", "cp866", "utf-8", "utf-16", "latin-1", "iso-8859-5",
             "gb2312", "gbk", "gb18030", "big5", "shift_jis", "euc-kr")
-
-
-DATE_ARGS = frozenset({"date", "start", "end", "birth_date", "on_date", "datetime"})
-"""Arguments bound to a date span."""
-
-
-PERCENT_ARGS = frozenset({"rate", "percent", "annual_rate"})
-"""Arguments bound to the number before a percent sign."""
 
 
 TAIL_ARGS = frozenset({"text", "data"})

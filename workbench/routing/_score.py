@@ -21,7 +21,7 @@ from typing import Any
 
 import pandas as pd
 
-from workbench.routing._binder_candidates import DATE_ARGUMENTS
+from workbench.routing._normalise import TIME_ARGS
 from workbench.routing._records import Router, RouterDecision, Source
 from workbench.routing._spec_inputs import open_spec_inputs
 
@@ -76,9 +76,6 @@ class ItemScore:
     detail: str = ""
 
 
-TIME_ARGUMENTS = DATE_ARGUMENTS | {"datetime"}
-"""Arguments whose value is a date or a moment in ISO 8601: compared as moments, so a gold
-``2025-10-24T16:00`` and a bound ``2025-10-24T16:00:00`` are one value (the utility reads both)."""
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2})?)?")
 
 
@@ -92,7 +89,10 @@ def _moment(value: Any) -> dt.datetime | None:
 
 
 def _same_value(gold: Any, got: Any, name: str = "") -> bool:
-    if name in TIME_ARGUMENTS:
+    """Whether a bound value is the gold one; a date or a moment (:data:`TIME_ARGS`) is compared as
+    a moment, so a gold ``2025-10-24T16:00`` and a bound ``2025-10-24T16:00:00`` are one value (the
+    utility reads both)."""
+    if name in TIME_ARGS:
         moments = _moment(gold), _moment(got)
         if None not in moments:
             return moments[0] == moments[1]
