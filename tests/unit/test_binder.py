@@ -487,6 +487,27 @@ def test_a_text_without_its_declared_form_gives_way_to_a_whole_value_of_it_or_is
     assert "text" not in bound.spans and bound.set_aside == {"text": ("2025-0412",)}
 
 
+def test_an_address_is_cut_after_its_last_part_and_never_extended():
+    parse = load_catalog().schemas["address.parse_ru"]
+    question = ("Разберите адрес по полям: 443099, Самарская обл., г. Самара, ул. Молодогвардейская, "
+                "д. 151, кв. 45. Заявитель сидит у окна №2, ждёт.")
+    start = question.index("443099")
+    binder = LearnedBinder(_model({}), lambda schema, q: {"address": ArgSpan(start, len(question), "text")})
+    bound = binder.bind(parse, question)
+    assert bound.spans["address"].value(question) == (
+        "443099, Самарская обл., г. Самара, ул. Молодогвардейская, д. 151, кв. 45")
+    assert bound.set_aside == {"address": (question[start:],)}
+    # the reference's span cut short stays as it is: the form only cuts, it never reaches beyond it
+    street = question.index("г. Самара")
+    short = LearnedBinder(_model({}), lambda schema, q: {"address": ArgSpan(street, street + 35, "text")})
+    assert short.bind(parse, question).spans["address"] == ArgSpan(street, street + 35, "text")
+    # a text in which the parser reads fewer than two parts of an address is none
+    flat = "Разбери по полям адрес регистрации собственника кв. 56. Он в выписке из ЕГРН."
+    at = flat.index("56")
+    alone = LearnedBinder(_model({}), lambda schema, q: {"address": ArgSpan(at, at + 2, "text")})
+    bound = alone.bind(parse, flat)
+    assert "address" not in bound.spans and bound.set_aside == {"address": ("56",)}
+
 def test_a_whole_value_cut_by_the_reference_is_taken_whole():
     schemas = load_catalog().schemas
     question = "Почини кодировку: «Р’Р°С€Р° Р±СЂРѕРЅСЊ РіРѕС‚РѕРІР°, РєРѕРґ РІС‹РґР°С‡Рё» — это из СМС"

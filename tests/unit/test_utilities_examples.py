@@ -9,6 +9,7 @@ import pytest
 
 from workbench import registry
 from workbench.utilities import (
+    TEXT_FORMS,
     Role,
     UtilitySchema,
     all_examples,
@@ -196,11 +197,32 @@ def test_a_table_is_two_lines_or_more_with_as_many_fields_each(text, table):
     assert (text[found[0][0]:found[0][1]] if found else None) == table
 
 
+@pytest.mark.parametrize(("text", "address"), [
+    ("443099, г. Самара, ул. Молодогвардейская, д. 151, кв. 45. Заявитель ждёт у окна №2.",
+     "443099, г. Самара, ул. Молодогвардейская, д. 151, кв. 45"),  # the sentence after it adds no part
+    ("620014, г. Екатеринбург, ул. Малышева, д. 51, оф. 310 (контакт Ольга, 8 912 040 77 15)",
+     "620014, г. Екатеринбург, ул. Малышева, д. 51, оф. 310"),  # an office stays, the remark goes
+    ("344002, г. Ростов-на-Дону, ул. Большая Садовая, д. 45, кв. 8 — разбей по полям",
+     "344002, г. Ростов-на-Дону, ул. Большая Садовая, д. 45, кв. 8"),
+    ("холмск, сахалинская обл, советская ул, 12, 694620. Заявка 3312",
+     "холмск, сахалинская обл, советская ул, 12, 694620"),
+    ("кв 14 дом 7 улица Ленина Москва 101000", "кв 14 дом 7 улица Ленина Москва 101000"),
+    # a part of the address after a full stop keeps the clause
+    ("г. Тула, ул. Советская, д. 5. Корпус 2", "г. Тула, ул. Советская, д. 5. Корпус 2"),
+    ("кв. 56. Он в выписке", None),  # one part is no address
+    ("Заявитель сидит у окна", None),
+])
+def test_an_address_runs_to_the_clause_after_which_no_part_of_it_follows(text, address):
+    found = form_spans("address", text)
+    assert (text[found[0][0]:found[0][1]] if found else None) == address
+
+
 def test_texts_declare_the_form_every_bundled_gold_value_has():
     """A declared form is what every meaningful value has: no gold call of a bundled set lacks it."""
     formed = {(s.id, a.name): a for s in load_catalog().schemas.values() for a in s.arguments if a.form}
     assert set(formed) == {("format.csv_to_markdown", "data"), ("format.csv_to_json", "data"),
-                           ("text.transliterate", "text"), ("charset.fix_mojibake", "text")}
+                           ("text.transliterate", "text"), ("charset.fix_mojibake", "text"),
+                           ("address.parse_ru", "address"), ("address.normalize_ru", "address")}
     seen = 0
     for path in sorted((ROOT / "corpus" / "questions").rglob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
@@ -212,6 +234,8 @@ def test_texts_declare_the_form_every_bundled_gold_value_has():
                 if arg is not None:
                     seen += 1
                     assert arg.has_form(value), (path.name, gold)
+                    if TEXT_FORMS[arg.form].within:  # a form that cuts leaves a gold value whole
+                        assert form_spans(arg.form, value) == [(0, len(value))], (path.name, gold)
     assert seen > 100
     for (uid, name), arg in formed.items():  # a value without the form is answered, not refused
         example = next(e for e in EXAMPLES if e.utility == uid)

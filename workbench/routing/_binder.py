@@ -39,7 +39,7 @@ from workbench.routing._binder_candidates import (
 )
 from workbench.routing._binder_features import argument_place, pair_features
 from workbench.routing._normalise import ArgSpan
-from workbench.utilities import MESSAGES, TEXT_FORMS, UtilityCode, UtilitySchema, form_spans
+from workbench.utilities import MESSAGES, TEXT_FORMS, UtilityCode, UtilitySchema
 
 DEFAULT_PATH = Path("models/binder/binder.json")
 """Where the committed weights live, relative to the project root."""
@@ -269,7 +269,9 @@ class LearnedBinder:
 
         Where the form is a whole value (a CSV table, a misread text), the value is the longest
         span of the question of that form that overlaps the reference's span: a table cut after
-        its first row, or a misread line cut at its first comma, is taken whole. A span that
+        its first row, or a misread line cut at its first comma, is taken whole. A form sought
+        within the reference's span (an address) only cuts it: the sentence after an address is
+        left out. A span that
         overlaps none and lacks the form gives way to the question's longest span of it (a table
         below the request, where the reference bound a number above it); with none, or where the
         form is only a mark (a Cyrillic letter), a span without it is left unbound. Returns the
@@ -282,7 +284,12 @@ class LearnedBinder:
                 continue
             at = (span.start, span.end) if span is not None else None
             fits = at is not None and arg.has_form(question[at[0]:at[1]])
-            whole = form_spans(arg.form, question) if TEXT_FORMS[arg.form].whole else []
+            form = TEXT_FORMS[arg.form]
+            if form.within:  # a cut of the bound span, never more than it
+                whole = ([] if at is None else
+                         [(at[0] + s, at[0] + e) for s, e in form.find(question[at[0]:at[1]])])
+            else:
+                whole = form.find(question) if form.whole else []
             near = [w for w in whole if at is not None and w[0] < at[1] and at[0] < w[1]]
             chosen = near[0] if near else None if fits else whole[0] if whole else None
             if chosen is not None and chosen != at:

@@ -89,9 +89,11 @@ def _moment(value: Any) -> dt.datetime | None:
 
 
 def _same_value(gold: Any, got: Any, name: str = "") -> bool:
-    """Whether a bound value is the gold one; a date or a moment (:data:`TIME_ARGS`) is compared as
-    a moment, so a gold ``2025-10-24T16:00`` and a bound ``2025-10-24T16:00:00`` are one value (the
-    utility reads both)."""
+    """Whether a bound value is the gold one.
+
+    A date or a moment (:data:`TIME_ARGS`) is compared as a moment, so a gold ``2025-10-24T16:00``
+    and a bound ``2025-10-24T16:00:00`` are one value (the utility reads both).
+    """
     if name in TIME_ARGS:
         moments = _moment(gold), _moment(got)
         if None not in moments:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from workbench.utilities._schema import BadArgument, data, define, ex
+from workbench.utilities._schema import BadArgument, data, define, ex, text_form
 
 POSTCODE = re.compile(r"(?<!\d)([1-6]\d{5})(?!\d)")
 FEDERAL_CITIES = ("Москва", "Санкт-Петербург", "Севастополь")
@@ -41,7 +41,43 @@ FLAT = re.compile(r"(?:^|\s)(?:квартира|кв\.?)\s*(\d+[а-яё]?)", re.
 BARE_HOUSE = re.compile(rf"^{NUM}$", re.IGNORECASE)
 POSTCODE_INSIDE = re.compile(r"(?<!\d)(\d{6})(?!\d)")
 FIELDS = ("postcode", "region", "city", "street", "house", "building", "flat")
-ADDRESS = data("address", "string", "the postal address", "почтовый адрес")
+ADDRESS = data("address", "string", "the postal address", "почтовый адрес", form="address")
+ABBREVIATED = re.compile(r"(?:^|[\s,.])(?:г|гор|ул|д|кв|обл|корп|к|стр|оф|пр|пр-т|пр-кт|просп|наб|пер|пл|ш|"
+                         r"мкр|пос|п|с|р-н|респ|б-р|туп|лит|эт|пом|каб|влд|им)$", re.IGNORECASE)
+"""A word that ends in an abbreviation's full stop (``г.``, ``ул.``, ``кв.``): no sentence ends there."""
+CLAUSE_END = re.compile(r"\n|\s[—–-]\s|[(\[;!?]|:(?=\s)|\.(?=\s|$)")
+"""Where a clause may end: a line break, a dash set apart, a bracket, a full stop before a space."""
+ADDRESS_FIELDS = 2
+"""The fewest parts the parser must read for a text to hold an address."""
+
+
+def _read_fields(text: str) -> dict[str, Any]:
+    return {k: v for k, v in parse(text).items() if k != "other" and v is not None}
+
+
+@text_form("address", whole=True, within=True)
+def address_spans(text: str) -> list[tuple[int, int]]:
+    """The address that ``text`` opens with, or nothing where the parser reads fewer than two parts.
+
+    It runs up to the first clause end after which no part of an address follows.
+
+    «443099, г. Самара, ул. Молодогвардейская, д. 151, кв. 45. Заявитель ждёт у окна» gives the
+    address up to «кв. 45»: the sentence after it adds no part. A full stop after an abbreviation
+    (``г.``, ``кв.``) ends no clause, and no comma is a clause end (``оф. 310`` at the end of an
+    address stays with it, though the parser leaves it in ``other``).
+    """
+    text = text[:2000]
+    whole = _read_fields(text)
+    if len(whole) < ADDRESS_FIELDS:
+        return []
+    for end in CLAUSE_END.finditer(text):
+        at = end.start()
+        if end[0] == "." and ABBREVIATED.search(text, 0, at):
+            continue
+        head = text[:at].rstrip(" ,;")
+        if head and _read_fields(head) == whole:
+            return [(0, len(head))]
+    return [(0, len(text.rstrip(" ,;.")))]
 
 
 def _title(name: str) -> str:

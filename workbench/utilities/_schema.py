@@ -88,6 +88,9 @@ class TextForm(NamedTuple):
     """The spans of a text that have the form, longest first."""
     whole: bool
     """Whether such a span is a whole value (a table) or only a mark of one (a Cyrillic word)."""
+    within: bool = False
+    """Whether its spans are sought inside the span a binding chose (a cut of it, an address
+    without the sentence after it) rather than over the whole message."""
 
 
 _TEXT_FORMS: dict[str, TextForm] = {
@@ -99,13 +102,13 @@ TEXT_FORMS: Mapping[str, TextForm] = MappingProxyType(_TEXT_FORMS)
 """The forms a text argument may declare, by name (a module adds its own with :func:`text_form`)."""
 
 
-def text_form(name: str, *, whole: bool) -> Callable[[Callable[[str], list[tuple[int, int]]]],
-                                                     Callable[[str], list[tuple[int, int]]]]:
+def text_form(name: str, *, whole: bool, within: bool = False
+              ) -> Callable[[Callable[[str], list[tuple[int, int]]]], Callable[[str], list[tuple[int, int]]]]:
     """Register the decorated finder as the text form ``name`` (:class:`TextForm`)."""
     def register(find: Callable[[str], list[tuple[int, int]]]) -> Callable[[str], list[tuple[int, int]]]:
         if name in _TEXT_FORMS:
             raise ValueError(f"text form {name!r} is registered twice")
-        _TEXT_FORMS[name] = TextForm(find, whole)
+        _TEXT_FORMS[name] = TextForm(find, whole, within)
         return find
     return register
 
