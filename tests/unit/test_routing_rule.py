@@ -1680,13 +1680,16 @@ def test_words_that_keep_the_data_in_the_question(question: str) -> None:
 ])
 def test_a_calendar_premise_the_date_utilities_compute_otherwise_is_refused(
         rule: RuleRouter, question: str, utility: str) -> None:
+    from workbench.refusal import falsehood_words
     from workbench.routing._asks import premise_text
 
     premise = unheld_premise(question)
     assert premise is not None and premise["utility"] == utility
     decision = rule.route(question)
     assert decision.refusal is not None and decision.refusal.code == "OUT_OF_SCOPE"
-    assert "false" not in premise_text(premise).lower()
+    text = premise_text(premise, question)
+    assert falsehood_words(text) == [] and text == decision.refusal.text
+    assert bool(re.search("[а-яё]", text)) == bool(re.search("[а-яё]", question))  # the question's language
 
 
 @pytest.mark.parametrize("question", [

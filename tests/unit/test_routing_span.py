@@ -640,3 +640,31 @@ def test_a_question_is_encoded_once_per_encoder_object_only_while_shared() -> No
         assert query_vector(one, "abcd")[0] == 4.0 and one.calls == 2
     query_vector(one, "abc")  # outside, every call encodes: a latency measured includes it
     assert one.calls == 3
+
+
+def test_a_refusal_speaks_the_question_s_language(router: SpanRouter) -> None:
+    """Each of the span router's own refusals is written in the question's language, whole."""
+    ru = router._decide("hash.sha256", "Посчитай sha256 моего пароля", 1.0).refusal
+    en = router._decide("hash.sha256", "Compute the sha256 of my password", 1.0).refusal
+    assert ru is not None and en is not None and ru.code == en.code == "MISSING_ARGUMENT"
+    assert re.search("[а-яё]", ru.text, re.IGNORECASE) and not re.search("[a-z]{4,}", ru.text.replace(
+        "hash.sha256", "").replace("text", ""))
+    assert not re.search("[а-яё]", en.text, re.IGNORECASE)
+    premise = _with_priors(router, rule_prior=50.0).route("Почему в СНИЛС 13 цифр?").refusal
+    assert premise is not None and "stated" in premise.numbers and re.search("[а-яё]", premise.text)
+
+
+def test_every_reason_the_span_router_gives_has_its_text_and_each_text_is_used() -> None:
+    """The reasons named in ``_span.py`` and the entries of ``data/span_refusals.yaml`` are one set,
+    and no text says a thing is false or wrong."""
+    from workbench.refusal import falsehood_words
+    from workbench.routing._tables import span_refusal_texts
+
+    source = (Path(__file__).resolve().parents[2] / "workbench" / "routing" / "_span.py").read_text(
+        encoding="utf-8")
+    used = set(re.findall(r'_refuse\([^()]*?question, "(\w+)"', source, re.DOTALL))
+    used |= {"set_aside_shape", "set_aside_form"} if '"set_aside_shape"' in source else set()
+    texts = span_refusal_texts()
+    assert used and used <= set(texts)
+    assert set(texts) - used == {"*", "premise_utility", "premise_figure"}
+    assert all(falsehood_words(text) == [] for entry in texts.values() for text in entry.values())

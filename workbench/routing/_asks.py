@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from workbench.config import project_root
+from workbench.corpus import detect_lang
 from workbench.fts import PREMISE_STATUSES, Library, load_library
 from workbench.relevance import (
     blank_literals,
@@ -30,7 +31,7 @@ from workbench.routing._normalise import (
 from workbench.routing._spec_inputs import (
     asks_reason,
 )
-from workbench.routing._tables import rule_patterns, triggers
+from workbench.routing._tables import rule_patterns, span_refusal_texts, triggers
 from workbench.text import lemma, morphology
 from workbench.utilities import DIGIT_COUNTS, Argument, UtilitySchema, call_utility
 
@@ -261,16 +262,19 @@ def _uncomputed_premise(question: str) -> dict[str, Any] | None:
     return None
 
 
-def premise_text(premise: dict[str, Any]) -> str:
-    """The refusal's words for :func:`unheld_premise`'s finding."""
+def refusal_lang(question: str) -> str:
+    """The language a refusal of ``question`` is written in: Russian for a Russian question, else English."""
+    return "ru" if detect_lang(question) == "ru" else "en"
+
+
+def premise_text(premise: dict[str, Any], question: str) -> str:
+    """The refusal's words for :func:`unheld_premise`'s finding, in the language of ``question``."""
+    texts = {key: text[refusal_lang(question)] for key, text in span_refusal_texts().items()}
     if "utility" in premise:
         computed = ", ".join(str(h) for h in premise["held"])
-        return (f"The question takes {premise['stated']} as {premise['premise']}, and "
-                f"{premise['utility']} computes {computed}, so what follows rests on nothing a "
-                "source holds.")
+        return texts["premise_utility"].format(**{**premise, "computed": computed})
     held = ", ".join(f"{h:g}" for h in premise["held"])
-    return (f"The question rests on a figure no source holds ({premise['premise']}: "
-            f"{premise['stated']:g}; the sources hold {held}), so no source answers it.")
+    return texts["premise_figure"].format(**{**premise, "stated": f"{premise['stated']:g}", "held": held})
 
 
 @functools.cache

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -28,6 +27,7 @@ from typing import Any, NamedTuple
 from workbench.config import project_root
 from workbench.errors import WorkbenchError
 from workbench.refusal import Refusal
+from workbench.routing._asks import refusal_lang
 from workbench.routing._binder_candidates import (
     Candidate,
     TooManyCandidates,
@@ -57,11 +57,10 @@ TOO_MANY_SPANS = UtilityCode.BAD_ARGUMENT.value
 TOO_MANY_TEXT = {
     "en": ("The question offers {found} {what} for {argument} of {utility}; the binder weighs at "
            "most {limit}, so it called nothing."),
-    "ru": ("Вопрос даёт {found} ({what}) для аргумента {argument} утилиты {utility}; binder "
-           "взвешивает не больше {limit}, поэтому вызова не было."),
+    "ru": ("Вопрос даёт {found} ({what}) для аргумента {argument} утилиты {utility}; обученный "
+           "связыватель взвешивает не больше {limit}, поэтому вызова не было."),
 }
 """The refusal text of a question with more spans than the binder weighs, in each language."""
-_CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
 
 
 class BinderError(WorkbenchError, ValueError):
@@ -177,10 +176,6 @@ ReferenceBinding = Callable[[UtilitySchema, str], Mapping[str, ArgSpan]]
 """A binding the learned one starts from: spans by argument name."""
 
 
-def _lang(question: str) -> str:
-    return "ru" if _CYRILLIC.search(question) else "en"
-
-
 def _shown(value: Any) -> str:
     return value if isinstance(value, str) else f"{value:g}" if isinstance(value, float) else str(value)
 
@@ -223,7 +218,7 @@ class LearnedBinder:
         given = {name: (s.start, s.end) for name, s in spans.items()}
         taken: set[tuple[int, int]] = set()
         choices: list[ArgumentChoice] = []
-        lang = _lang(question)
+        lang = refusal_lang(question)
         for arg in schema.arguments:
             span = spans.get(arg.name)
             if span is None or arg.type != "string" or arg.choices or span.normaliser != "text":

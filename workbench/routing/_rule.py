@@ -29,7 +29,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from workbench.corpus import detect_lang
 from workbench.refusal import Refusal
 from workbench.registry import router
 from workbench.relevance import blank_literals, question_literals
@@ -47,6 +46,7 @@ from workbench.routing._asks import (
     not_asked,
     orders_computation,
     premise_text,
+    refusal_lang,
     unheld_premise,
 )
 from workbench.routing._normalise import ArgSpan
@@ -217,8 +217,7 @@ class RuleRouter:
             # the text names what is missing (the argument and its utility or spec) or what was
             # checked, from the numbers that go with it, in the question's language
             key = next((f"{code}:{n}" for n in numbers if f"{code}:{n}" in REFUSAL_TEXTS), code)
-            lang = "ru" if detect_lang(question) == "ru" else "en"
-            template = REFUSAL_TEXTS.get(key, REFUSAL_TEXTS["*"])[lang]
+            template = REFUSAL_TEXTS.get(key, REFUSAL_TEXTS["*"])[refusal_lang(question)]
             text = template.format(**{"code": code, "utilities": utilities, "specs": specs,
                                       **numbers})
         refusal = Refusal(code=code, area=f"rule router ({utilities} utilities, "
@@ -240,7 +239,7 @@ class RuleRouter:
             return self._refuse("OUT_OF_SCOPE", question, out_of_scope_word=fact.lower())
         premise = unheld_premise(question)
         if premise is not None:
-            return self._refuse("OUT_OF_SCOPE", question, premise_text(premise), **premise)
+            return self._refuse("OUT_OF_SCOPE", question, premise_text(premise, question), **premise)
         chosen = choose_spec(question)
         uid = self._pick_utility(question)
         spans = self.bind(uid, question) if uid is not None else {}

@@ -59,6 +59,7 @@ from workbench.routing._asks import (
     orders_computation,
     points_at_data_elsewhere,
     premise_text,
+    refusal_lang,
     unheld_premise,
 )
 from workbench.routing._binder import Binding, LearnedBinder
@@ -74,6 +75,7 @@ from workbench.routing._spec_inputs import (
     open_spec_inputs,
     spec_types,
 )
+from workbench.routing._tables import span_refusal_texts
 from workbench.routing._values import DATA_SHAPES, describes_data, holds_shape
 from workbench.utilities import Argument
 
@@ -154,6 +156,10 @@ def written_sets(questions_dir: Path | None = None) -> tuple[str, ...]:
 
 GENERATED_LINES = 3000
 """Generated lines joined to the dev split (10,000 moved dev source accuracy by under 0.02)."""
+
+
+SPAN_REFUSALS = span_refusal_texts()
+"""The span router's refusal texts by reason (``data/span_refusals.yaml``), in each language."""
 
 
 class SpanRouterError(WorkbenchError, ValueError):
@@ -575,7 +581,16 @@ class SpanRouter:
                 added[self._column[f"spec:{chosen.spec}"]] += self.config.spec_prior
         return added
 
-    def _refuse(self, code: str, text: str, **numbers: Any) -> RouterDecision:
+    def _refuse(self, code: str, question: str, reason: str = "*", words: Mapping[str, Any] | None = None,
+                *, text: str | None = None, **numbers: Any) -> RouterDecision:
+        """A refusal with ``code`` and ``numbers``, and ``text`` where it is given.
+
+        Otherwise the text is the one of ``reason`` in ``data/span_refusals.yaml``, in the question's
+        language, filled from the numbers and ``words``.
+        """
+        if text is None:
+            template = SPAN_REFUSALS.get(reason, SPAN_REFUSALS["*"])[refusal_lang(question)]
+            text = template.format(**{"code": code, **numbers, **(words or {})})
         refusal = Refusal(code=code, area=f"span router ({len(self.config.classes)} classes)",
                           numbers=numbers, text=text)
         return RouterDecision(source=Source.REFUSE, refusal=refusal, raw_output=code)
@@ -591,12 +606,10 @@ class SpanRouter:
             return screened
         fact = asks_world_fact(question)
         if fact is not None:
-            return self._refuse("OUT_OF_SCOPE", f"The question asks for a fact of the world or an "
-                                f"action ({fact!r}), which no source holds or performs.",
-                                out_of_scope_word=fact.lower())
+            return self._refuse("OUT_OF_SCOPE", question, "world_fact", out_of_scope_word=fact.lower())
         premise = unheld_premise(question)
         if premise is not None:
-            return self._refuse("OUT_OF_SCOPE", premise_text(premise), **premise)
+            return self._refuse("OUT_OF_SCOPE", question, text=premise_text(premise, question), **premise)
         p = self.probabilities(question)
         best = int(p.argmax())
         label, confidence = self.config.classes[best], float(p[best])
@@ -613,14 +626,14 @@ class SpanRouter:
                        key=lambda i: p[i])
             label, confidence = self.config.classes[best], float(p[best])
         if confidence < self.config.threshold:
-            return self._refuse("OUT_OF_SCOPE", f"No class reaches the span router's threshold "
-                                f"({confidence:.2f} < {self.config.threshold:.2f}).",
-                                best=label, probability=round(confidence, 4))
+            return self._refuse("OUT_OF_SCOPE", question, "under_threshold",
+                                {"threshold": self.config.threshold}, best=label,
+                                probability=round(confidence, 4))
         if label == "quote" and confidence < self.config.quote_doubt:
             ruled = self._rule_decision(question)
             if ruled.refusal is not None:  # its text, in its language; the doubt in the numbers
-                return self._refuse(ruled.refusal.code, ruled.refusal.text, **ruled.refusal.numbers,
-                                    probability=round(confidence, 4),
+                return self._refuse(ruled.refusal.code, question, text=ruled.refusal.text,
+                                    **ruled.refusal.numbers, probability=round(confidence, 4),
                                     quote_doubt=self.config.quote_doubt)
         return self._decide(label, question, confidence)
 
@@ -635,7 +648,7 @@ class SpanRouter:
         wanted = [i for i, c in enumerate(self.config.classes)
                   if (c.startswith("spec:") if source is Source.SPEC else _is_utility_class(c))]
         if not wanted:
-            return self._refuse("NO_SOURCE_FOUND", f"The span router has no class of {source}.")
+            return self._refuse("NO_SOURCE_FOUND", question, "no_source_class", {"source": source.value})
         best = max(wanted, key=lambda i: p[i])
         return self._decide(self.config.classes[best], question, float(p[best]))
 
@@ -653,31 +666,25 @@ class SpanRouter:
             refusal = named.refusal if named is not None else None
             if refusal is not None and "utility" in refusal.numbers and (
                     refusal.code == "ARGUMENT_IS_CIRCUMSTANCE"):
-                return self._refuse("ARGUMENT_IS_CIRCUMSTANCE", f"The question names only the "
-                                    f"circumstances of {refusal.numbers['argument']}, the data "
-                                    f"{refusal.numbers['utility']} needs.",
+                return self._refuse("ARGUMENT_IS_CIRCUMSTANCE", question, "circumstances_only",
                                     **refusal.numbers, probability=round(confidence, 4))
             if refusal is not None and refusal.code == "MISSING_ARGUMENT" and (
                     "utility" in refusal.numbers and points_at_data_elsewhere(question)):
                 uid, name = refusal.numbers["utility"], refusal.numbers["missing"]
-                return self._refuse("MISSING_ARGUMENT", f"The question names {uid} and points at "
-                                    f"data of its own that it does not give ({name}).",
+                return self._refuse("MISSING_ARGUMENT", question, "data_elsewhere",
                                     utility=uid, missing=name, probability=round(confidence, 4))
             return RouterDecision(source=Source.QUOTE, raw_output=raw)
         if label.startswith("refuse:"):
             code = label.split(":", 1)[1]
-            chose = (f"The likeliest of the span router's {len(self.config.classes)} classes is "
-                     f"the refusal {code} ({confidence:.2f})")
-            return self._refuse(code, f"{chose}: no utility, specification or quote class is "
-                                "likelier.", probability=round(confidence, 4))
+            return self._refuse(code, question, "likeliest_refusal", {"classes": len(self.config.classes)},
+                                probability=round(confidence, 4))
         if label.startswith("spec:"):
             spec = label.split(":", 1)[1]
             args = self._spec_inputs(spec, question)
             missing = open_spec_inputs(spec, args)
             if missing:
-                return self._refuse("MISSING_ARGUMENT", f"No word of the question settles input "
-                                    f"{missing[0]} of {spec}, and its conclusion depends on it.",
-                                    spec=spec, missing=missing[0])
+                return self._refuse("MISSING_ARGUMENT", question, "spec_input_open", spec=spec,
+                                    missing=missing[0])
             return RouterDecision(source=Source.SPEC, category="vat", spec=spec, args=args,
                                   raw_output=raw)
         return self._utility(label, question, raw)
@@ -708,21 +715,18 @@ class SpanRouter:
             # two candidates of one argument scored too close to choose, or too many spans
             return RouterDecision(source=Source.REFUSE, refusal=refused, raw_output=refused.code)
         if not verdict.passed:
-            return self._refuse("ARGUMENT_IS_CIRCUMSTANCE",
-                                f"The span bound to {verdict.argument} names a circumstance "
-                                f"({verdict.kind or verdict.reason}), not data, so {uid} was not called.",
-                                utility=uid, argument=verdict.argument)
+            return self._refuse("ARGUMENT_IS_CIRCUMSTANCE", question, "span_is_circumstance",
+                                {"kind": verdict.kind or verdict.reason}, utility=uid,
+                                argument=verdict.argument)
         if missing and missing[0].role.value == "data" and names_charset_of_data(
                 question, self.reference.schemas[uid]):
-            return self._refuse("ARGUMENT_IS_CIRCUMSTANCE", f"The question names only the charset "
-                                f"of {missing[0].name}, the data {uid} needs.",
-                                utility=uid, argument=missing[0].name)
+            return self._refuse("ARGUMENT_IS_CIRCUMSTANCE", question, "charset_only", utility=uid,
+                                argument=missing[0].name)
         # a value described by its parts («ИНН у Белова 12 цифр, начинается на 77 — он корректный?»)
         # is one value, not the topic, as the rule router decides it
         if missing and missing[0].role.value == "data" and describes_data(question):
-            return self._refuse("ARGUMENT_IS_CIRCUMSTANCE", f"The question describes {missing[0].name} "
-                                f"by its parts and gives no span of it, the data {uid} needs.",
-                                utility=uid, argument=missing[0].name)
+            return self._refuse("ARGUMENT_IS_CIRCUMSTANCE", question, "described_by_parts", utility=uid,
+                                argument=missing[0].name)
         if missing and asks_about_topic(question, missing):  # as the rule router decides it
             return RouterDecision(source=Source.QUOTE, raw_output=f"quote ({raw}: asks about the topic)")
         if missing:
@@ -732,20 +736,15 @@ class SpanRouter:
             others = [question[s:e].lower() for s, e, _ in circumstance_spans(question)]
             others = [w for w in others if not any(w in t or t in w for t in own)]
             if missing[0].role.value == "data" and others:
-                return self._refuse("ARGUMENT_IS_CIRCUMSTANCE",
-                                    f"The question names a circumstance where {uid} needs its data "
-                                    f"argument {name}; no span of the question gives {name}.",
+                return self._refuse("ARGUMENT_IS_CIRCUMSTANCE", question, "circumstance_instead",
                                     utility=uid, argument=name)
             aside = self._binding(uid, question).set_aside.get(name, ()) if self.binder else ()
             if aside:  # what was checked: these spans, and the form they lack
-                form = missing[0].shape or missing[0].form
-                why = ("being of another form than {} and not named as it" if missing[0].shape
-                       else "not having the form {}").format(form)
-                return self._refuse("MISSING_ARGUMENT", f"No span of the question gives {uid}'s "
-                                    f"required argument {name}; set aside, {why}: {', '.join(aside)}.",
-                                    utility=uid, missing=name, set_aside=list(aside), shape=form)
-            return self._refuse("MISSING_ARGUMENT", f"No span of the question gives {uid}'s "
-                                f"required argument {name}.", utility=uid, missing=name)
+                reason = "set_aside_shape" if missing[0].shape else "set_aside_form"
+                return self._refuse("MISSING_ARGUMENT", question, reason, {"spans": ", ".join(aside)},
+                                    utility=uid, missing=name, set_aside=list(aside),
+                                    shape=missing[0].shape or missing[0].form)
+            return self._refuse("MISSING_ARGUMENT", question, "missing_argument", utility=uid, missing=name)
         decision = self.reference.utility_decision(uid, question, spans)
         if decision.source is Source.UTILITY:
             return RouterDecision(source=Source.UTILITY, category=decision.category, utility=uid,

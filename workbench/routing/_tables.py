@@ -223,6 +223,12 @@ def refusal_texts() -> dict[str, dict[str, str]]:
 
 
 @functools.cache
+def span_refusal_texts() -> dict[str, dict[str, str]]:
+    """``data/span_refusals.yaml``: the span router's refusal texts by reason, and an unheld premise's."""
+    return check_refusal_texts(_read("data/span_refusals.yaml"), "data/span_refusals.yaml")
+
+
+@functools.cache
 def rule_patterns() -> Patterns:
     """``data/patterns.yaml``: the shapes of values and the cues around them, checked and compiled."""
     return Patterns(pattern_file("data/patterns.yaml", pieces=_pieces()))
