@@ -217,6 +217,20 @@ def test_an_address_runs_to_the_clause_after_which_no_part_of_it_follows(text, a
     assert (text[found[0][0]:found[0][1]] if found else None) == address
 
 
+@pytest.mark.parametrize(("text", "run"), [
+    ("Воробьёв Евгений. Водитель будет в 10:00", "Воробьёв Евгений"),  # the sentence after the name
+    ("Дмитрий Журавлёв, our steward supervisor", "Дмитрий Журавлёв"),  # a remark in Latin letters
+    ("Воробьёв Илья Кириллович. (Жуков не едет)", "Воробьёв Илья Кириллович"),
+    ("И. И. Петров", "И. И. Петров"),  # an initial's full stop ends nothing
+    ("ICAO: Иванов", "Иванов"),
+    ("Пасека Ёлкино, мёд разнотравье", "Пасека Ёлкино, мёд разнотравье"),  # a comma ends nothing
+    ("2025-0412", None),
+])
+def test_a_text_to_transliterate_is_its_first_cyrillic_clause(text, run):
+    found = form_spans("cyrillic", text)
+    assert (text[found[0][0]:found[0][1]] if found else None) == run
+
+
 def test_texts_declare_the_form_every_bundled_gold_value_has():
     """A declared form is what every meaningful value has: no gold call of a bundled set lacks it."""
     formed = {(s.id, a.name): a for s in load_catalog().schemas.values() for a in s.arguments if a.form}

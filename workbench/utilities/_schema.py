@@ -93,10 +93,39 @@ class TextForm(NamedTuple):
     without the sentence after it) rather than over the whole message."""
 
 
+_CLAUSE_END = re.compile(r"[.!?;:](?=\s|$)|[(\[]|\s[—–-]\s|\n")
+_FOREIGN_WORD = re.compile(r"(?<![\w-])[\w-]*[A-Za-z0-9][\w-]*")
+_CYRILLIC = re.compile(r"[А-Яа-яЁё]")
+
+
+def cyrillic_run(text: str) -> list[tuple[int, int]]:
+    """The Cyrillic text that ``text`` holds first, or nothing where it holds no Cyrillic letter.
+
+    It runs from its first Cyrillic letter to the first clause end (a full stop, a question or
+    exclamation mark, a semicolon or colon before a space, a bracket, a dash set apart, a line
+    break) or the first word in Latin letters or with a digit: «Воробьёв Евгений. Водитель» gives
+    the name, «Дмитрий Журавлёв, our steward supervisor» too. An initial's full stop («И. Петров»)
+    ends nothing.
+    """
+    first = _CYRILLIC.search(text)
+    if first is None:
+        return []
+    start, end = first.start(), len(text)
+    for stop in _CLAUSE_END.finditer(text, start):
+        if stop[0] == "." and re.search(r"(?:^|\s)\w$", text[:stop.start()]):
+            continue  # an initial
+        end = stop.start()
+        break
+    foreign = _FOREIGN_WORD.search(text, start, end)
+    if foreign is not None:
+        end = foreign.start()
+    end = start + len(text[start:end].rstrip(" ,;:—–-"))
+    return [(start, end)] if _CYRILLIC.search(text, start, end) else []
+
+
 _TEXT_FORMS: dict[str, TextForm] = {
     "table": TextForm(table_spans, whole=True),
-    "cyrillic": TextForm(lambda text: [(m.start(), m.end()) for m in re.finditer(r"[А-Яа-яЁё]+", text)],
-                         whole=False),
+    "cyrillic": TextForm(cyrillic_run, whole=True, within=True),
 }
 TEXT_FORMS: Mapping[str, TextForm] = MappingProxyType(_TEXT_FORMS)
 """The forms a text argument may declare, by name (a module adds its own with :func:`text_form`)."""
@@ -153,8 +182,8 @@ class Argument:
 
     form: str | None = None
     """For a text: the name of the form every meaningful value has (:data:`TEXT_FORMS`: a CSV
-    table is two lines or more with as many fields each, a text to transliterate holds a Cyrillic
-    letter). The utility still answers a value without it; a binder reads it to tell the data from
+    table is two lines or more with as many fields each, a text to transliterate is the Cyrillic
+    clause it opens with). The utility still answers a value without it; a binder reads it to tell the data from
     the other words of a message. ``None``: any text."""
 
     def limits(self) -> dict[str, int]:
