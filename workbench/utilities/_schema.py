@@ -183,8 +183,8 @@ class Argument:
     form: str | None = None
     """For a text: the name of the form every meaningful value has (:data:`TEXT_FORMS`: a CSV
     table is two lines or more with as many fields each, a text to transliterate is the Cyrillic
-    clause it opens with). The utility still answers a value without it; a binder reads it to tell the data from
-    the other words of a message. ``None``: any text."""
+    clause it opens with). The utility still answers a value without it; a binder reads it to
+    tell the data from the other words of a message. ``None``: any text."""
 
     def limits(self) -> dict[str, int]:
         """The size limits that hold for this argument, by name; derived from the type.
