@@ -660,11 +660,14 @@ def test_every_reason_the_span_router_gives_has_its_text_and_each_text_is_used()
     from workbench.refusal import falsehood_words
     from workbench.routing._tables import span_refusal_texts
 
-    source = (Path(__file__).resolve().parents[2] / "workbench" / "routing" / "_span.py").read_text(
-        encoding="utf-8")
-    used = set(re.findall(r'_refuse\([^()]*?question, "(\w+)"', source, re.DOTALL))
-    used |= {"set_aside_shape", "set_aside_form"} if '"set_aside_shape"' in source else set()
+    routing = Path(__file__).resolve().parents[2] / "workbench" / "routing"
+    source = (routing / "_span.py").read_text(encoding="utf-8")
+    asks = (routing / "_asks.py").read_text(encoding="utf-8")  # an unheld premise's words
+    named = set(re.findall(r'_refuse\([^()]*?question, "(\w+)"', source, re.DOTALL))
     texts = span_refusal_texts()
-    assert used and used <= set(texts)
-    assert set(texts) - used == {"*", "premise_utility", "premise_figure"}
+    assert named and named <= set(texts)  # every reason passed by name has its text
+    # and every text is named in the code that words it
+    assert all(f'"{key}"' in source or f'"{key}"' in asks for key in texts)
+    premise = {key for key in texts if key != "*" and f'"{key}"' in asks}
+    assert premise == {"premise_utility", "premise_figure"}
     assert all(falsehood_words(text) == [] for entry in texts.values() for text in entry.values())

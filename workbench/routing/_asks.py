@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from workbench.config import project_root
@@ -267,14 +268,23 @@ def refusal_lang(question: str) -> str:
     return "ru" if detect_lang(question) == "ru" else "en"
 
 
+def refusal_text(texts: Mapping[str, Mapping[str, str]], key: str, question: str, **fields: Any) -> str:
+    """The text of ``key`` in ``texts`` (``*`` where it has none), filled from ``fields``.
+
+    In the language of ``question``: how each router words a refusal from its table.
+    """
+    return texts.get(key, texts["*"])[refusal_lang(question)].format(**fields)
+
+
 def premise_text(premise: dict[str, Any], question: str) -> str:
     """The refusal's words for :func:`unheld_premise`'s finding, in the language of ``question``."""
-    texts = {key: text[refusal_lang(question)] for key, text in span_refusal_texts().items()}
     if "utility" in premise:
         computed = ", ".join(str(h) for h in premise["held"])
-        return texts["premise_utility"].format(**{**premise, "computed": computed})
+        return refusal_text(span_refusal_texts(), "premise_utility", question,
+                            **{**premise, "computed": computed})
     held = ", ".join(f"{h:g}" for h in premise["held"])
-    return texts["premise_figure"].format(**{**premise, "stated": f"{premise['stated']:g}", "held": held})
+    return refusal_text(span_refusal_texts(), "premise_figure", question,
+                        **{**premise, "stated": f"{premise['stated']:g}", "held": held})
 
 
 @functools.cache

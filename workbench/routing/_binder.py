@@ -262,15 +262,13 @@ class LearnedBinder:
                 ) -> dict[str, tuple[str, ...]]:
         """Hold each text argument that declares a form (:attr:`Argument.form`) to it, in place.
 
-        Where the form is a whole value (a CSV table, a misread text), the value is the longest
-        span of the question of that form that overlaps the reference's span: a table cut after
-        its first row, or a misread line cut at its first comma, is taken whole. A form sought
-        within the reference's span (an address) only cuts it: the sentence after an address is
-        left out. A span that
-        overlaps none and lacks the form gives way to the question's longest span of it (a table
-        below the request, where the reference bound a number above it); with none, or where the
-        form is only a mark (a Cyrillic letter), a span without it is left unbound. Returns the
-        spans set aside, by argument.
+        The value is the longest span of the question of that form that overlaps the reference's
+        span: a table cut after its first row, or a misread line cut at its first comma, is taken
+        whole. A form sought within the reference's span (an address, a name to transliterate)
+        only cuts it: the sentence after it is left out. A span that overlaps none and lacks the
+        form gives way to the question's longest span of it (a table below the request, where the
+        reference bound a number above it); with none, it is left unbound. Returns the spans set
+        aside, by argument.
         """
         aside: dict[str, tuple[str, ...]] = {}
         for arg in schema.arguments:
@@ -284,7 +282,7 @@ class LearnedBinder:
                 whole = ([] if at is None else
                          [(at[0] + s, at[0] + e) for s, e in form.find(question[at[0]:at[1]])])
             else:
-                whole = form.find(question) if form.whole else []
+                whole = form.find(question)
             near = [w for w in whole if at is not None and w[0] < at[1] and at[0] < w[1]]
             chosen = near[0] if near else None if fits else whole[0] if whole else None
             if chosen is not None and chosen != at:

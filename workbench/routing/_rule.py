@@ -17,7 +17,7 @@ It is a frozen baseline: its knowledge is data (the ``triggers`` of ``synonyms.y
 ``data/patterns.yaml``, ``data/not_a_value.yaml``, its refusal texts in ``data/rule_refusals.yaml``,
 loaded and checked by :mod:`._tables`), a
 snapshot test holds every decision it makes on the bundled question sets and another its size
-(917 lines of code, which may only come down). Its own code is
+in lines of code, which may only come down. Its own code is
 :mod:`._rule_offer` (the spans a question offers), :mod:`._rule_bind` (binding them to arguments)
 and this module, which chooses; it reads the checks the span router asks too, :mod:`._values`
 (where a value stands, and where a number is none) and :mod:`._asks` (what a question asks
@@ -46,7 +46,7 @@ from workbench.routing._asks import (
     not_asked,
     orders_computation,
     premise_text,
-    refusal_lang,
+    refusal_text,
     unheld_premise,
 )
 from workbench.routing._normalise import ArgSpan
@@ -217,9 +217,8 @@ class RuleRouter:
             # the text names what is missing (the argument and its utility or spec) or what was
             # checked, from the numbers that go with it, in the question's language
             key = next((f"{code}:{n}" for n in numbers if f"{code}:{n}" in REFUSAL_TEXTS), code)
-            template = REFUSAL_TEXTS.get(key, REFUSAL_TEXTS["*"])[refusal_lang(question)]
-            text = template.format(**{"code": code, "utilities": utilities, "specs": specs,
-                                      **numbers})
+            text = refusal_text(REFUSAL_TEXTS, key, question,
+                                **{"code": code, "utilities": utilities, "specs": specs, **numbers})
         refusal = Refusal(code=code, area=f"rule router ({utilities} utilities, "
                           f"{specs} spec vocabularies)", numbers=numbers, text=text)
         return RouterDecision(source=Source.REFUSE, refusal=refusal, raw_output=code)

@@ -59,7 +59,7 @@ from workbench.routing._asks import (
     orders_computation,
     points_at_data_elsewhere,
     premise_text,
-    refusal_lang,
+    refusal_text,
     unheld_premise,
 )
 from workbench.routing._binder import Binding, LearnedBinder
@@ -589,8 +589,7 @@ class SpanRouter:
         language, filled from the numbers and ``words``.
         """
         if text is None:
-            template = SPAN_REFUSALS.get(reason, SPAN_REFUSALS["*"])[refusal_lang(question)]
-            text = template.format(**{"code": code, **numbers, **(words or {})})
+            text = refusal_text(SPAN_REFUSALS, reason, question, **{"code": code, **numbers, **(words or {})})
         refusal = Refusal(code=code, area=f"span router ({len(self.config.classes)} classes)",
                           numbers=numbers, text=text)
         return RouterDecision(source=Source.REFUSE, refusal=refusal, raw_output=code)

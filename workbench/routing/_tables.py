@@ -1,6 +1,6 @@
 """The routers' words as data: trigger words and named patterns, loaded once and checked.
 
-Four files of the package hold what the rule router knows, and what the checks every router asks
+Five files of the package hold what the rule router knows, and what the checks every router asks
 (:mod:`._asks`, :mod:`._values`) read, so that no rule is code:
 
 - ``synonyms.yaml``, section ``triggers``: the words that name each utility, by utility id (read
@@ -10,7 +10,8 @@ Four files of the package hold what the rule router knows, and what the checks e
   world);
 - ``data/not_a_value.yaml``: the contexts in which a number is no argument's value (a booking's
   number, a room, a time of day, a count of time), read by :mod:`._values`;
-- ``data/rule_refusals.yaml``: the rule router's refusal texts, in English and Russian.
+- ``data/rule_refusals.yaml`` and ``data/span_refusals.yaml``: each router's refusal texts, in
+  English and Russian (worded by :func:`._asks.refusal_text`).
 
 A pattern file maps a name to an entry with these keys (any other key raises
 :class:`RuleDataError` naming the file and the entry):
@@ -200,7 +201,7 @@ def _pieces() -> tuple[tuple[str, str], ...]:
 
 
 REFUSAL_LANGUAGES = ("en", "ru")
-"""The languages every refusal text of the rule router is written in."""
+"""The languages every refusal text of a router is written in."""
 
 
 def check_refusal_texts(data: Any, filename: str) -> dict[str, dict[str, str]]:

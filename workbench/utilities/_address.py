@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from workbench.utilities._schema import BadArgument, data, define, ex, text_form
+from workbench.utilities._schema import CLAUSE_END, BadArgument, data, define, ex, text_form
 
 POSTCODE = re.compile(r"(?<!\d)([1-6]\d{5})(?!\d)")
 FEDERAL_CITIES = ("Москва", "Санкт-Петербург", "Севастополь")
@@ -45,8 +45,6 @@ ADDRESS = data("address", "string", "the postal address", "почтовый ад
 ABBREVIATED = re.compile(r"(?:^|[\s,.])(?:г|гор|ул|д|кв|обл|корп|к|стр|оф|пр|пр-т|пр-кт|просп|наб|пер|пл|ш|"
                          r"мкр|пос|п|с|р-н|респ|б-р|туп|лит|эт|пом|каб|влд|им)$", re.IGNORECASE)
 """A word that ends in an abbreviation's full stop (``г.``, ``ул.``, ``кв.``): no sentence ends there."""
-CLAUSE_END = re.compile(r"\n|\s[—–-]\s|[(\[;!?]|:(?=\s)|\.(?=\s|$)")
-"""Where a clause may end: a line break, a dash set apart, a bracket, a full stop before a space."""
 ADDRESS_FIELDS = 2
 """The fewest parts the parser must read for a text to hold an address."""
 
@@ -55,7 +53,7 @@ def _read_fields(text: str) -> dict[str, Any]:
     return {k: v for k, v in parse(text).items() if k != "other" and v is not None}
 
 
-@text_form("address", whole=True, within=True)
+@text_form("address", within=True)
 def address_spans(text: str) -> list[tuple[int, int]]:
     """The address that ``text`` opens with, or nothing where the parser reads fewer than two parts.
 

@@ -115,7 +115,7 @@ def _neutral(word: str) -> bool:
     return word.isascii() and not any(c.isalpha() for c in word)
 
 
-@text_form("misread", whole=True)
+@text_form("misread")
 def misread_spans(text: str) -> list[tuple[int, int]]:
     """The runs of ``text`` that are misread UTF-8, longest first.
 

@@ -85,15 +85,16 @@ class TextForm(NamedTuple):
     """A form a text argument may declare (:attr:`Argument.form`)."""
 
     find: Callable[[str], list[tuple[int, int]]]
-    """The spans of a text that have the form, longest first."""
-    whole: bool
-    """Whether such a span is a whole value (a table) or only a mark of one (a Cyrillic word)."""
+    """The spans of a text that have the form, longest first: each a whole value."""
     within: bool = False
     """Whether its spans are sought inside the span a binding chose (a cut of it, an address
     without the sentence after it) rather than over the whole message."""
 
 
-_CLAUSE_END = re.compile(r"[.!?;:](?=\s|$)|[(\[]|\s[—–-]\s|\n")
+CLAUSE_END = re.compile(r"[.!?;:](?=\s|$)|[(\[]|\s[—–-]\s|\n")
+"""Where a clause may end: a full stop, a question or exclamation mark, a semicolon or colon before
+a space, a bracket, a dash set apart, a line break (a form that reads an abbreviation's or an
+initial's full stop as none says so itself)."""
 _FOREIGN_WORD = re.compile(r"(?<![\w-])[\w-]*[A-Za-z0-9][\w-]*")
 _CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 
@@ -111,7 +112,7 @@ def cyrillic_run(text: str) -> list[tuple[int, int]]:
     if first is None:
         return []
     start, end = first.start(), len(text)
-    for stop in _CLAUSE_END.finditer(text, start):
+    for stop in CLAUSE_END.finditer(text, start):
         if stop[0] == "." and re.search(r"(?:^|\s)\w$", text[:stop.start()]):
             continue  # an initial
         end = stop.start()
@@ -124,20 +125,20 @@ def cyrillic_run(text: str) -> list[tuple[int, int]]:
 
 
 _TEXT_FORMS: dict[str, TextForm] = {
-    "table": TextForm(table_spans, whole=True),
-    "cyrillic": TextForm(cyrillic_run, whole=True, within=True),
+    "table": TextForm(table_spans),
+    "cyrillic": TextForm(cyrillic_run, within=True),
 }
 TEXT_FORMS: Mapping[str, TextForm] = MappingProxyType(_TEXT_FORMS)
 """The forms a text argument may declare, by name (a module adds its own with :func:`text_form`)."""
 
 
-def text_form(name: str, *, whole: bool, within: bool = False
+def text_form(name: str, *, within: bool = False
               ) -> Callable[[Callable[[str], list[tuple[int, int]]]], Callable[[str], list[tuple[int, int]]]]:
     """Register the decorated finder as the text form ``name`` (:class:`TextForm`)."""
     def register(find: Callable[[str], list[tuple[int, int]]]) -> Callable[[str], list[tuple[int, int]]]:
         if name in _TEXT_FORMS:
             raise ValueError(f"text form {name!r} is registered twice")
-        _TEXT_FORMS[name] = TextForm(find, whole, within)
+        _TEXT_FORMS[name] = TextForm(find, within)
         return find
     return register
 
