@@ -522,3 +522,26 @@ def test_a_whole_value_cut_by_the_reference_is_taken_whole():
     binder = LearnedBinder(_model({}), lambda schema, q: {"data": ArgSpan(first, row, "text")})
     assert binder.bind(schemas["format.csv_to_markdown"], table).spans["data"].value(table) == (
         "animal,kg\nlion,7\ntiger,6")
+
+
+def test_a_base64_string_cut_at_its_plus_is_taken_whole_and_the_form_binds_nothing_of_its_own():
+    decode = load_catalog().schemas["encoding.base64_decode"]
+    question = "что тут написано? 0JzQsNGCINCyINGC0YDQuCDRhdC+0LTQsA== (пост #771)"
+    start = question.index("0JzQ")
+    cut = LearnedBinder(_model({}), lambda schema, q: {"data": ArgSpan(start, question.index("+"), "text")})
+    bound = cut.bind(decode, question)
+    assert bound.spans["data"].value(question) == "0JzQsNGCINCyINGC0YDQuCDRhdC+0LTQsA=="
+    # where the reference binds nothing, the form does not pick a word of the message in its place
+    asked = "Base64-decode the field from the turnstile log, CVE-2024-5535 aside"
+    nothing = LearnedBinder(_model({}), lambda schema, q: {})
+    assert "data" not in nothing.bind(decode, asked).spans
+
+
+def test_a_link_is_cut_at_the_space_after_it_never_extended():
+    parse = load_catalog().schemas["net.parse_url"]
+    question = "break down this link: https://example.ru/trial?promo=FIRST10#signup — not the old /promo page"
+    start = question.index("https")
+    binder = LearnedBinder(_model({}), lambda schema, q: {"url": ArgSpan(start, len(question), "text")})
+    bound = binder.bind(parse, question)
+    assert bound.spans["url"].value(question) == "https://example.ru/trial?promo=FIRST10#signup"
+    assert bound.set_aside == {"url": (question[start:],)}

@@ -231,12 +231,36 @@ def test_a_text_to_transliterate_is_its_first_cyrillic_clause(text, run):
     assert (text[found[0][0]:found[0][1]] if found else None) == run
 
 
+@pytest.mark.parametrize(("text", "run"), [
+    ("what does it say? 0JzQsNGCINCyINGC0YDQuCDRhdC+0LTQsA== (post #771)",
+     "0JzQsNGCINCyINGC0YDQuCDRhdC+0LTQsA=="),  # a plus and a slash are inside the string
+    ("token: eyJidWlsZCI6IjEuMC4zIn0 from the configuration file", "eyJidWlsZCI6IjEuMC4zIn0"),
+    ("decode c2VjcmV0", "c2VjcmV0"),
+    ("the configuration of 2025", None),  # a word, a year: no encoded bytes
+])
+def test_a_base64_run_is_encoded_bytes_whole_not_a_word(text, run):
+    found = form_spans("base64", text)
+    assert (text[found[0][0]:found[0][1]] if found else None) == run
+
+
+@pytest.mark.parametrize(("text", "url"), [
+    ("https://example.ru/a?x=1#top — not the old /promo page", "https://example.ru/a?x=1#top"),
+    ("(see https://a.ru/x).", "https://a.ru/x"),
+    ("rtsp://viewer@192.168.50.21:8554/ch/102", "rtsp://viewer@192.168.50.21:8554/ch/102"),
+    ("example.com/x", None),  # no scheme, no link of this form
+])
+def test_a_link_is_its_first_url_with_a_scheme_up_to_a_space(text, url):
+    found = form_spans("url", text)
+    assert (text[found[0][0]:found[0][1]] if found else None) == url
+
+
 def test_texts_declare_the_form_every_bundled_gold_value_has():
     """A declared form is what every meaningful value has: no gold call of a bundled set lacks it."""
     formed = {(s.id, a.name): a for s in load_catalog().schemas.values() for a in s.arguments if a.form}
     assert set(formed) == {("format.csv_to_markdown", "data"), ("format.csv_to_json", "data"),
                            ("text.transliterate", "text"), ("charset.fix_mojibake", "text"),
-                           ("address.parse_ru", "address"), ("address.normalize_ru", "address")}
+                           ("address.parse_ru", "address"), ("address.normalize_ru", "address"),
+                           ("encoding.base64_decode", "data"), ("net.parse_url", "url")}
     seen = 0
     for path in sorted((ROOT / "corpus" / "questions").rglob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
@@ -253,7 +277,9 @@ def test_texts_declare_the_form_every_bundled_gold_value_has():
     assert seen > 100
     for (uid, name), arg in formed.items():  # a value without the form is answered, not refused
         example = next(e for e in EXAMPLES if e.utility == uid)
-        assert call_utility(uid, {**example.args, name: "2025"}).ok
+        outcome = call_utility(uid, {**example.args, name: "2025"})
+        # Base64 reads "2025" as bytes that are no UTF-8: the utility's own check, no form's
+        assert outcome.ok or (uid, outcome.refusal.code) == ("encoding.base64_decode", "BAD_ARGUMENT")
         assert arg.to_json_schema()["x-form"] == arg.to_dict()["form"] == arg.form
 
 

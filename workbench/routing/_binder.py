@@ -267,8 +267,8 @@ class LearnedBinder:
         whole. A form sought within the reference's span (an address, a name to transliterate)
         only cuts it: the sentence after it is left out. A span that overlaps none and lacks the
         form gives way to the question's longest span of it (a table below the request, where the
-        reference bound a number above it); with none, it is left unbound. Returns the spans set
-        aside, by argument.
+        reference bound a number above it) where the form moves (:attr:`TextForm.moves`); with
+        none, or where it does not, it is left unbound. Returns the spans set aside, by argument.
         """
         aside: dict[str, tuple[str, ...]] = {}
         for arg in schema.arguments:
@@ -284,7 +284,7 @@ class LearnedBinder:
             else:
                 whole = form.find(question)
             near = [w for w in whole if at is not None and w[0] < at[1] and at[0] < w[1]]
-            chosen = near[0] if near else None if fits else whole[0] if whole else None
+            chosen = near[0] if near else None if fits or not form.moves else whole[0] if whole else None
             if chosen is not None and chosen != at:
                 spans[arg.name] = ArgSpan(chosen[0], chosen[1], "text")
             elif chosen is None and at is not None and not fits:

@@ -17,10 +17,13 @@ from workbench.utilities._schema import (
     define,
     encode_text,
     ex,
+    text_form,
 )
 
 TEXT = data("text", "string", "the text to encode", "текст, который нужно закодировать")
 DATA = data("data", "string", "the encoded data to decode", "закодированные данные")
+BASE64_DATA = data("data", "string", "the encoded data to decode", "закодированные данные",
+                   form="base64")
 CHARSET = circ(
     "charset",
     "string",
@@ -30,6 +33,29 @@ CHARSET = circ(
     default="utf-8",
 )
 _HEX_SEPARATORS = re.compile(r"[\s:]|0x", re.IGNORECASE)
+_BASE64_RUN = re.compile(r"(?<![\w+/=-])[A-Za-z0-9+/_-]{4,}={0,2}(?![\w+/=-])")
+
+
+@text_form("base64", moves=False)
+def base64_spans(text: str) -> list[tuple[int, int]]:
+    """The runs of ``text`` in the Base64 alphabet (standard or URL-safe, padding at the end), longest first.
+
+    A run reads as encoded bytes (:func:`_encoded`). A string bound short of its end stopped at a
+    mark a word does not hold: the ``+`` of «0JzQsNGCINCyINGC0YDQuCDRhdC+0LTQsA==» is inside its
+    run, so the run is the whole string.
+    """
+    runs = [(m.start(), m.end()) for m in _BASE64_RUN.finditer(text) if _encoded(m[0])]
+    return sorted(runs, key=lambda s: (s[0] - s[1], s[0]))
+
+
+def _encoded(run: str) -> bool:
+    """Whether a run reads as encoded bytes, not a word.
+
+    It holds a letter, and a digit, a ``+/=`` mark or a capital after its first character
+    («SGVsbG8=», «c2VjcmV0»; not «configuration» or «2025»).
+    """
+    return any(c.isalpha() for c in run) and any(
+        c.isdigit() or c in "+/=" or c.isupper() for c in run[1:])
 
 
 @define(
@@ -60,7 +86,7 @@ def base64url_encode(text: str, charset: str = "utf-8") -> str:
     "encoding.base64_decode",
     en="decode base64 (standard or URL-safe) to text",
     ru="декодировать Base64 (обычный или URL-вариант) в текст",
-    args=[DATA, CHARSET],
+    args=[BASE64_DATA, CHARSET],
     examples=[ex({"data": "SGVsbG8="}, "Hello"), ex({"data": "0J/RgNC40LLQtdGC"}, "Привет")],
 )
 def base64_decode(data: str, charset: str = "utf-8") -> str:

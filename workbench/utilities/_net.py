@@ -7,9 +7,25 @@ import re
 import urllib.parse
 from typing import Any
 
-from workbench.utilities._schema import BadArgument, data, define, ex
+from workbench.utilities._schema import BadArgument, data, define, ex, text_form
 
 CIDR = data("cidr", "string", "the network in CIDR form", "сеть в записи CIDR")
+_URL = re.compile(r"(?<![\w.+-])[A-Za-z][A-Za-z0-9+.-]*://\S+")
+_URL_TAIL = ".,;:!?»\"'”)"
+
+
+@text_form("url", within=True)
+def url_spans(text: str) -> list[tuple[int, int]]:
+    """The first URL written with its scheme in ``text``.
+
+    It runs up to the next space, less the punctuation a sentence puts after it («…#signup — not
+    the old /promo page» gives the link).
+    """
+    found = _URL.search(text)
+    if found is None:
+        return []
+    end = found.start() + len(found[0].rstrip(_URL_TAIL))
+    return [(found.start(), end)]
 
 
 def _network(value: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
@@ -147,7 +163,7 @@ def mac_normalize(mac: str) -> str:
     "net.parse_url",
     en="the parts of a URL: scheme, user, host, port, path, query, fragment",
     ru="части URL: схема, пользователь, хост, порт, путь, параметры, фрагмент",
-    args=[data("url", "string", "the URL", "URL")],
+    args=[data("url", "string", "the URL", "URL", form="url")],
     result="object",
     examples=[
         ex(

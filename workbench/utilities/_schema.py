@@ -89,6 +89,10 @@ class TextForm(NamedTuple):
     within: bool = False
     """Whether its spans are sought inside the span a binding chose (a cut of it, an address
     without the sentence after it) rather than over the whole message."""
+    moves: bool = True
+    """Whether a binding of no span of the form gives way to the message's longest span of it (a
+    table below the request); where not, a span of it is only taken where it overlaps the binding's
+    (a Base64 string bound short of its end), and the form never binds a span of its own."""
 
 
 CLAUSE_END = re.compile(r"[.!?;:](?=\s|$)|[(\[]|\s[—–-]\s|\n")
@@ -132,13 +136,13 @@ TEXT_FORMS: Mapping[str, TextForm] = MappingProxyType(_TEXT_FORMS)
 """The forms a text argument may declare, by name (a module adds its own with :func:`text_form`)."""
 
 
-def text_form(name: str, *, within: bool = False
+def text_form(name: str, *, within: bool = False, moves: bool = True
               ) -> Callable[[Callable[[str], list[tuple[int, int]]]], Callable[[str], list[tuple[int, int]]]]:
     """Register the decorated finder as the text form ``name`` (:class:`TextForm`)."""
     def register(find: Callable[[str], list[tuple[int, int]]]) -> Callable[[str], list[tuple[int, int]]]:
         if name in _TEXT_FORMS:
             raise ValueError(f"text form {name!r} is registered twice")
-        _TEXT_FORMS[name] = TextForm(find, within)
+        _TEXT_FORMS[name] = TextForm(find, within, moves)
         return find
     return register
 
