@@ -545,3 +545,27 @@ def test_a_link_is_cut_at_the_space_after_it_never_extended():
     bound = binder.bind(parse, question)
     assert bound.spans["url"].value(question) == "https://example.ru/trial?promo=FIRST10#signup"
     assert bound.set_aside == {"url": (question[start:],)}
+
+
+def test_a_phrase_bound_with_a_remark_after_it_is_asked_about_not_cut():
+    schemas = load_catalog().schemas
+    escape = schemas["encoding.html_escape"]
+    question = "escape this headline for the site: Smith & Sons <Autumn> Cup. The old one was fine"
+    start = question.index("Smith")
+    binder = LearnedBinder(_model({}), lambda schema, q: {"text": ArgSpan(start, len(question), "text")})
+    bound = binder.bind(escape, question)
+    assert bound.refusal is not None and bound.refusal.code == "AMBIGUOUS_ARGUMENT"
+    assert bound.refusal.numbers["values"] == ["Smith & Sons <Autumn> Cup", question[start:]]
+    assert falsehood_words(bound.refusal.text) == []
+    # a phrase set in quote marks is whole, its dash included
+    quoted = "url-encode «Сплин – Романс» for the search link"
+    inner = quoted.index("Сплин")
+    whole = LearnedBinder(_model({}), lambda schema, q: {
+        "text": ArgSpan(inner, quoted.index("»"), "text")})
+    bound = whole.bind(schemas["encoding.url_encode"], quoted)
+    assert bound.refusal is None and bound.spans["text"].value(quoted) == "Сплин – Романс"
+    # a passage (a word count) is no phrase: its sentences are the data
+    count = "how many words: It rained. We stayed in."
+    at = count.index("It")
+    passage = LearnedBinder(_model({}), lambda schema, q: {"text": ArgSpan(at, len(count), "text")})
+    assert passage.bind(schemas["text.word_count"], count).refusal is None

@@ -254,9 +254,50 @@ def test_a_link_is_its_first_url_with_a_scheme_up_to_a_space(text, url):
     assert (text[found[0][0]:found[0][1]] if found else None) == url
 
 
+@pytest.mark.parametrize(("text", "clause"), [
+    ("Smith & Sons <Autumn> Cup. The old one for Members' Day was fine", "Smith & Sons <Autumn> Cup"),
+    ("Floor Plan Level 2 Rev C (sheet A-102)", "Floor Plan Level 2 Rev C"),
+    ("bar_menu_v3.pdf — v2 уже не актуален, его не считай", "bar_menu_v3.pdf"),
+    ("anna.petrova@mail.ru", "anna.petrova@mail.ru"),  # a full stop inside a word ends nothing
+    ("Hello, world!", "Hello, world!"),  # no words after the end
+    ("И. Петров", "И. Петров"),  # an initial
+    ("(sheet A-102)", None),  # a text that opens with its clause end has no first clause
+])
+def test_a_phrase_runs_to_its_first_clause_end_that_words_follow(text, clause):
+    found = form_spans("phrase", text)
+    assert (text[found[0][0]:found[0][1]] if found else None) == clause
+
+
+def test_a_phrase_leaves_nearly_every_bundled_gold_value_whole():
+    """What a phrase costs: a gold value it would ask about, unquoted in its question."""
+    from workbench.routing._binder_candidates import set_in_quotes
+    from workbench.routing._normalise import ArgSpan
+
+    phrases = {(s.id, a.name) for s in load_catalog().schemas.values() for a in s.arguments
+               if a.form == "phrase"}
+    assert {"hash.md5", "encoding.html_escape", "text.change_case", "id.uuid5"} <= {u for u, _ in phrases}
+    seen, asked = 0, []
+    for path in sorted((ROOT / "corpus" / "questions").rglob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            gold = row.get("gold")
+            if not isinstance(gold, dict) or gold.get("source") != "utility":
+                continue
+            for name, value in (gold.get("args") or {}).items():
+                if (gold.get("utility"), name) not in phrases or not isinstance(value, str):
+                    continue
+                seen += 1
+                at = row["question"].find(value)
+                if form_spans("phrase", value) != [(0, len(value))] and not set_in_quotes(
+                        row["question"], ArgSpan(at, at + len(value), "text")):
+                    asked.append(row["id"])
+    assert seen > 500 and len(asked) <= seen // 100, asked
+
+
 def test_texts_declare_the_form_every_bundled_gold_value_has():
     """A declared form is what every meaningful value has: no gold call of a bundled set lacks it."""
-    formed = {(s.id, a.name): a for s in load_catalog().schemas.values() for a in s.arguments if a.form}
+    formed = {(s.id, a.name): a for s in load_catalog().schemas.values() for a in s.arguments
+              if a.form and not TEXT_FORMS[a.form].asks}
     assert set(formed) == {("format.csv_to_markdown", "data"), ("format.csv_to_json", "data"),
                            ("text.transliterate", "text"), ("charset.fix_mojibake", "text"),
                            ("address.parse_ru", "address"), ("address.normalize_ru", "address"),

@@ -10,8 +10,9 @@ reaches one half. Where a candidate of another value scores within the calibrate
 
 Arguments the binder does not weigh (texts, enums, units, bases) keep the span a reference
 binding gives, except a text span that holds a quoted literal with words of the message beside it
-(:func:`._binder_candidates.quoted_within`): that is refused as ambiguous too, naming the literal
-and the whole run; the reference's choice is also one feature of a weighed argument unless the model
+(:func:`._binder_candidates.quoted_within`), or a phrase with words after its first clause
+(:func:`_phrase_within`: a title to escape with a remark after it): that is refused as ambiguous
+too, naming the literal or the clause and the whole run; the reference's choice is also one feature of a weighed argument unless the model
 was trained without it (:attr:`BinderModel.reference`), which is how its worth is measured.
 """
 
@@ -35,11 +36,12 @@ from workbench.routing._binder_candidates import (
     named_fit,
     quoted_within,
     same_value,
+    set_in_quotes,
     weighed,
 )
 from workbench.routing._binder_features import argument_place, pair_features
 from workbench.routing._normalise import ArgSpan
-from workbench.utilities import MESSAGES, TEXT_FORMS, UtilityCode, UtilitySchema
+from workbench.utilities import MESSAGES, TEXT_FORMS, Argument, UtilityCode, UtilitySchema
 
 DEFAULT_PATH = Path("models/binder/binder.json")
 """Where the committed weights live, relative to the project root."""
@@ -224,7 +226,9 @@ class LearnedBinder:
             if span is None or arg.type != "string" or arg.choices or span.normaliser != "text":
                 continue
             inner = quoted_within(question, span)
-            if inner is not None:  # the quoted literal or the whole run: the person asking says which
+            if inner is None:
+                inner = _phrase_within(arg, question, span)
+            if inner is not None:  # the literal or the whole run: the person asking says which
                 return Binding(spans, (), ambiguity_refusal(
                     schema.id, arg.name, question[inner[0]:inner[1]], question[span.start:span.end],
                     0.0, self.model.margin, lang))
@@ -273,7 +277,7 @@ class LearnedBinder:
         aside: dict[str, tuple[str, ...]] = {}
         for arg in schema.arguments:
             span = spans.get(arg.name)
-            if arg.form is None:
+            if arg.form is None or TEXT_FORMS[arg.form].asks:
                 continue
             at = (span.start, span.end) if span is not None else None
             fits = at is not None and arg.has_form(question[at[0]:at[1]])
@@ -301,6 +305,22 @@ class LearnedBinder:
                        text=TOO_MANY_TEXT[lang].format(found=found.found, what=found.what,
                                                        argument=found.argument, utility=schema.id,
                                                        limit=found.limit))
+
+
+def _phrase_within(arg: Argument, question: str, span: ArgSpan) -> tuple[int, int] | None:
+    """The first clause of a phrase (a form that asks, :attr:`TextForm.asks`) ``span`` holds more than.
+
+    ``None`` where the span is the phrase whole, is set in quote marks or has no such form.
+    «Smith & Sons Cup. The old one was fine» bound for an HTML escape has two readings, the title
+    and the whole run, and nothing in the span says which; a span set in quote marks is whole.
+    """
+    if arg.form is None or not TEXT_FORMS[arg.form].asks or set_in_quotes(question, span):
+        return None
+    found = TEXT_FORMS[arg.form].find(question[span.start:span.end])
+    if found and found[0] == (0, span.end - span.start):
+        return None
+    start, end = found[0] if found else (0, span.end - span.start)
+    return (span.start + start, span.start + end) if end > start else None
 
 
 def candidate_features(schema: UtilitySchema, question: str, name: str, found: list[Candidate],

@@ -171,6 +171,16 @@ def quoted_within(question: str, span: ArgSpan) -> tuple[int, int] | None:
     return None
 
 
+CLOSING = {"«": "»", "“": "”", "„": "“", '"': '"', "'": "'", "`": "`"}
+"""Each quote mark that opens a literal and the mark that closes it."""
+
+
+def set_in_quotes(question: str, span: ArgSpan) -> bool:
+    """Whether ``span`` stands between a quote mark and its closing one («Сплин – Романс»)."""
+    opening = question[span.start - 1:span.start] if span.start else ""
+    return opening in CLOSING and question[span.end:span.end + 1] == CLOSING[opening]
+
+
 def same_value(a: Any, b: Any) -> bool:
     """Whether two argument values are the same (numbers compared as numbers, strings without spaces)."""
     if isinstance(a, bool) or isinstance(b, bool):
@@ -182,5 +192,6 @@ def same_value(a: Any, b: Any) -> bool:
     return False
 
 
-__all__ = ["MAX_CANDIDATES", "MAX_SPAN_CHARS", "QUOTE_MARKS", "Candidate",
-           "TooManyCandidates", "candidates", "named_fit", "quoted_within", "same_value", "weighed"]
+__all__ = ["CLOSING", "MAX_CANDIDATES", "MAX_SPAN_CHARS", "QUOTE_MARKS", "Candidate",
+           "TooManyCandidates", "candidates", "named_fit", "quoted_within", "same_value",
+           "set_in_quotes", "weighed"]

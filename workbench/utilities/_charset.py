@@ -18,7 +18,7 @@ from workbench.utilities._schema import (
     text_form,
 )
 
-TEXT = data("text", "string", "the text", "текст")
+TEXT = data("text", "string", "the text", "текст", form="phrase")
 CHARSET = circ(
     "charset", "string", "the charset (e.g. windows-1251)", "кодировка (например, windows-1251)"
 )

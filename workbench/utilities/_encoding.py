@@ -20,7 +20,7 @@ from workbench.utilities._schema import (
     text_form,
 )
 
-TEXT = data("text", "string", "the text to encode", "текст, который нужно закодировать")
+TEXT = data("text", "string", "the text to encode", "текст, который нужно закодировать", form="phrase")
 DATA = data("data", "string", "the encoded data to decode", "закодированные данные")
 BASE64_DATA = data("data", "string", "the encoded data to decode", "закодированные данные",
                    form="base64")

@@ -8,7 +8,7 @@ import zlib
 
 from workbench.utilities._schema import circ, data, define, encode_text, ex
 
-TEXT = data("text", "string", "the text to hash", "текст, который нужно захешировать")
+TEXT = data("text", "string", "the text to hash", "текст, который нужно захешировать", form="phrase")
 CHARSET = circ(
     "charset",
     "string",
@@ -176,7 +176,7 @@ def adler32(text: str, charset: str = "utf-8") -> str:
     "hash.hmac_sha256",
     en="HMAC-SHA256 of a text under a key, hex",
     ru="HMAC-SHA256 текста с ключом, в шестнадцатеричном виде",
-    args=[TEXT, data("key", "string", "the secret key", "секретный ключ"), CHARSET],
+    args=[TEXT, data("key", "string", "the secret key", "секретный ключ", form="phrase"), CHARSET],
     examples=[
         ex(
             {"text": "what do ya want for nothing?", "key": "Jefe"},

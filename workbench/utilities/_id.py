@@ -276,7 +276,7 @@ NAMESPACE = circ(
     "dns, url, oid, x500 or a UUID",
     "пространство имён: dns, url, oid, x500 или UUID",
 )
-NAME = data("name", "string", "the name", "имя")
+NAME = data("name", "string", "the name", "имя", form="phrase")
 
 
 @define(

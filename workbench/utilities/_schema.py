@@ -93,6 +93,9 @@ class TextForm(NamedTuple):
     """Whether a binding of no span of the form gives way to the message's longest span of it (a
     table below the request); where not, a span of it is only taken where it overlaps the binding's
     (a Base64 string bound short of its end), and the form never binds a span of its own."""
+    asks: bool = False
+    """Whether a binding's span that holds more than the form's span has two readings, the form's
+    and the whole, so that the binder asks which (``AMBIGUOUS_ARGUMENT``) instead of cutting."""
 
 
 CLAUSE_END = re.compile(r"[.!?;:](?=\s|$)|[(\[]|\s[—–-]\s|\n")
@@ -128,9 +131,30 @@ def cyrillic_run(text: str) -> list[tuple[int, int]]:
     return [(start, end)] if _CYRILLIC.search(text, start, end) else []
 
 
+_WORDS = re.compile(r"[^\W\d_]{2,}")
+
+
+def first_clause(text: str) -> list[tuple[int, int]]:
+    """``text`` up to its first clause end that words follow, or the whole of it where none does.
+
+    A text a utility takes as one value (what a hash, an encoding or a case change is given) runs
+    to a clause end (:data:`CLAUSE_END`) only where the message goes on in words after it: «Smith &
+    Sons Cup. The old one was fine» gives «Smith & Sons Cup», "Hello, world!" the whole. An
+    initial's full stop ends nothing. Returns nothing for a text that opens with its clause end.
+    """
+    for stop in CLAUSE_END.finditer(text):
+        if stop[0] == "." and re.search(r"(?:^|\s)\w$", text[:stop.start()]):
+            continue  # an initial
+        if _WORDS.search(text, stop.end()):
+            end = len(text[:stop.start()].rstrip(" ,;:—–-"))
+            return [(0, end)] if end else []
+    return [(0, len(text))]
+
+
 _TEXT_FORMS: dict[str, TextForm] = {
     "table": TextForm(table_spans),
     "cyrillic": TextForm(cyrillic_run, within=True),
+    "phrase": TextForm(first_clause, within=True, asks=True),
 }
 TEXT_FORMS: Mapping[str, TextForm] = MappingProxyType(_TEXT_FORMS)
 """The forms a text argument may declare, by name (a module adds its own with :func:`text_form`)."""

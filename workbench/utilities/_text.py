@@ -18,6 +18,8 @@ from workbench.utilities._schema import (
 )
 
 TEXT = data("text", "string", "the text", "текст")
+PHRASE = data("text", "string", "the text", "текст", form="phrase")
+"""A text the utility takes as one value, not as a passage it reads (:func:`~._schema.first_clause`)."""
 WORD = re.compile(r"\w+(?:[-'’]\w+)*")
 SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
 MAX_EDIT_CELLS = 25_000_000
@@ -178,7 +180,7 @@ CASES: dict[str, Callable[[str], str]] = {
     en="change letter case: upper, lower, title, sentence, snake, kebab, camel, pascal...",
     ru="изменить регистр: верхний, нижний, заглавные, snake_case, kebab-case, camelCase...",
     args=[
-        TEXT,
+        PHRASE,
         circ("mode", "string", "the target case", "нужный регистр", choices=tuple(CASES)),
     ],
     examples=[
@@ -202,7 +204,7 @@ def change_case(text: str, mode: str) -> str:
     "their letters",
     ru="перевернуть текст задом наперёд, от последней буквы к первой; диакритика остаётся при "
     "своей букве",
-    args=[TEXT],
+    args=[PHRASE],
     examples=[ex({"text": "Привет"}, "тевирП"), ex({"text": "e\u0301a"}, "ae\u0301")],
 )
 def reverse(text: str) -> str:
@@ -221,8 +223,8 @@ def reverse(text: str) -> str:
     en="Levenshtein edit distance between two texts",
     ru="расстояние Левенштейна между двумя строками",
     args=[
-        data("a", "string", "the first text", "первая строка"),
-        data("b", "string", "the second text", "вторая строка"),
+        data("a", "string", "the first text", "первая строка", form="phrase"),
+        data("b", "string", "the second text", "вторая строка", form="phrase"),
     ],
     result="integer",
     examples=[ex({"a": "kitten", "b": "sitting"}, 3), ex({"a": "кот", "b": "скот"}, 1)],
@@ -279,7 +281,7 @@ def count_substring(text: str, substring: str, overlapping: bool = False) -> int
     "text.is_palindrome",
     en="whether a text reads the same backwards (letters and digits only)",
     ru="палиндром ли текст (учитываются только буквы и цифры)",
-    args=[TEXT],
+    args=[PHRASE],
     result="boolean",
     examples=[
         ex({"text": "А роза упала на лапу Азора"}, True),
