@@ -275,7 +275,8 @@ ROUND_SECTIONS = {"1": "## Scored as written", "2": "## Second round", "3": "## 
                   "7": "## Seventh round", "8": "## Eighth round",
                   "9": "## Ninth round", "10": "## Tenth round", "11": "## Eleventh round",
                   "12": "## Twelfth round", "13": "## Thirteenth round",
-                  "14": "## Fourteenth round"}
+                  "14": "## Fourteenth round",
+                  "15": "## Fifteenth round"}
 """The held-out README's section of each round's as-written scoring."""
 
 
