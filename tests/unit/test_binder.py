@@ -569,3 +569,32 @@ def test_a_phrase_bound_with_a_remark_after_it_is_asked_about_not_cut():
     at = count.index("It")
     passage = LearnedBinder(_model({}), lambda schema, q: {"text": ArgSpan(at, len(count), "text")})
     assert passage.bind(schemas["text.word_count"], count).refusal is None
+
+
+def test_one_span_of_the_message_is_not_two_arguments():
+    find_all = load_catalog().schemas["regex.find_all"]
+    question = "Вытащи все номера вида BG-\\d+ из строки: BG-1021 Ficus, BG-1188 Hoya"
+    line = question.index("BG-1021")
+    binder = LearnedBinder(_model({}), lambda schema, q: {
+        "pattern": ArgSpan(line, len(question), "text"), "text": ArgSpan(line, line + 7, "text")})
+    bound = binder.bind(find_all, question)
+    assert bound.refusal is not None and bound.refusal.code == "AMBIGUOUS_ARGUMENT"
+    assert bound.refusal.numbers["values"] == ["BG-1021", question[line:]]
+    assert bound.refusal.numbers["reading"] == "nested"
+    assert bound.refusal.numbers["held_by"] == "pattern"
+    assert "читается в вопросе двумя способами" in bound.refusal.text
+    assert falsehood_words(bound.refusal.text) == []
+    apart = LearnedBinder(_model({}), lambda schema, q: {
+        "pattern": ArgSpan(question.index("BG-\\d+"), question.index("BG-\\d+") + 6, "text"),
+        "text": ArgSpan(line, len(question), "text")})
+    assert apart.bind(find_all, question).refusal is None
+
+
+def test_every_reading_refusal_text_names_both_readings_without_a_falsehood_word():
+    from workbench.routing._binder import READINGS, READINGS_TEXT, reading_refusal
+
+    for lang in READINGS_TEXT:
+        for reading in READINGS:
+            refusal = reading_refusal("hash.md5", "text", "A", "A (b)", reading, lang)
+            assert "“A”" in refusal.text or "«A»" in refusal.text
+            assert falsehood_words(refusal.text) == [] and refusal.numbers["reading"] == reading

@@ -9,15 +9,18 @@ reaches one half. Where a candidate of another value scores within the calibrate
 ``AMBIGUOUS_ARGUMENT``, naming both values, so the person asking can say which one is meant.
 
 Arguments the binder does not weigh (texts, enums, units, bases) keep the span a reference
-binding gives, except a text span that holds a quoted literal with words of the message beside it
-(:func:`._binder_candidates.quoted_within`), or a phrase with words after its first clause
-(:func:`_phrase_within`: a title to escape with a remark after it): that is refused as ambiguous
-too, naming the literal or the clause and the whole run; the reference's choice is also one feature of a weighed argument unless the model
-was trained without it (:attr:`BinderModel.reference`), which is how its worth is measured.
+binding gives, except where a text has two readings (:func:`reading_refusal`): a span that holds
+a quoted literal with words of the message beside it (:func:`._binder_candidates.quoted_within`),
+a phrase with words after its first clause (:func:`_phrase_within`: a title to escape with a
+remark after it), or a span that another text argument's span overlaps (a regex's text cut from
+the line its pattern was bound to). That is refused as ambiguous too, naming both readings. The
+reference's choice is also one feature of a weighed argument unless the model was trained
+without it (:attr:`BinderModel.reference`), which is how its worth is measured.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from collections.abc import Callable, Mapping
@@ -221,17 +224,22 @@ class LearnedBinder:
         taken: set[tuple[int, int]] = set()
         choices: list[ArgumentChoice] = []
         lang = refusal_lang(question)
-        for arg in schema.arguments:
-            span = spans.get(arg.name)
-            if span is None or arg.type != "string" or arg.choices or span.normaliser != "text":
-                continue
-            inner = quoted_within(question, span)
+        texts = [(arg, spans[arg.name]) for arg in schema.arguments if arg.name in spans
+                 and arg.type == "string" and not arg.choices and spans[arg.name].normaliser == "text"]
+        for (arg, span), (other, wider) in itertools.permutations(texts, 2):
+            if span.start < wider.end and wider.start < span.end and (
+                    span.end - span.start <= wider.end - wider.start):  # one span is not two arguments
+                return Binding(spans, (), reading_refusal(
+                    schema.id, arg.name, question[span.start:span.end],
+                    question[wider.start:wider.end], "nested", lang, other=other.name))
+        for arg, span in texts:
+            inner, reading = quoted_within(question, span), "quoted"
             if inner is None:
-                inner = _phrase_within(arg, question, span)
+                inner, reading = _phrase_within(arg, question, span), "phrase"
             if inner is not None:  # the literal or the whole run: the person asking says which
-                return Binding(spans, (), ambiguity_refusal(
+                return Binding(spans, (), reading_refusal(
                     schema.id, arg.name, question[inner[0]:inner[1]], question[span.start:span.end],
-                    0.0, self.model.margin, lang))
+                    reading, lang))
         for arg in schema.arguments:
             if not weighed(arg):
                 continue
@@ -357,10 +365,41 @@ def ambiguity_refusal(utility: str, argument: str, first: Any, second: Any, marg
                    text=text)
 
 
+READINGS = ("quoted", "phrase", "nested")
+"""Why a text has two readings: a quoted literal with words beside it, a phrase with words after
+its first clause, a span that another argument's span holds."""
+READINGS_TEXT = {
+    "en": ("The call to {utility} was not made: its argument “{argument}” can be read two ways in "
+           "the question, “{value}” or “{second}”, and nothing in it says which. Say which is meant."),
+    "ru": ("Вызов {utility} не выполнен: аргумент «{argument}» читается в вопросе двумя способами, "
+           "«{value}» или «{second}», и ничто в вопросе не говорит, какой из них. Уточните, какой "
+           "имеется в виду."),
+}
+"""The text of an ``AMBIGUOUS_ARGUMENT`` refusal of two readings (no scores compared), by language."""
+
+
+def reading_refusal(utility: str, argument: str, first: str, second: str, reading: str,
+                    lang: str = "en", other: str | None = None) -> Refusal:
+    """The ``AMBIGUOUS_ARGUMENT`` refusal of a text with two readings (:data:`READINGS`).
+
+    ``numbers`` name the argument, both readings and why there are two; ``other`` is the argument
+    whose span holds this one's (a regex's pattern bound to the line its text was cut from).
+    """
+    numbers: dict[str, Any] = {"utility": utility, "argument": argument, "values": [first, second],
+                               "reading": reading}
+    if other is not None:
+        numbers["held_by"] = other
+    text = READINGS_TEXT.get(lang, READINGS_TEXT["en"]).format(
+        utility=utility, argument=argument, value=first, second=second)
+    return Refusal(code=AMBIGUOUS_ARGUMENT, area="learned binder (readings of one text)",
+                   numbers=numbers, text=text)
+
+
 def load_binder(path: str | Path | None = None, reference: ReferenceBinding | None = None) -> LearnedBinder:
     """The learned binder from its weights (``models/binder/binder.json`` by default)."""
     return LearnedBinder(BinderModel.load(path or project_root() / DEFAULT_PATH), reference)
 
 
-__all__ = ["AMBIGUOUS_ARGUMENT", "ArgumentChoice", "BinderError", "BinderModel",
-           "Binding", "LearnedBinder", "ambiguity_refusal", "candidate_features", "load_binder"]
+__all__ = ["AMBIGUOUS_ARGUMENT", "READINGS", "ArgumentChoice", "BinderError", "BinderModel",
+           "Binding", "LearnedBinder", "ambiguity_refusal", "candidate_features", "load_binder",
+           "reading_refusal"]
