@@ -276,7 +276,8 @@ ROUND_SECTIONS = {"1": "## Scored as written", "2": "## Second round", "3": "## 
                   "9": "## Ninth round", "10": "## Tenth round", "11": "## Eleventh round",
                   "12": "## Twelfth round", "13": "## Thirteenth round",
                   "14": "## Fourteenth round",
-                  "15": "## Fifteenth round"}
+                  "15": "## Fifteenth round",
+                  "16": "## Sixteenth round"}
 """The held-out README's section of each round's as-written scoring."""
 
 
