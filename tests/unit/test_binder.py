@@ -564,6 +564,12 @@ def test_a_phrase_bound_with_a_remark_after_it_is_asked_about_not_cut():
         "text": ArgSpan(inner, quoted.index("»"), "text")})
     bound = whole.bind(schemas["encoding.url_encode"], quoted)
     assert bound.refusal is None and bound.spans["text"].value(quoted) == "Сплин – Романс"
+    # a phrase that opens with a bracket is one reading, not the same value named twice
+    opening = "escape for the menu: (new) Spring Menu"
+    at = opening.index("(")
+    one = LearnedBinder(_model({}), lambda schema, q: {"text": ArgSpan(at, len(opening), "text")})
+    bound = one.bind(escape, opening)
+    assert bound.refusal is None and bound.spans["text"].value(opening) == "(new) Spring Menu"
     # a passage (a word count) is no phrase: its sentences are the data
     count = "how many words: It rained. We stayed in."
     at = count.index("It")

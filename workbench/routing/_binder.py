@@ -324,11 +324,8 @@ def _phrase_within(arg: Argument, question: str, span: ArgSpan) -> tuple[int, in
     """
     if arg.form is None or not TEXT_FORMS[arg.form].asks or set_in_quotes(question, span):
         return None
-    found = TEXT_FORMS[arg.form].find(question[span.start:span.end])
-    if found and found[0] == (0, span.end - span.start):
-        return None
-    start, end = found[0] if found else (0, span.end - span.start)
-    return (span.start + start, span.start + end) if end > start else None
+    start, end = TEXT_FORMS[arg.form].find(question[span.start:span.end])[0]
+    return None if (start, end) == (0, span.end - span.start) else (span.start + start, span.start + end)
 
 
 def candidate_features(schema: UtilitySchema, question: str, name: str, found: list[Candidate],

@@ -176,7 +176,12 @@ CLOSING = {"«": "»", "“": "”", "„": "“", '"': '"', "'": "'", "`": "`"}
 
 
 def set_in_quotes(question: str, span: ArgSpan) -> bool:
-    """Whether ``span`` stands between a quote mark and its closing one («Сплин – Романс»)."""
+    """Whether ``span`` stands between a quote mark and its closing one («Сплин – Романс»).
+
+    Only the marks beside the span are read, so a literal that holds a quoted name of its own
+    («Бусю ждём в 11:00, салон «Пушистик», ул. Мира 5») is set in quotes too, which the literal
+    finder of :mod:`workbench.relevance` (first closing mark) does not pair.
+    """
     opening = question[span.start - 1:span.start] if span.start else ""
     return opening in CLOSING and question[span.end:span.end + 1] == CLOSING[opening]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import codecs
 import csv
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, NamedTuple, TypeVar
@@ -104,6 +104,14 @@ a space, a bracket, a dash set apart, a line break (a form that reads an abbrevi
 initial's full stop as none says so itself)."""
 _FOREIGN_WORD = re.compile(r"(?<![\w-])[\w-]*[A-Za-z0-9][\w-]*")
 _CYRILLIC = re.compile(r"[А-Яа-яЁё]")
+_INITIAL = re.compile(r"(?:^|\s)\w$")
+
+
+def _clause_ends(text: str, start: int = 0) -> Iterator[re.Match[str]]:
+    """The clause ends of ``text`` (:data:`CLAUSE_END`) from ``start`` on, but an initial's full stop."""
+    for stop in CLAUSE_END.finditer(text, start):
+        if not (stop[0] == "." and _INITIAL.search(text, 0, stop.start())):
+            yield stop
 
 
 def cyrillic_run(text: str) -> list[tuple[int, int]]:
@@ -118,12 +126,8 @@ def cyrillic_run(text: str) -> list[tuple[int, int]]:
     first = _CYRILLIC.search(text)
     if first is None:
         return []
-    start, end = first.start(), len(text)
-    for stop in CLAUSE_END.finditer(text, start):
-        if stop[0] == "." and re.search(r"(?:^|\s)\w$", text[:stop.start()]):
-            continue  # an initial
-        end = stop.start()
-        break
+    start = first.start()
+    end = next((stop.start() for stop in _clause_ends(text, start)), len(text))
     foreign = _FOREIGN_WORD.search(text, start, end)
     if foreign is not None:
         end = foreign.start()
@@ -140,14 +144,12 @@ def first_clause(text: str) -> list[tuple[int, int]]:
     A text a utility takes as one value (what a hash, an encoding or a case change is given) runs
     to a clause end (:data:`CLAUSE_END`) only where the message goes on in words after it: «Smith &
     Sons Cup. The old one was fine» gives «Smith & Sons Cup», "Hello, world!" the whole. An
-    initial's full stop ends nothing. Returns nothing for a text that opens with its clause end.
+    initial's full stop ends nothing, and neither does a mark the text opens with («(sheet 2)»).
     """
-    for stop in CLAUSE_END.finditer(text):
-        if stop[0] == "." and re.search(r"(?:^|\s)\w$", text[:stop.start()]):
-            continue  # an initial
-        if _WORDS.search(text, stop.end()):
-            end = len(text[:stop.start()].rstrip(" ,;:—–-"))
-            return [(0, end)] if end else []
+    for stop in _clause_ends(text):
+        end = len(text[:stop.start()].rstrip(" ,;:—–-"))
+        if end and _WORDS.search(text, stop.end()):
+            return [(0, end)]
     return [(0, len(text))]
 
 
