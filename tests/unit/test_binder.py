@@ -577,6 +577,44 @@ def test_a_phrase_bound_with_a_remark_after_it_is_asked_about_not_cut():
     assert passage.bind(schemas["text.word_count"], count).refusal is None
 
 
+@pytest.mark.parametrize(("block", "kept"), [
+    ("KW1\nSC1\nUL050\n(qty to follow)", "KW1\nSC1\nUL050"),  # a bracketed remark
+    ("Иванов А.\nKim J.\nLaine M.\nоплатили пока 3 человека", "Иванов А.\nKim J.\nLaine M."),
+    ("Шампунь 1 л\nКондиционер 500 мл\nЗаказ №77 на 16 500 руб.", "Шампунь 1 л\nКондиционер 500 мл"),
+    ("event: Cup\nraces: 6\n(the 2025 config had 5 races)\n", "event: Cup\nraces: 6"),
+    ("apple\nbanana\ncherry", None),  # every line opens in lower case
+    ("Wash the cups.\nDry them.\nPut them away.", None),  # every line ends a sentence
+    ("(a)\n(b)\n(c)", None),  # every line bracketed
+    ("Anna\nbob\nCarl\ndave", None),  # the lines above do not agree
+    ("KW1\n(qty to follow)", None),  # two lines: no block to set a line apart from
+    ("сорт,цена\nпломбир,120\nфисташка,180", None),
+])
+def test_a_blocks_last_line_set_apart_gives_the_block_without_it(block, kept):
+    from workbench.routing._binder_candidates import last_line_apart
+
+    question = "убери повторы:\n" + block
+    start = question.index("\n") + 1
+    found = last_line_apart(question, ArgSpan(start, len(question), "text"))
+    assert (question[found[0]:found[1]] if found else None) == kept
+
+
+def test_a_list_bound_with_a_remark_on_its_last_line_is_asked_about_not_cut():
+    dedupe = load_catalog().schemas["text.dedupe_lines"]
+    question = ("Уберите повторы из заказа:\nШампунь 1 л\nКондиционер 500 мл\nШампунь 1 л\n"
+                "Заказ №77 на 16 500 руб.")
+    start = question.index("Шампунь")
+    binder = LearnedBinder(_model({}), lambda schema, q: {"text": ArgSpan(start, len(question), "text")})
+    bound = binder.bind(dedupe, question)
+    assert bound.refusal is not None and bound.refusal.code == AMBIGUOUS_ARGUMENT
+    assert bound.refusal.numbers["reading"] == "last_line"
+    assert bound.refusal.numbers["values"] == ["Шампунь 1 л\nКондиционер 500 мл\nШампунь 1 л",
+                                               question[start:]]
+    assert falsehood_words(bound.refusal.text) == []
+    listed = question[:question.rindex("\n")]
+    whole = LearnedBinder(_model({}), lambda schema, q: {"text": ArgSpan(start, len(listed), "text")})
+    assert whole.bind(dedupe, listed).refusal is None  # the list alone binds
+
+
 def test_one_span_of_the_message_is_not_two_arguments():
     find_all = load_catalog().schemas["regex.find_all"]
     question = "Вытащи все номера вида BG-\\d+ из строки: BG-1021 Ficus, BG-1188 Hoya"

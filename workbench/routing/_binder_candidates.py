@@ -171,6 +171,41 @@ def quoted_within(question: str, span: ArgSpan) -> tuple[int, int] | None:
     return None
 
 
+_SENTENCE_END = (".", "!", "?", "…")
+
+
+def _opens(line: str) -> str:
+    """How a line opens: ``upper`` or ``lower`` by its first character's case, else ``other``."""
+    return "upper" if line[:1].isupper() else "lower" if line[:1].islower() else "other"
+
+
+def last_line_apart(question: str, span: ArgSpan) -> tuple[int, int] | None:
+    """The block a text span holds without its last line, where that line is set apart, or ``None``.
+
+    A list, a table or a YAML mapping pasted with a remark on its own line after it («(qty to
+    follow)», «оплатили пока 3 человека», «Заказ №77 на 16 500 руб.») has two readings, the
+    block with and without that line, and only its shape tells them apart. The last of three
+    lines or more is set apart where it is a bracketed remark and no line above is; where every
+    line above opens with a capital and it opens in lower case; or where it ends a sentence
+    (a full stop, a question or exclamation mark) and no line above does.
+    """
+    text = question[span.start:span.end]
+    lines = [line.strip() for line in text.rstrip().split("\n")]
+    if len(lines) < 3 or not all(lines):
+        return None
+    *body, last = lines
+    apart = (
+        (last.startswith("(") and last.endswith(")")
+         and not any(line.startswith("(") and line.endswith(")") for line in body))
+        or (_opens(last) == "lower" and all(_opens(line) == "upper" for line in body))
+        or (last.endswith(_SENTENCE_END) and not any(line.endswith(_SENTENCE_END) for line in body))
+    )
+    if not apart:
+        return None
+    end = len(text.rstrip()) - len(text.rstrip().rsplit("\n", 1)[1]) - 1
+    return span.start, span.start + len(text[:end].rstrip())
+
+
 CLOSING = {"«": "»", "“": "”", "„": "“", '"': '"', "'": "'", "`": "`"}
 """Each quote mark that opens a literal and the mark that closes it."""
 
@@ -198,5 +233,5 @@ def same_value(a: Any, b: Any) -> bool:
 
 
 __all__ = ["CLOSING", "MAX_CANDIDATES", "MAX_SPAN_CHARS", "QUOTE_MARKS", "Candidate",
-           "TooManyCandidates", "candidates", "named_fit", "quoted_within", "same_value",
-           "set_in_quotes", "weighed"]
+           "TooManyCandidates", "candidates", "last_line_apart", "named_fit", "quoted_within",
+           "same_value", "set_in_quotes", "weighed"]
