@@ -359,6 +359,12 @@ def test_a_binder_router_name_with_a_json_file_routes_through_those_weights(monk
     ('Validate {"db": "shop", "port": 5432}', '{"db": "shop", "port": 5432}', None),  # JSON's own quotes
     ("MD5 of «Ф. 12» — 45", "«Ф. 12» — 45", None),  # nothing but a number beside it
     ("Slug for `Раф лавандовый`", "Раф лавандовый", None),  # the literal alone
+    ('bio: "Daria has taught jazz for nine years." how many words is that?',
+     '"Daria has taught jazz for nine years." how many words is that?',
+     "Daria has taught jazz for nine years."),  # a plain quote mark opening the run, words inside
+    ('Validate "db": "shop house", please', '"db": "shop house", please', None),  # a JSON key opens it
+    ('Count words: Daria said "we won the cup" after it', 'Daria said "we won the cup" after it',
+     None),  # a plain mark inside the run is the data's own
 ])
 def test_a_text_span_holding_a_quoted_literal_among_words_is_read_two_ways(question, bound, literal):
     from workbench.routing._binder_candidates import quoted_within

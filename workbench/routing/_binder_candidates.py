@@ -160,11 +160,14 @@ def quoted_within(question: str, span: ArgSpan) -> tuple[int, int] | None:
     A text argument bound to «Ваш велосипед ждёт» — сколько байт? has two readings, the literal
     and the whole run; the span offers both, so the binder does not choose between them. The
     literals are those :func:`workbench.relevance.question_literal_spans` finds in the run; the
-    first one opened by :data:`QUOTE_MARKS` decides.
+    first one opened by :data:`QUOTE_MARKS` decides. A plain ``"`` counts only where it opens the
+    run and the literal is words with a space between ("Best week of my life!" — how many words?):
+    JSON's keys and strings open with it too, but its data does not open a run with such a string.
     """
     text = question[span.start:span.end]
     for start, end in question_literal_spans(text):
-        if start and text[start - 1] in QUOTE_MARKS:
+        if start and (text[start - 1] in QUOTE_MARKS
+                      or (start == 1 and text[0] == '"' and " " in text[start:end].strip())):
             outside = text[:start - 1] + " " + text[end + 1:]
             return ((span.start + start, span.start + end)
                     if end > start and _WORD_OUTSIDE.search(outside) else None)
