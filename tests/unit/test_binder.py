@@ -594,6 +594,9 @@ def test_a_phrase_bound_with_a_remark_after_it_is_asked_about_not_cut():
     ("Anna\nbob\nCarl\ndave", None),  # the lines above do not agree
     ("KW1\n(qty to follow)", None),  # two lines: no block to set a line apart from
     ("сорт,цена\nпломбир,120\nфисташка,180", None),
+    ("a: 15000\nb: 9000\n\nЦены в рублях", "a: 15000\nb: 9000"),  # a blank line before it
+    ("shipping:\n  free: 3000\ncurrency: RUB\nconvert pls", "shipping:\n  free: 3000\ncurrency: RUB"),
+    ("a: 1\nb: 2\nitems:\n  - x", None),  # a value indented under its key
 ])
 def test_a_blocks_last_line_set_apart_gives_the_block_without_it(block, kept):
     from workbench.routing._binder_candidates import last_line_apart
@@ -602,6 +605,32 @@ def test_a_blocks_last_line_set_apart_gives_the_block_without_it(block, kept):
     start = question.index("\n") + 1
     found = last_line_apart(question, ArgSpan(start, len(question), "text"))
     assert (question[found[0]:found[1]] if found else None) == kept
+
+
+@pytest.mark.parametrize(("question", "bound", "kept"), [
+    ("Вытащите времена регуляркой \\d{2}:\\d{2}: Пн 07:30 хатха", "\\d{2}:\\d{2}:", "\\d{2}:\\d{2}"),
+    ("find all with the pattern x[a-h][1-8]: 12. Nxe5", "x[a-h][1-8]:", "x[a-h][1-8]"),
+    ("find all with `\\w+:` in: a: b", "\\w+:", None),  # set in quote marks: whole
+    ("the labels end like Total: and nothing after", "Total", None),  # no colon at its end
+    ("what does this end with: Total:", "Total:", None),  # the message ends with it
+])
+def test_a_span_ending_with_the_colon_that_leads_in_the_rest_is_read_two_ways(question, bound, kept):
+    from workbench.routing._binder_candidates import lead_in_colon
+
+    start = question.index(bound)
+    found = lead_in_colon(question, ArgSpan(start, start + len(bound), "text"))
+    assert (question[found[0]:found[1]] if found else None) == kept
+
+
+def test_a_pattern_bound_with_its_lead_in_colon_is_asked_about():
+    find_all = load_catalog().schemas["regex.find_all"]
+    question = "Вытащите времена регуляркой \\d{2}:\\d{2}: Пн 07:30 хатха, Ср 19:00 инь"
+    at, text = question.index("\\d"), question.index("Пн")
+    binder = LearnedBinder(_model({}), lambda schema, q: {
+        "pattern": ArgSpan(at, text - 1, "text"), "text": ArgSpan(text, len(question), "text")})
+    bound = binder.bind(find_all, question)
+    assert bound.refusal is not None and bound.refusal.numbers["reading"] == "lead_in"
+    assert bound.refusal.numbers["values"] == ["\\d{2}:\\d{2}", "\\d{2}:\\d{2}:"]
 
 
 def test_a_list_bound_with_a_remark_on_its_last_line_is_asked_about_not_cut():

@@ -37,6 +37,7 @@ from workbench.routing._binder_candidates import (
     TooManyCandidates,
     candidates,
     last_line_apart,
+    lead_in_colon,
     named_fit,
     quoted_within,
     same_value,
@@ -239,6 +240,8 @@ class LearnedBinder:
                 inner, reading = _phrase_within(arg, question, span), "phrase"
             if inner is None:
                 inner, reading = last_line_apart(question, span), "last_line"
+            if inner is None:
+                inner, reading = lead_in_colon(question, span), "lead_in"
             if inner is not None:  # the literal or the whole run: the person asking says which
                 return Binding(spans, (), reading_refusal(
                     schema.id, arg.name, question[inner[0]:inner[1]], question[span.start:span.end],
@@ -365,10 +368,10 @@ def ambiguity_refusal(utility: str, argument: str, first: Any, second: Any, marg
                    text=text)
 
 
-READINGS = ("quoted", "phrase", "last_line", "nested")
+READINGS = ("quoted", "phrase", "last_line", "lead_in", "nested")
 """Why a text has two readings: a quoted literal with words beside it, a phrase with words after
-its first clause, a block whose last line is set apart from the lines above it, a span that
-another argument's span holds."""
+its first clause, a block whose last line is set apart from the lines above it, a span ending
+with the colon that leads in the rest of the message, a span that another argument's span holds."""
 READINGS_TEXT = {
     "en": ("The call to {utility} was not made: its argument “{argument}” can be read two ways in "
            "the question, “{value}” or “{second}”, and nothing in it says which. Say which is meant."),

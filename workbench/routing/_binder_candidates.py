@@ -175,6 +175,8 @@ def quoted_within(question: str, span: ArgSpan) -> tuple[int, int] | None:
 
 
 _SENTENCE_END = (".", "!", "?", "…")
+_LINE_MARKS = (":", ",", ";", "\t", "|", "=")
+"""Marks every line of a block may hold: a YAML key's colon, a CSV or TSV delimiter, a pair's sign."""
 
 
 def _opens(line: str) -> str:
@@ -186,27 +188,45 @@ def last_line_apart(question: str, span: ArgSpan) -> tuple[int, int] | None:
     """The block a text span holds without its last line, where that line is set apart, or ``None``.
 
     A list, a table or a YAML mapping pasted with a remark on its own line after it («(qty to
-    follow)», «оплатили пока 3 человека», «Заказ №77 на 16 500 руб.») has two readings, the
-    block with and without that line, and only its shape tells them apart. The last of three
-    lines or more is set apart where it is a bracketed remark and no line above is; where every
-    line above opens with a capital and it opens in lower case; or where it ends a sentence
-    (a full stop, a question or exclamation mark) and no line above does.
+    follow)», «оплатили пока 3 человека», «Заказ №77 на 16 500 руб.», "convert pls") has two
+    readings, the block with and without that line, and only its shape tells them apart. The last
+    of three lines or more (blank ones not counted) is set apart where it is a bracketed remark
+    and no line above is; where every line above opens with a capital and it opens in lower case;
+    where it ends a sentence (a full stop, a question or exclamation mark) and no line above does;
+    or where every line above holds a mark of :data:`_LINE_MARKS` (a YAML key's colon, a CSV
+    comma) that it lacks.
     """
-    text = question[span.start:span.end]
-    lines = [line.strip() for line in text.rstrip().split("\n")]
-    if len(lines) < 3 or not all(lines):
+    text = question[span.start:span.end].rstrip()
+    raw = [line for line in text.split("\n") if line.strip()]
+    if len(raw) < 3:
         return None
-    *body, last = lines
+    *body, last = [line.strip() for line in raw]
+    nested = len(raw[-1]) - len(raw[-1].lstrip()) > len(raw[0]) - len(raw[0].lstrip())
     apart = (
         (last.startswith("(") and last.endswith(")")
          and not any(line.startswith("(") and line.endswith(")") for line in body))
         or (_opens(last) == "lower" and all(_opens(line) == "upper" for line in body))
         or (last.endswith(_SENTENCE_END) and not any(line.endswith(_SENTENCE_END) for line in body))
+        or (not nested  # a value indented under the key above it is the block's own
+            and any(mark not in last and all(mark in line for line in body) for mark in _LINE_MARKS))
     )
     if not apart:
         return None
-    end = len(text.rstrip()) - len(text.rstrip().rsplit("\n", 1)[1]) - 1
+    end = text.rstrip().rindex("\n")
     return span.start, span.start + len(text[:end].rstrip())
+
+
+def lead_in_colon(question: str, span: ArgSpan) -> tuple[int, int] | None:
+    r"""A text span without the colon it ends with, where the message goes on after that colon.
+
+    A pattern bound up to the colon that leads in its text («регуляркой \d{2}:\d{2}: Пн 07:30
+    …») has two readings, with the colon and without it; one set in quote marks is whole.
+    """
+    text = question[span.start:span.end]
+    if (len(text) < 2 or not text.endswith(":") or set_in_quotes(question, span)
+            or not question[span.end:span.end + 1].isspace() or not question[span.end:].strip()):
+        return None
+    return span.start, span.start + len(text[:-1].rstrip())
 
 
 CLOSING = {"«": "»", "“": "”", "„": "“", '"': '"', "'": "'", "`": "`"}
@@ -236,5 +256,5 @@ def same_value(a: Any, b: Any) -> bool:
 
 
 __all__ = ["CLOSING", "MAX_CANDIDATES", "MAX_SPAN_CHARS", "QUOTE_MARKS", "Candidate",
-           "TooManyCandidates", "candidates", "last_line_apart", "named_fit", "quoted_within",
-           "same_value", "set_in_quotes", "weighed"]
+           "TooManyCandidates", "candidates", "last_line_apart", "lead_in_colon", "named_fit",
+           "quoted_within", "same_value", "set_in_quotes", "weighed"]
