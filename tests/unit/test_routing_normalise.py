@@ -258,7 +258,8 @@ def test_a_time_after_a_date_in_words_reads_back_as_one_iso_datetime(
 @given(st.dates(min_value=dt.date(1900, 1, 1), max_value=dt.date(2100, 12, 31)),
        st.times().map(lambda t: t.replace(microsecond=0)),
        st.sampled_from(["{t} Yekaterinburg time on {d}", "{t} по Екб, {d}", "{t} her time, {d}", "{t} {d}",
-                        "{t} local, Europe/Rome, on {d}", "{t} по Asia/Makassar, {d}"]),
+                        "{t} local, Europe/Rome, on {d}", "{t} по Asia/Makassar, {d}",
+                        "{t} their time (Asia/Shanghai) on {d}"]),
        st.sampled_from(["dots", "ru", "en"]))
 def test_a_time_before_its_date_reads_back_as_one_iso_datetime(day: dt.date, time: dt.time, between: str,
                                                                style: str) -> None:

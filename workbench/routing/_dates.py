@@ -131,10 +131,10 @@ def _normalised_date(raw: str) -> str:
 
 
 _TIME_FIRST = re.compile(
-    r"(?<![\d:.])(\d{1,2}):(\d{2})(?::(\d{2}))?((?:[\s,]+[^\W\d_][\w./-]*){0,4}?)[\s,]+$")
+    r"(?<![\d:.])(\d{1,2}):(\d{2})(?::(\d{2}))?((?:[\s,(]+[^\W\d_][\w./-]*\)?){0,4}?)[\s,]+$")
 """A time of day before a date, at most four words between: "at 15:30 Yekaterinburg time on
 21.10.2025", «в 08:15 по Екб, 03.11.2025», "17:30 local, Europe/Rome, on 20.06.2026" (a zone's
-name is one word, its slash inside)."""
+name is one word, its slash inside), "16:30 their time (Asia/Shanghai) on 9 April 2026"."""
 
 
 def time_first_spans(question: str) -> list[tuple[int, int]]:
