@@ -277,7 +277,9 @@ ROUND_SECTIONS = {"1": "## Scored as written", "2": "## Second round", "3": "## 
                   "12": "## Twelfth round", "13": "## Thirteenth round",
                   "14": "## Fourteenth round",
                   "15": "## Fifteenth round",
-                  "16": "## Sixteenth round"}
+                  "16": "## Sixteenth round",
+                  "17": "## Seventeenth round",
+                  "18": "## Eighteenth round"}
 """The held-out README's section of each round's as-written scoring."""
 
 
