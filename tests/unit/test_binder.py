@@ -48,6 +48,11 @@ def _model(weights: dict[str, float], margin: float = 0.0) -> BinderModel:
     return BinderModel(weights=weights, bias=0.0, margin=margin, reference=False)
 
 
+def _binding_tail(name: str, at: int) -> LearnedBinder:
+    """A binder whose reference binds argument ``name`` to the question from ``at`` to its end."""
+    return LearnedBinder(_model({}), lambda schema, q: {name: ArgSpan(at, len(q), "text")})
+
+
 def test_weighed_arguments_are_numbers_dates_and_codes():
     assert weighed(AMOUNT) and weighed(ISBN)
     assert weighed(Argument("date", "string", Role.DATA, "date", "дата"))
@@ -498,7 +503,7 @@ def test_an_address_is_cut_after_its_last_part_and_never_extended():
     question = ("Разберите адрес по полям: 443099, Самарская обл., г. Самара, ул. Молодогвардейская, "
                 "д. 151, кв. 45. Заявитель сидит у окна №2, ждёт.")
     start = question.index("443099")
-    binder = LearnedBinder(_model({}), lambda schema, q: {"address": ArgSpan(start, len(question), "text")})
+    binder = _binding_tail("address", start)
     bound = binder.bind(parse, question)
     assert bound.spans["address"].value(question) == (
         "443099, Самарская обл., г. Самара, ул. Молодогвардейская, д. 151, кв. 45")
@@ -547,7 +552,7 @@ def test_a_link_is_cut_at_the_space_after_it_never_extended():
     parse = load_catalog().schemas["net.parse_url"]
     question = "break down this link: https://example.ru/trial?promo=FIRST10#signup — not the old /promo page"
     start = question.index("https")
-    binder = LearnedBinder(_model({}), lambda schema, q: {"url": ArgSpan(start, len(question), "text")})
+    binder = _binding_tail("url", start)
     bound = binder.bind(parse, question)
     assert bound.spans["url"].value(question) == "https://example.ru/trial?promo=FIRST10#signup"
     assert bound.set_aside == {"url": (question[start:],)}
@@ -558,7 +563,7 @@ def test_a_phrase_bound_with_a_remark_after_it_is_asked_about_not_cut():
     escape = schemas["encoding.html_escape"]
     question = "escape this headline for the site: Smith & Sons <Autumn> Cup. The old one was fine"
     start = question.index("Smith")
-    binder = LearnedBinder(_model({}), lambda schema, q: {"text": ArgSpan(start, len(question), "text")})
+    binder = _binding_tail("text", start)
     bound = binder.bind(escape, question)
     assert bound.refusal is not None and bound.refusal.code == "AMBIGUOUS_ARGUMENT"
     assert bound.refusal.numbers["values"] == ["Smith & Sons <Autumn> Cup", question[start:]]
@@ -573,13 +578,13 @@ def test_a_phrase_bound_with_a_remark_after_it_is_asked_about_not_cut():
     # a phrase that opens with a bracket is one reading, not the same value named twice
     opening = "escape for the menu: (new) Spring Menu"
     at = opening.index("(")
-    one = LearnedBinder(_model({}), lambda schema, q: {"text": ArgSpan(at, len(opening), "text")})
+    one = _binding_tail("text", at)
     bound = one.bind(escape, opening)
     assert bound.refusal is None and bound.spans["text"].value(opening) == "(new) Spring Menu"
     # a passage (a word count) is no phrase: its sentences are the data
     count = "how many words: It rained. We stayed in."
     at = count.index("It")
-    passage = LearnedBinder(_model({}), lambda schema, q: {"text": ArgSpan(at, len(count), "text")})
+    passage = _binding_tail("text", at)
     assert passage.bind(schemas["text.word_count"], count).refusal is None
 
 
@@ -638,7 +643,7 @@ def test_a_list_bound_with_a_remark_on_its_last_line_is_asked_about_not_cut():
     question = ("Уберите повторы из заказа:\nШампунь 1 л\nКондиционер 500 мл\nШампунь 1 л\n"
                 "Заказ №77 на 16 500 руб.")
     start = question.index("Шампунь")
-    binder = LearnedBinder(_model({}), lambda schema, q: {"text": ArgSpan(start, len(question), "text")})
+    binder = _binding_tail("text", start)
     bound = binder.bind(dedupe, question)
     assert bound.refusal is not None and bound.refusal.code == AMBIGUOUS_ARGUMENT
     assert bound.refusal.numbers["reading"] == "last_line"
@@ -646,7 +651,7 @@ def test_a_list_bound_with_a_remark_on_its_last_line_is_asked_about_not_cut():
                                                question[start:]]
     assert falsehood_words(bound.refusal.text) == []
     listed = question[:question.rindex("\n")]
-    whole = LearnedBinder(_model({}), lambda schema, q: {"text": ArgSpan(start, len(listed), "text")})
+    whole = _binding_tail("text", start)
     assert whole.bind(dedupe, listed).refusal is None  # the list alone binds
 
 
