@@ -279,7 +279,8 @@ ROUND_SECTIONS = {"1": "## Scored as written", "2": "## Second round", "3": "## 
                   "15": "## Fifteenth round",
                   "16": "## Sixteenth round",
                   "17": "## Seventeenth round",
-                  "18": "## Eighteenth round"}
+                  "18": "## Eighteenth round",
+                  "19": "## Nineteenth round"}
 """The held-out README's section of each round's as-written scoring."""
 
 
