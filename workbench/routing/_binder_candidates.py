@@ -194,7 +194,7 @@ def last_line_apart(question: str, span: ArgSpan) -> tuple[int, int] | None:
     and no line above is; where every line above opens with a capital and it opens in lower case;
     where it ends a sentence (a full stop, a question or exclamation mark) and no line above does;
     or where every line above holds a mark of :data:`_LINE_MARKS` (a YAML key's colon, a CSV
-    comma) that it lacks.
+    comma) that it lacks, unless it is indented under the first line (a key's nested value).
     """
     text = question[span.start:span.end].rstrip()
     raw = [line for line in text.split("\n") if line.strip()]
@@ -212,7 +212,7 @@ def last_line_apart(question: str, span: ArgSpan) -> tuple[int, int] | None:
     )
     if not apart:
         return None
-    end = text.rstrip().rindex("\n")
+    end = text.rindex("\n")
     return span.start, span.start + len(text[:end].rstrip())
 
 
