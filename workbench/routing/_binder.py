@@ -9,11 +9,11 @@ reaches one half. Where a candidate of another value scores within the calibrate
 ``AMBIGUOUS_ARGUMENT``, naming both values, so the person asking can say which one is meant.
 
 Arguments the binder does not weigh (texts, enums, units, bases) keep the span a reference
-binding gives, except where a text has two readings (:func:`reading_refusal`): a span that holds
-a quoted literal with words of the message beside it (:func:`._binder_candidates.quoted_within`),
-a phrase with words after its first clause (:func:`_phrase_within`: a title to escape with a
-remark after it), or a span that another text argument's span overlaps (a regex's text cut from
-the line its pattern was bound to). That is refused as ambiguous too, naming both readings. The
+binding gives, except where a text has two readings (:data:`READINGS`, :func:`reading_refusal`):
+a span that another text argument's span overlaps (a regex's text cut from the line its pattern
+was bound to), or one that holds a shorter reading of its own (:data:`TEXT_READINGS`: a quoted
+literal with words beside it, a title to escape with a remark after it, a list with a remark
+under it). That is refused as ambiguous too, naming both readings. The
 reference's choice is also one feature of a weighed argument unless the model was trained
 without it (:attr:`BinderModel.reference`), which is how its worth is measured.
 """
@@ -234,15 +234,9 @@ class LearnedBinder:
                 return Binding(spans, (), reading_refusal(
                     schema.id, arg.name, question[span.start:span.end],
                     question[wider.start:wider.end], "nested", lang, other=other.name))
-        for arg, span in texts:
-            inner, reading = quoted_within(question, span), "quoted"
-            if inner is None:
-                inner, reading = _phrase_within(arg, question, span), "phrase"
-            if inner is None:
-                inner, reading = last_line_apart(question, span), "last_line"
-            if inner is None:
-                inner, reading = lead_in_colon(question, span), "lead_in"
-            if inner is not None:  # the literal or the whole run: the person asking says which
+        for (arg, span), (reading, shorter) in itertools.product(texts, TEXT_READINGS.items()):
+            inner = shorter(arg, question, span)
+            if inner is not None:  # the shorter reading or the whole run: the person asking says which
                 return Binding(spans, (), reading_refusal(
                     schema.id, arg.name, question[inner[0]:inner[1]], question[span.start:span.end],
                     reading, lang))
@@ -368,10 +362,19 @@ def ambiguity_refusal(utility: str, argument: str, first: Any, second: Any, marg
                    text=text)
 
 
-READINGS = ("quoted", "phrase", "last_line", "lead_in", "nested")
-"""Why a text has two readings: a quoted literal with words beside it, a phrase with words after
-its first clause, a block whose last line is set apart from the lines above it, a span ending
-with the colon that leads in the rest of the message, a span that another argument's span holds."""
+TEXT_READINGS: Mapping[str, Callable[[Argument, str, ArgSpan], tuple[int, int] | None]] = {
+    "quoted": lambda arg, question, span: quoted_within(question, span),
+    "phrase": _phrase_within,
+    "last_line": lambda arg, question, span: last_line_apart(question, span),
+    "lead_in": lambda arg, question, span: lead_in_colon(question, span),
+}
+"""The shorter reading a text span may hold besides itself, by why it has two, in the order they
+are sought: a quoted literal with words beside it, a phrase with words after its first clause, a
+block whose last line is set apart from the lines above it, a span ending with the colon that
+leads in the rest of the message."""
+READINGS = (*TEXT_READINGS, "nested")
+"""Why a text has two readings: one of :data:`TEXT_READINGS`, or a span that another argument's
+span holds."""
 READINGS_TEXT = {
     "en": ("The call to {utility} was not made: its argument “{argument}” can be read two ways in "
            "the question, “{value}” or “{second}”, and nothing in it says which. Say which is meant."),
@@ -404,6 +407,6 @@ def load_binder(path: str | Path | None = None, reference: ReferenceBinding | No
     return LearnedBinder(BinderModel.load(path or project_root() / DEFAULT_PATH), reference)
 
 
-__all__ = ["AMBIGUOUS_ARGUMENT", "READINGS", "ArgumentChoice", "BinderError", "BinderModel",
+__all__ = ["AMBIGUOUS_ARGUMENT", "READINGS", "TEXT_READINGS", "ArgumentChoice", "BinderError", "BinderModel",
            "Binding", "LearnedBinder", "ambiguity_refusal", "candidate_features", "load_binder",
            "reading_refusal"]
