@@ -198,10 +198,11 @@ def _step_negative_control(settings: Settings) -> None:
     print(f"run record: {run.name}")
 
 
-LEARNED_BINDERS = ("span-binder", "span-binder-noref")
+LEARNED_BINDERS = ("span-binder", "span-binder-noref", "span-binder-noref-doubt")
 """The span router binding through the learned binder, with and without the rule binding's choice
-as a feature: compared on the test split beside the others (the held-out figures that chose
-``ask``'s default come from ``workbench router choose-default``)."""
+as a feature, and the latter calling no utility under its calibrated doubt: compared on the test
+split beside the others (the held-out figures that chose ``ask``'s default come from
+``workbench router choose-default``)."""
 
 
 def _learned_binders(settings: Settings) -> tuple[str, ...]:

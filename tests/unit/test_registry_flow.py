@@ -436,9 +436,10 @@ def test_every_registered_router_is_built(tmp_path: Path) -> None:
         "transformers": ({"path": str(tmp_path / "no-model")}, "TransformersRouterError"),
         # so does the span router: a folder without weights is its own typed error
         "span": ({"path": str(tmp_path / "no-weights")}, "SpanRouterError"),
-        # and so do the span router's two learned-binder variants, before their binder loads
+        # and so do the span router's learned-binder variants, before their binder loads
         "span-binder": ({"path": str(tmp_path / "no-weights")}, "SpanRouterError"),
         "span-binder-noref": ({"path": str(tmp_path / "no-weights")}, "SpanRouterError"),
+        "span-binder-noref-doubt": ({"path": str(tmp_path / "no-weights")}, "SpanRouterError"),
     }
     assert set(builds) == set(registry.names("router")), "add the new router's build here"
     for name, (params, error) in builds.items():

@@ -536,6 +536,32 @@ def test_a_doubtful_quote_gives_way_to_the_rule_routers_refusal(
     assert doubting.route("Why does an INN have a check digit?").source is Source.QUOTE
 
 
+@pytest.mark.parametrize(("probability", "doubt", "source"), [
+    (0.2, 0.3, Source.REFUSE),  # under the doubt: not called
+    (0.4, 0.3, Source.UTILITY),  # above it: called
+    (0.2, 0.0, Source.UTILITY),  # no doubt set: the likeliest class is called however unlikely
+])
+def test_a_utility_under_the_doubt_is_not_called_and_the_refusal_says_only_what_was_checked(
+        router: SpanRouter, monkeypatch: pytest.MonkeyPatch, probability: float, doubt: float,
+        source: Source) -> None:
+    classes = router.config.classes
+    p = np.full(len(classes), (1.0 - probability) / (len(classes) - 1))
+    p[classes.index("hash.md5")] = probability
+    monkeypatch.setattr(router, "probabilities", lambda question: p)
+    monkeypatch.setattr(router, "utility_doubt", doubt)
+    decision = router.route("MD5 of `release-7`, please")
+    assert decision.source is source
+    if source is Source.REFUSE:
+        refusal = decision.refusal
+        assert refusal is not None and refusal.code == "BELOW_THRESHOLD" and refusal.area
+        assert refusal.numbers == {"probability": pytest.approx(probability), "threshold": doubt}
+        assert "hash.md5" in refusal.text and "0.20" in refusal.text and "0.30" in refusal.text
+        from workbench.refusal import falsehood_words
+
+        russian = router.route("Посчитай MD5 строки `release-7`").refusal
+        assert russian is not None and re.search("[а-яё]", russian.text) and not falsehood_words(russian.text)
+
+
 def test_the_training_options_offer_every_shipped_setting_at_its_shipped_value() -> None:
     from workbench.cli._router_train import _span_options
     from workbench.routing._span import SHIPPED_SETTINGS

@@ -175,6 +175,57 @@ def _choose_default(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def round_names(spec: str, known: Sequence[str]) -> list[str]:
+    """The rounds a ``--rounds`` value names: ``1-16``, ``3,5,7`` or a mix, each one of ``known``."""
+    chosen: list[str] = []
+    for part in filter(None, (p.strip() for p in spec.split(","))):
+        first, _, last = part.partition("-")
+        if last and first.isdigit() and last.isdigit():
+            chosen += [str(n) for n in range(int(first), int(last) + 1)]
+        else:
+            chosen.append(part)
+    unknown = [r for r in chosen if r not in known]
+    if not chosen or unknown:
+        named = "no round" if not chosen else "no round " + ", ".join(unknown)
+        raise TaskSetError(f"--rounds {spec!r}: {named} among the held-out rounds {', '.join(known)}")
+    return list(dict.fromkeys(chosen))
+
+
+def _calibrate_doubt(args: argparse.Namespace, settings: Settings) -> int:
+    from workbench.routing._doubt import write_utility_doubt
+    from workbench.studies import heldout_rounds
+    from workbench.studies._utility_doubt import calibrate_utility_doubt
+
+    rounds = heldout_rounds(settings.paths.questions)
+    chosen = round_names(args.rounds, list(rounds))
+    tasksets = [str(path) for r in chosen for path in rounds[r]]
+    items = _load_items(settings, tasksets, None)
+    if args.from_run:  # the decisions a recorded run made on these items, not made again
+        from workbench.runs import load_run
+
+        recorded = load_run(Path(settings.paths.results) / args.from_run).rows
+        rows = recorded[recorded["router"] == args.router]
+        rows = rows[rows["id"].isin({item.id for item in items})]
+        if len(rows) != len(items):
+            raise TaskSetError(f"run {args.from_run} holds {len(rows)} of the {len(items)} items of rounds "
+                               f"{args.rounds} for {args.router}")
+        run_name = args.from_run
+    else:
+        comparison = compare_routers({args.router: build_router(args.router, items)}, items)
+        rows = comparison.items
+        run_name = record_run("routers", rows, settings=settings, summary=_summary_record(comparison),
+                              extra={"routers": [args.router], "split": "heldout", "tasksets": tasksets,
+                                     "calibration": f"utility doubt, rounds {args.rounds}"}).name
+    split = f"held-out round{'s' if len(chosen) > 1 else ''} {args.rounds}"
+    doubt = calibrate_utility_doubt(rows, router=args.router, split=split, tasksets=tasksets,
+                                    beta=args.beta, delta=args.delta, run=run_name)
+    print("\n".join(doubt.lines()))
+    print(f"decisions: run {run_name}")
+    if args.write:
+        print(f"written: {write_utility_doubt(doubt, settings.paths.models)}")
+    return 0
+
+
 def _error_name(error: Any) -> str:
     """An item's error type, or ``ok`` for a right item (whose error cell is empty or NaN)."""
     return error if isinstance(error, str) and error else "ok"
@@ -231,6 +282,28 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
     choose.add_argument("--write", action="store_true",
                         help="record the choice where ask reads it (models/routers/default.json)")
     choose.set_defaults(handler=_choose_default)
+
+    doubt = verb_group(subparsers, "router", common, "train and choose routers").add_parser(
+        "calibrate-doubt", parents=[common],
+        help="choose the class probability under which span-binder-noref-doubt calls no utility: "
+             "the loosest at which at most --beta of the calls refused would have been right, by "
+             "Learn-then-Test on held-out rounds taken as a calibration split")
+    doubt.add_argument("--router", default="span-binder-noref",
+                       help="the router whose utility calls are labelled (default: span-binder-noref)")
+    doubt.add_argument("--rounds", required=True, metavar="ROUNDS",
+                       help="the held-out rounds of the calibration split (1-16, or 3,5,7); the "
+                            "rounds left out measure the doubt")
+    doubt.add_argument("--beta", type=float, default=0.4,
+                       help="the promised most share of right calls among the calls refused (default: 0.4)")
+    doubt.add_argument("--delta", type=float, default=0.1,
+                       help="the probability the promise may fail (default: 0.1)")
+    doubt.add_argument("--from-run", metavar="RUN",
+                       help="read the router's decisions from this run record of [paths].results "
+                            "instead of routing the items again")
+    doubt.add_argument("--write", action="store_true",
+                       help="record the doubt where span-binder-noref-doubt reads it "
+                            "(models/binder/utility-doubt.json)")
+    doubt.set_defaults(handler=_calibrate_doubt)
 
     route = subparsers.add_parser("route", help="show one router decision for a question",
                                   parents=[common])

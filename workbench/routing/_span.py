@@ -429,6 +429,9 @@ class SpanRouter:
         self.max_question_chars = MAX_QUESTION_CHARS  # the pipeline's default limit
         self._column = {label: i for i, label in enumerate(config.classes)}
         self._descriptions: tuple[np.ndarray, np.ndarray] | None = None
+        self.utility_doubt = 0.0
+        """Below this probability a chosen utility class is not called (``BELOW_THRESHOLD``): set
+        by a variant from its calibration record (:mod:`._doubt`), 0 for none."""
 
     def probabilities(self, question: str) -> np.ndarray:
         """The class probabilities for ``question``: the classifier's logits plus the priors."""
@@ -628,6 +631,9 @@ class SpanRouter:
             return self._refuse("OUT_OF_SCOPE", question, "under_threshold",
                                 {"threshold": self.config.threshold}, best=label,
                                 probability=round(confidence, 4))
+        if _is_utility_class(label) and confidence < self.utility_doubt:
+            return self._refuse("BELOW_THRESHOLD", question, "utility_doubt", {"utility": label},
+                                probability=round(confidence, 4), threshold=self.utility_doubt)
         if label == "quote" and confidence < self.config.quote_doubt:
             ruled = self._rule_decision(question)
             if ruled.refusal is not None:  # its text, in its language; the doubt in the numbers

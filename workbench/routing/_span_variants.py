@@ -3,7 +3,8 @@
 ``span`` reads its weights folder (``models/routers/span`` by default); ``span-binder`` and
 ``span-binder-noref`` bind numbers, dates and identifiers through the learned binder
 (:mod:`._binder`), whose reference binding, a feature of ``span-binder`` only, is the span router's
-reference router's (:attr:`~._span.SpanRouterConfig.reference`).
+reference router's (:attr:`~._span.SpanRouterConfig.reference`); ``span-binder-noref-doubt`` calls
+no utility whose class probability is under its calibrated doubt (:mod:`._doubt`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 from workbench.config import project_root
 from workbench.registry import router
 from workbench.routing._binder import load_binder
+from workbench.routing._doubt import UtilityDoubtError, load_utility_doubt
 from workbench.routing._span import SpanRouter, load_span_router
 
 
@@ -55,3 +57,20 @@ def span_binder_noref_router(path: str | None = None, binder: str | None = None)
     folder, weights = _span_and_binder(path, binder)
     return with_learned_binder(load_span_router(folder),
                                weights or project_root() / "models/binder/binder-noref.json")
+
+
+@router("span-binder-noref-doubt")
+def span_binder_noref_doubt_router(path: str | None = None, binder: str | None = None) -> SpanRouter:
+    """``span-binder-noref`` calling no utility under its calibrated doubt.
+
+    The doubt is read from ``models/binder/utility-doubt.json`` (``workbench router calibrate-doubt``).
+
+    Raises:
+        UtilityDoubtError: No calibration record, or one calibrated on another router.
+    """
+    doubt = load_utility_doubt(project_root() / "models")
+    if doubt.router != "span-binder-noref":
+        raise UtilityDoubtError(f"the utility doubt was calibrated on {doubt.router}, not span-binder-noref")
+    span = span_binder_noref_router(path, binder)
+    span.utility_doubt = doubt.threshold
+    return span
