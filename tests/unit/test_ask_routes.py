@@ -124,7 +124,23 @@ def test_the_default_router_changes_only_on_a_significant_held_out_gain(tmp_path
     # far more right, but far more verified-wrong answers too: out at the safety step
     _choice(models, "rule", _items("rule", 20, 0) + _items("scripted", 45, 15))
     record = load_default_router(models / DEFAULT_ROUTER_FILE)
-    assert record.run == "routers-x" and any(t["outcome"] == "verified_wrong" for t in record.tests)
+    assert record.run == "routers-x" and any(t["outcome"] == "wrong_answer" for t in record.tests)
+
+
+def test_a_wrong_utility_or_an_answer_where_a_refusal_was_due_is_a_wrong_answer_at_the_safety_step(
+        tmp_path: Path) -> None:
+    """Not only a wrong value: every answer that is not right counts, a refusal does not."""
+    def calls(router: str, wrong_error: str) -> list:
+        return [(router, f"q{i}", i < 30, "" if i < 30 else wrong_error if i < 45 else "false_refusal")
+                for i in range(60)]
+
+    # the same wrong values, but one router calls the wrong utility 15 times where the other refuses
+    for error in ("wrong_utility", "false_answer", "wrong_source"):
+        frame = calls("rule", "false_refusal") + calls("scripted", error)
+        _choice(tmp_path / error, "rule", frame)
+        record = load_default_router(tmp_path / error / DEFAULT_ROUTER_FILE)
+        test = next(t for t in record.tests if t["outcome"] == "wrong_answer")
+        assert (test["router"], test["router_count"], test["against_count"]) == ("scripted", 15, 0)
 
 
 def test_without_a_readable_choice_or_a_buildable_router_the_rule_router(tmp_path: Path) -> None:

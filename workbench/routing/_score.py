@@ -30,6 +30,10 @@ ERROR_TYPES: tuple[str, ...] = (
     "wrong_argument_value", "false_refusal", "false_answer",
 )
 """The closed set of per-item router errors (ARCHITECTURE.md)."""
+ANSWER_ERRORS: frozenset[str] = frozenset(ERROR_TYPES) - {"parse_failure", "false_refusal"}
+"""The errors of an item that was answered: a wrong answer, which returns a result as surely as a
+right one (the wrong source, the wrong utility, a wrong, missing or unexpected value, an answer where
+a refusal was due)."""
 
 PARSE_FAILURE_CODE = "PARSE_FAILURE"
 """The refusal code a router uses to record an unparseable output (never scored as a refusal)."""

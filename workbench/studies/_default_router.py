@@ -4,11 +4,14 @@ A router becomes the default only when the held-out items show it, not by one it
 made on a router comparison of the held-out sets (questions scored as written, never trained or
 tuned on) in two steps:
 
-1. **Safety.** A verified-wrong answer (the right utility with a wrong value: it would execute and
-   pass every check) is the worst outcome, so the routers with the fewest of them are found
-   first: every router whose verified-wrong answers are not significantly more than those of the
-   safest one (the exact McNemar test on the items each got verified-wrong, paired by item) stays
-   in; the others are out.
+1. **Safety.** A wrong answer is the worst outcome: the right utility with a wrong value executes
+   and passes every check, and so does the wrong utility, or a call where a refusal or a quote was
+   due (:data:`workbench.routing._score.ANSWER_ERRORS`). So the routers with the fewest wrong
+   answers are found first: every router whose wrong answers are not significantly more than
+   those of the safest one (the exact McNemar test on the items each answered wrong, paired by
+   item) stays in; the others are out. (Until round 20 this step counted the wrong values alone;
+   a router that turns wrong utilities into refusals, ``span-binder-noref-doubt``, was then
+   indistinguishable from one that calls them.)
 2. **Gain over the baseline.** Among those, a router replaces the baseline (the frozen rule
    router) only when it is right on significantly more items than the baseline (exact McNemar on
    correctness, the level divided among the candidates, Bonferroni). Of several such, the one
@@ -31,8 +34,9 @@ import pandas as pd
 from workbench.answers import DEFAULT_ROUTER_FILE, DefaultRouterRecord
 from workbench.config import project_relative
 from workbench.errors import WorkbenchError
+from workbench.routing._score import ANSWER_ERRORS
 from workbench.stats import format_p, mcnemar
-from workbench.studies._routers import FAILURE_CLASSES, RouterComparison, paired_outcomes
+from workbench.studies._routers import RouterComparison, paired_outcomes
 
 LEVEL = 0.05
 """The level of every paired test of the choice."""
@@ -49,7 +53,7 @@ class PairedCount:
     router: str
     against: str
     outcome: str
-    """``verified_wrong`` (step 1) or ``correct`` (step 2)."""
+    """``wrong_answer`` (step 1) or ``correct`` (step 2)."""
     router_count: int
     """Items with the outcome for ``router``."""
     against_count: int
@@ -74,9 +78,9 @@ class DefaultChoice:
     items: int
     """Held-out items every router was scored on."""
     safest: str
-    """The router with the fewest verified-wrong answers."""
+    """The router with the fewest wrong answers."""
     safety: tuple[PairedCount, ...]
-    """Step 1: each router against the safest on verified-wrong answers."""
+    """Step 1: each router against the safest on wrong answers."""
     gains: tuple[PairedCount, ...]
     """Step 2: each safe router against the baseline on correct items."""
     reason: str
@@ -91,7 +95,7 @@ class DefaultChoice:
 
     def lines(self) -> list[str]:
         """The two steps, one line a test, then the choice."""
-        out = [f"safety: verified-wrong answers against the safest ({self.safest}), paired, "
+        out = [f"safety: wrong answers against the safest ({self.safest}), paired, "
                f"exact McNemar at {self.safety[0].level if self.safety else LEVEL:g}:"]
         out += [f"  {t.router}: {t.router_count} against {t.against_count}, p={format_p(t.p_value)}"
                 f"{' — out' if t.significant and t.router_count > t.against_count else ''}"
@@ -108,17 +112,17 @@ def _better(test: PairedCount) -> bool:
     return test.significant and test.router_count > test.against_count
 
 
-def _verified_wrong(errors: pd.Series) -> pd.Series:
-    """Which items' error is a verified-wrong answer, as the router comparison classes it."""
-    return errors.map(FAILURE_CLASSES).eq("verified_wrong_answer")
+def _wrong_answer(errors: pd.Series) -> pd.Series:
+    """Which items were answered wrong (their error is one of :data:`ANSWER_ERRORS`)."""
+    return errors.isin(ANSWER_ERRORS)
 
 
 def _outcome(rows: pd.DataFrame, router: str, against: str, outcome: str,
              level: float) -> PairedCount:
     paired = paired_outcomes(rows, router, against)
-    if outcome == "verified_wrong":
-        mine = _verified_wrong(paired["error_a"]).to_numpy()
-        theirs = _verified_wrong(paired["error_b"]).to_numpy()
+    if outcome == "wrong_answer":
+        mine = _wrong_answer(paired["error_a"]).to_numpy()
+        theirs = _wrong_answer(paired["error_b"]).to_numpy()
     else:
         mine = paired["correct_a"].astype(bool).to_numpy()
         theirs = paired["correct_b"].astype(bool).to_numpy()
@@ -147,11 +151,11 @@ def choose_default_router(comparison: RouterComparison | pd.DataFrame, *,
     ids = {router: frozenset(rows.loc[rows["router"] == router, "id"]) for router in routers}
     if len(set(ids.values())) != 1:
         raise DefaultRouterError("the routers were not scored on the same items")
-    wrong = {router: int(_verified_wrong(rows.loc[rows["router"] == router, "error"]).sum())
+    wrong = {router: int(_wrong_answer(rows.loc[rows["router"] == router, "error"]).sum())
              for router in routers}
-    # the fewest verified-wrong answers; a tie goes to the baseline, then to the first named
+    # the fewest wrong answers; a tie goes to the baseline, then to the first named
     safest = min(routers, key=lambda r: (wrong[r], r != baseline, routers.index(r)))
-    safety = tuple(_outcome(rows, r, safest, "verified_wrong", level)
+    safety = tuple(_outcome(rows, r, safest, "wrong_answer", level)
                    for r in routers if r != safest)
     unsafe = {t.router for t in safety if t.significant and t.router_count > t.against_count}
     safe = [r for r in routers if r not in unsafe]
@@ -162,18 +166,18 @@ def choose_default_router(comparison: RouterComparison | pd.DataFrame, *,
     n = len(next(iter(ids.values())))
     if baseline in unsafe:
         router = safest
-        reason = (f"the baseline {baseline} gave significantly more verified-wrong answers "
+        reason = (f"the baseline {baseline} gave significantly more wrong answers "
                   f"({wrong[baseline]}) than {safest} ({wrong[safest]}) on {n} held-out items")
     elif better:
         best = max(better, key=lambda t: (t.router_count, -wrong[t.router]))
         router = best.router
         reason = (f"right on {best.router_count} of {n} held-out items against the baseline's "
                   f"{best.against_count} (p={format_p(best.p_value)}), with {wrong[router]} "
-                  f"verified-wrong answers, not significantly more than {safest}'s {wrong[safest]}")
+                  f"wrong answers, not significantly more than {safest}'s {wrong[safest]}")
     else:
         router = baseline
         reason = (f"no router was right on significantly more of the {n} held-out items than "
-                  f"the baseline without significantly more verified-wrong answers")
+                  f"the baseline without significantly more wrong answers")
     return DefaultChoice(router, baseline, n, safest, safety, gains, reason)
 
 
