@@ -128,3 +128,43 @@ def test_the_doubt_variant_reads_the_shipped_record_and_refuses_one_calibrated_o
     monkeypatch.setattr(_span_variants, "project_root", lambda: tmp_path)
     with pytest.raises(UtilityDoubtError, match="calibrated on span-binder, not span-binder-noref"):
         _span_variants.span_binder_noref_doubt_router()
+
+
+def test_the_cli_calibrates_on_named_rounds_from_routed_or_recorded_decisions(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from workbench import cli
+
+    held = tmp_path / "q" / "heldout"
+    held.mkdir(parents=True)
+    lines, replay = [], []
+    for i in range(100):  # the first 40 calls are unsure and mostly wrong, the rest surer and right
+        text = f"release-{i}"
+        lines.append({"id": f"ho-x-{i}", "question": f"MD5 of `{text}`", "lang": "en", "split": "heldout",
+                      "kind": "utility", "gold": {"source": "utility", "utility": "hash.md5",
+                                                  "args": {"text": text}}})
+        bound = text if i >= 40 or i % 20 == 0 else "other"
+        replay.append({"id": f"ho-x-{i}", "raw_output": f"hash.md5 ({0.2 if i < 40 else 0.6:.3f})",
+                       "decision": {"source": "utility", "utility": "hash.md5", "args": {"text": bound}}})
+    (held / "one.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    (held / "rounds.json").write_text('{"1": ["one"]}', encoding="utf-8")
+    (tmp_path / "r.jsonl").write_text("".join(json.dumps(x) + "\n" for x in replay), encoding="utf-8")
+    config = tmp_path / "wb.toml"
+    config.write_text(f'[paths]\nquestions = "{tmp_path / "q"}"\nresults = "{tmp_path / "results"}"\n'
+                      f'models = "{tmp_path / "models"}"\n', encoding="utf-8")
+    router = f"replay:{tmp_path / 'r.jsonl'}"
+    assert cli.main(["router", "calibrate-doubt", "--router", router, "--rounds", "1", "--write",
+                     "--config", str(config)]) == 0
+    out = capsys.readouterr().out
+    doubt = load_utility_doubt(tmp_path / "models")
+    # the loosest threshold under which the calls are right at most 0.4 of the time: up to 0.6
+    assert (doubt.threshold, doubt.refused, doubt.refused_right, doubt.calls) == (0.6, 40, 2, 100)
+    assert "doubt 0.6: 40 calls refused, 2 of them right" in out and doubt.split == "held-out round 1"
+    # the same decisions read back from the run record give the same doubt, routing nothing again
+    assert cli.main(["router", "calibrate-doubt", "--router", router, "--rounds", "1", "--from-run",
+                     str(doubt.run), "--config", str(config)]) == 0
+    assert "doubt 0.6: 40 calls refused" in capsys.readouterr().out
+    assert cli.main(["router", "calibrate-doubt", "--router", "rule", "--rounds", "1", "--from-run",
+                     str(doubt.run), "--config", str(config)]) == 2
+    assert "holds 0 of the 100 items" in capsys.readouterr().err
+    assert cli.main(["router", "calibrate-doubt", "--rounds", "2", "--config", str(config)]) == 2
+    assert "no round 2 among the held-out rounds 1" in capsys.readouterr().err
