@@ -108,18 +108,28 @@ def _near(question: str, others: list[tuple[str, str]]) -> tuple[float, str]:
     return best
 
 
+SCORED_NEAR = frozenset({("ho-plt-042", "cycles.jsonl"), ("ho-cyc-005", "planetarium.jsonl"),
+                         ("ho-trp-038", "pottery.jsonl"), ("ho-pot-036", "trampolinepark.jsonl")})
+"""Two pairs (a line, the set of its near line), each seen from both sides, found only after round
+20 was scored as written (its writers' check read case and one direction only): kept as scored, so
+that the files hold the lines the round's figures are of (``heldout/README.md``, twentieth round)."""
+
+
 @pytest.mark.slow
 def test_no_line_is_a_near_duplicate_of_a_line_of_another_set() -> None:
     files = sorted(QUESTIONS.glob("*.jsonl")) + SETS
     lines = [(path, r["id"], r["question"].casefold()) for path in files for r in _rows(path)]
-    found = []
+    found, kept = [], set()
     for path in SETS:
         others = [(p.name, q) for p, _, q in lines if p != path]
         for row in _rows(path):
             ratio, where = _near(row["question"], others)
-            if ratio >= NEAR:
+            if ratio >= NEAR and (row["id"], where.split(":", 1)[0]) in SCORED_NEAR:
+                kept.add((row["id"], where.split(":", 1)[0]))
+            elif ratio >= NEAR:
                 found.append(f"{row['id']} {ratio:.3f} {where}")
     assert not found, "\n".join(found)
+    assert kept == SCORED_NEAR  # each kept line is still near: the list names no line in vain
 
 
 def test_the_prefilter_never_passes_over_a_pair_difflib_finds_near() -> None:

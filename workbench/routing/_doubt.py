@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.errors import WorkbenchError
+from workbench.stats import format_p
 
 DOUBT_FILE = "binder/utility-doubt.json"
 """Where the calibration record lies, under the models folder."""
@@ -80,7 +81,7 @@ class UtilityDoubt:
         return [head, f"doubt {self.threshold:g}: {self.refused} calls refused, {self.refused_right} of them "
                       f"right ({share:.3f}), {self.refused - self.refused_right} wrong; "
                       f"at most {self.beta:g} right with probability {1 - self.delta:g} "
-                      f"(p={self.p_value:.3g}, {len(self.grid)} thresholds tested)"]
+                      f"(p={format_p(self.p_value)}, {len(self.grid)} thresholds tested)"]
 
 
 def write_utility_doubt(doubt: UtilityDoubt, models: str | Path) -> Path:
