@@ -562,6 +562,15 @@ def test_a_utility_under_the_doubt_is_not_called_and_the_refusal_says_only_what_
         assert russian is not None and re.search("[а-яё]", russian.text) and not falsehood_words(russian.text)
 
 
+def test_a_question_under_the_class_threshold_is_refused_as_below_it_not_as_out_of_scope(
+        router: SpanRouter) -> None:
+    decision = _with_priors(router, threshold=0.999).route("MD5 of `release-7`, please")
+    refusal = decision.refusal
+    assert refusal is not None and refusal.code == "BELOW_THRESHOLD"
+    assert refusal.numbers["threshold"] == 0.999 and refusal.numbers["probability"] < 0.999
+    assert "threshold" in refusal.text
+
+
 def test_the_training_options_offer_every_shipped_setting_at_its_shipped_value() -> None:
     from workbench.cli._router_train import _span_options
     from workbench.routing._span import SHIPPED_SETTINGS

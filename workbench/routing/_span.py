@@ -302,7 +302,8 @@ class SpanRouterConfig:
     ngram_dims: int
     """Hashed character 3-gram dimensions after the embedding."""
     threshold: float
-    """Below this top probability the question is refused (``OUT_OF_SCOPE``)."""
+    """Below this top probability the question is refused (``BELOW_THRESHOLD``: the router was not
+    sure enough of any class, which says nothing of whether a source holds the answer)."""
     seed: int
     """The seed of the generated training lines."""
     generated_lines: int
@@ -628,9 +629,8 @@ class SpanRouter:
                        key=lambda i: p[i])
             label, confidence = self.config.classes[best], float(p[best])
         if confidence < self.config.threshold:
-            return self._refuse("OUT_OF_SCOPE", question, "under_threshold",
-                                {"threshold": self.config.threshold}, best=label,
-                                probability=round(confidence, 4))
+            return self._refuse("BELOW_THRESHOLD", question, "under_threshold", best=label,
+                                probability=round(confidence, 4), threshold=self.config.threshold)
         if _is_utility_class(label) and confidence < self.utility_doubt:
             return self._refuse("BELOW_THRESHOLD", question, "utility_doubt", {"utility": label},
                                 probability=round(confidence, 4), threshold=self.utility_doubt)
