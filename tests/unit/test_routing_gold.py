@@ -24,3 +24,19 @@ def test_a_recorded_decision_still_round_trips() -> None:
     gold = {"source": "refuse", "refusal": "OUT_OF_SCOPE"}
     decision = RouterDecision.from_dict(gold)
     assert RouterDecision.from_dict(decision.to_dict()) == decision
+
+
+def test_incorrect_answers_are_the_items_answered_and_not_right_of_every_kind() -> None:
+    """The share counts each answer error (ANSWER_ERRORS), never a refusal or a parse failure."""
+    import pandas as pd
+
+    from workbench.routing._score import ANSWER_ERRORS, ERROR_TYPES
+
+    refusing = {"false_refusal": "refuse", "parse_failure": "refuse"}
+    rows = [{"gold_source": "utility", "source": refusing.get(error, "utility"), "correct": False,
+             "error": error, "kind": "utility", "decision": None, "gold": {}} for error in ERROR_TYPES]
+    rows.append({"gold_source": "utility", "source": "utility", "correct": True, "error": None,
+                 "kind": "utility", "decision": None, "gold": {}})
+    figures = summarise(pd.DataFrame(rows))
+    assert ANSWER_ERRORS == set(ERROR_TYPES) - set(refusing) and len(ANSWER_ERRORS) == 6
+    assert figures["incorrect_answer_rate"] == 6 / len(rows)

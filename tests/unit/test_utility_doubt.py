@@ -17,8 +17,9 @@ from workbench.routing._doubt import (
     load_utility_doubt,
     write_utility_doubt,
 )
+from workbench.routing._span import class_output, class_probability
 from workbench.stats import RiskControlError, TooFewAnswersError
-from workbench.studies._utility_doubt import calibrate_utility_doubt, call_probability, doubt_outcomes
+from workbench.studies._utility_doubt import calibrate_utility_doubt, doubt_outcomes
 
 
 def _rows(calls: list[tuple[float, bool]], others: int = 0) -> pd.DataFrame:
@@ -29,9 +30,14 @@ def _rows(calls: list[tuple[float, bool]], others: int = 0) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def test_a_calls_probability_is_read_from_what_the_span_router_wrote() -> None:
-    assert call_probability("date.weekday (0.412)") == pytest.approx(0.412)
-    assert call_probability("OUT_OF_SCOPE") is None and call_probability("") is None
+def test_a_calls_probability_is_read_from_what_the_span_router_wrote_note_or_none() -> None:
+    assert class_probability(class_output("date.weekday", 0.4123)) == pytest.approx(0.412)
+    # a converse call adds a note after its class: still a calibration answer, at its class's probability
+    noted = class_output("color.rgb_to_hex", 0.245) + ": color.hex_to_rgb, the question asks into its target"
+    assert class_probability(noted) == pytest.approx(0.245)
+    assert class_probability("OUT_OF_SCOPE") is None and class_probability("") is None
+    rows = pd.DataFrame([{"decision": {"source": "utility", "raw_output": noted}, "correct": False}])
+    assert doubt_outcomes(rows) == ([pytest.approx(0.245)], [True])
 
 
 def test_only_utility_calls_are_calibration_answers_and_a_wrong_one_is_any_call_not_right() -> None:
@@ -114,20 +120,22 @@ def test_rounds_are_named_as_ranges_or_lists_and_an_unknown_one_is_a_typed_error
 
 def test_the_doubt_variant_reads_the_shipped_record_and_refuses_one_calibrated_on_another_router(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from workbench.routing import _span_variants
+    from types import SimpleNamespace
+
+    from workbench.routing import _span_variants, with_utility_doubt
 
     shipped = load_utility_doubt(Path(__file__).resolve().parents[2] / "models")
     assert shipped.router == "span-binder-noref" and 0 < shipped.threshold < 1 and shipped.no_promise is None
     assert shipped.refused_right / shipped.refused <= shipped.beta
-    built: list[object] = []
-    monkeypatch.setattr(_span_variants, "span_binder_noref_router", lambda path, binder: built.append(
-        (path, binder)) or type("Span", (), {"utility_doubt": 0.0})())
-    span = _span_variants.span_binder_noref_doubt_router()
-    assert span.utility_doubt == shipped.threshold and built == [(None, None)]
-    write_utility_doubt(_record(router="span-binder"), tmp_path / "models")
-    monkeypatch.setattr(_span_variants, "project_root", lambda: tmp_path)
+    span = SimpleNamespace(utility_doubt=0.0)
+    assert with_utility_doubt(span).utility_doubt == shipped.threshold  # type: ignore[arg-type]
+    # the registered variant is span-binder-noref under that doubt
+    monkeypatch.setattr(_span_variants, "span_binder_noref_router", lambda path, binder: span)
+    span.utility_doubt = 0.0
+    assert _span_variants.span_binder_noref_doubt_router() is span and span.utility_doubt == shipped.threshold
+    write_utility_doubt(_record(router="span-binder"), tmp_path)
     with pytest.raises(UtilityDoubtError, match="calibrated on span-binder, not span-binder-noref"):
-        _span_variants.span_binder_noref_doubt_router()
+        with_utility_doubt(span, tmp_path)  # type: ignore[arg-type]
 
 
 def test_the_cli_calibrates_on_named_rounds_from_routed_or_recorded_decisions(

@@ -82,7 +82,7 @@ from workbench.routing._score import (
 from workbench.routing._screen import SCRIPT_SHARE, ScreenCode, screen_question, script_share
 from workbench.routing._span import SpanRouter, SpanRouterConfig, SpanRouterError, load_span_router
 from workbench.routing._span_train import cross_validate_span, train_span_router
-from workbench.routing._span_variants import span_router, with_learned_binder
+from workbench.routing._span_variants import span_router, with_learned_binder, with_utility_doubt
 from workbench.routing._tokens import TOKEN_COLUMNS, text_groups, token_table
 from workbench.routing._train import (
     RouterTrainingConfig,
@@ -158,6 +158,7 @@ __all__ = [
     "span_router",
     "train_span_router",
     "with_learned_binder",
+    "with_utility_doubt",
     "AMBIGUOUS_ARGUMENT",
     "BinderError",
     "BinderModel",

@@ -194,7 +194,6 @@ def summarise(frame: pd.DataFrame) -> dict[str, Any]:
         return bool(row["decision"] and row["decision"].get("source") == "utility"
                     and row["decision"].get("utility") == row["gold"].get("utility"))
 
-    answered = frame["source"].notna() & (frame["source"] != "refuse")
     errors = frame["error"].value_counts().to_dict()
     return {
         "items": total,
@@ -205,7 +204,7 @@ def summarise(frame: pd.DataFrame) -> dict[str, Any]:
         "spec_inputs_exact": _rate(int(gold_spec["correct"].sum()), len(gold_spec)),
         "over_refusal_rate": _rate(int((gold_answer["error"] == "false_refusal").sum()),
                                    len(gold_answer)),
-        "incorrect_answer_rate": _rate(int((answered & ~frame["correct"]).sum()), total),
+        "incorrect_answer_rate": _rate(int(frame["error"].isin(ANSWER_ERRORS).sum()), total),
         "verified_wrong_answer_rate": _rate(int((frame["error"] == "wrong_argument_value").sum()),
                                             len(gold_args)),
         "parse_failure_rate": _rate(int((frame["error"] == "parse_failure").sum()), total),

@@ -182,6 +182,23 @@ ENCODER_OF = {decoder: encoder for encoder, decoder in DECODING_PAIRS}
 """Each decoder's encoder (:data:`workbench.routing._asks.DECODING_PAIRS`)."""
 
 
+def class_output(label: str, probability: float) -> str:
+    """A class decision's raw output: the class and its probability to three places.
+
+    A decision may add a note after a colon (``"color.rgb_to_hex (0.245): color.hex_to_rgb, …"``).
+    """
+    return f"{label} ({probability:.3f})"
+
+
+_CLASS_OUTPUT = re.compile(r"^\S+ \((\d\.\d+)\)")
+
+
+def class_probability(raw_output: str) -> float | None:
+    """The probability :func:`class_output` wrote, or ``None`` for an output of another shape."""
+    found = _CLASS_OUTPUT.match(raw_output)
+    return float(found.group(1)) if found else None
+
+
 def _is_utility_class(label: str) -> bool:
     """Whether a class is a utility id («hash.md5»), not ``quote``, ``spec:…`` or ``refuse:…``."""
     return "." in label and ":" not in label
@@ -658,7 +675,7 @@ class SpanRouter:
         return self._decide(self.config.classes[best], question, float(p[best]))
 
     def _decide(self, label: str, question: str, confidence: float) -> RouterDecision:
-        raw = f"{label} ({confidence:.3f})"
+        raw = class_output(label, confidence)
         if label == "quote":
             # a request that names a utility by its words and points at the asker's own data
             # ("the prefix of our VPN") is missing that data, as the rule router reads it, and one

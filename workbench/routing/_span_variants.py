@@ -59,18 +59,24 @@ def span_binder_noref_router(path: str | None = None, binder: str | None = None)
                                weights or project_root() / "models/binder/binder-noref.json")
 
 
-@router("span-binder-noref-doubt")
-def span_binder_noref_doubt_router(path: str | None = None, binder: str | None = None) -> SpanRouter:
-    """``span-binder-noref`` calling no utility under its calibrated doubt.
-
-    The doubt is read from ``models/binder/utility-doubt.json`` (``workbench router calibrate-doubt``).
+def with_utility_doubt(span: SpanRouter, models: str | Path | None = None) -> SpanRouter:
+    """``span`` calling no utility under the doubt recorded in ``models`` (the project's by default).
 
     Raises:
-        UtilityDoubtError: No calibration record, or one calibrated on another router.
+        UtilityDoubtError: No calibration record, or one calibrated on another router than
+            ``span-binder-noref``, whose calls it was chosen on.
     """
-    doubt = load_utility_doubt(project_root() / "models")
+    doubt = load_utility_doubt(models or project_root() / "models")
     if doubt.router != "span-binder-noref":
         raise UtilityDoubtError(f"the utility doubt was calibrated on {doubt.router}, not span-binder-noref")
-    span = span_binder_noref_router(path, binder)
     span.utility_doubt = doubt.threshold
     return span
+
+
+@router("span-binder-noref-doubt")
+def span_binder_noref_doubt_router(path: str | None = None, binder: str | None = None) -> SpanRouter:
+    """``span-binder-noref`` calling no utility under its calibrated doubt (:func:`with_utility_doubt`).
+
+    The doubt is read from ``models/binder/utility-doubt.json`` (``workbench router calibrate-doubt``).
+    """
+    return with_utility_doubt(span_binder_noref_router(path, binder))

@@ -15,12 +15,12 @@ refusal as the action and a lost right call as the loss.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 
 import pandas as pd
 
 from workbench.routing._doubt import UtilityDoubt
+from workbench.routing._span import class_probability
 from workbench.stats import RiskControlError, TooFewAnswersError
 
 BETA = 0.4
@@ -32,20 +32,12 @@ GRID = tuple(round(0.05 * i, 2) for i in range(1, 20))
 """The thresholds tested: 0.05 to 0.95 by 0.05."""
 MIN_CALLS = 50
 """The fewest utility calls a calibration runs over."""
-_PROBABILITY = re.compile(r"\((\d\.\d+)\)$")
-
-
-def call_probability(raw_output: str) -> float | None:
-    """The class probability a span router wrote after its class (``"hash.md5 (0.412)"``)."""
-    found = _PROBABILITY.search(raw_output or "")
-    return float(found.group(1)) if found else None
-
 
 def doubt_outcomes(rows: pd.DataFrame) -> tuple[list[float], list[bool]]:
     """Each utility call's class probability and whether it was wrong, from an evaluation's rows.
 
     A decision is a dict, or the JSON text a run record keeps. The probability is the one the
-    router wrote, to three places.
+    router wrote in its raw output (:func:`workbench.routing._span.class_output`), to three places.
     """
     scores: list[float] = []
     wrong: list[bool] = []
@@ -54,7 +46,7 @@ def doubt_outcomes(rows: pd.DataFrame) -> tuple[list[float], list[bool]]:
             decision = json.loads(decision)
         if not decision or decision.get("source") != "utility":
             continue
-        probability = call_probability(str(decision.get("raw_output") or ""))
+        probability = class_probability(str(decision.get("raw_output") or ""))
         if probability is None:
             continue  # a call the classifier did not choose by probability (none in a span router)
         scores.append(probability)
@@ -99,5 +91,4 @@ def calibrate_utility_doubt(rows: pd.DataFrame, *, router: str, split: str, task
                         **common)  # type: ignore[arg-type]
 
 
-__all__ = ["BETA", "DELTA", "GRID", "MIN_CALLS", "calibrate_utility_doubt", "call_probability",
-           "doubt_outcomes"]
+__all__ = ["BETA", "DELTA", "GRID", "MIN_CALLS", "calibrate_utility_doubt", "doubt_outcomes"]
