@@ -551,7 +551,7 @@ def test_words_after_pattern_without_a_mark_of_an_expression_are_no_pattern() ->
     from workbench.routing._rule_offer import _PATTERN_CUE, _REGEX_MARK, _cued_value
 
     question = "Escape the pattern my colleague sent you so it is safe in a regex."
-    assert _cued_value(question, _PATTERN_CUE, [], _REGEX_MARK) == []
+    assert _cued_value(question, _PATTERN_CUE, _REGEX_MARK) == []
 
 
 @pytest.mark.parametrize(("question", "text"), [

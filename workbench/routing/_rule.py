@@ -147,11 +147,9 @@ class RuleRouter:
         return scores
 
     def _pick_utility(self, question: str) -> str | None:
-        best, best_score = None, 0
-        for uid, score in self.keyword_scores(question).items():
-            if score > best_score:
-                best, best_score = uid, score
-        return best
+        """The utility of the highest keyword score (the first of equals), or None where none scores."""
+        scores = self._read(question)[1]
+        return max(scores, key=scores.__getitem__, default=None)
 
     def bind(self, uid: str, question: str) -> dict[str, ArgSpan]:
         """Each argument that a span of the question gives a value for, with that span."""
@@ -255,18 +253,16 @@ class RuleRouter:
         if uid is not None:
             if not missing:
                 return self.utility_decision(uid, question, spans)
-            if missing[0].role.value == "data" and names_charset_of_data(question, self.schemas[uid]):
+            # a charset the text was saved in, or the data described by its parts («символов 80»),
+            # is a circumstance of the data and gives none of it
+            if missing[0].role.value == "data" and (names_charset_of_data(question, self.schemas[uid])
+                                                    or describes_data(question)):
                 return self._refuse("ARGUMENT_IS_CIRCUMSTANCE", question, utility=uid,
                                     argument=missing[0].name)
             # a request that points at data it does not give lacks that data, whatever literal
             # it quotes ("The SNILS from the new hire's form: does it check out?")
-            # and one that describes the data by its parts («символов 80») gives none of it
             if not P.course.search(low) or _points_at_own_data(question, missing) or (
-                    not question_literals(question) and not asks_about_topic(question, missing)) or (
-                    missing[0].role.value == "data" and describes_data(question)):
-                if missing[0].role.value == "data" and describes_data(question):
-                    return self._refuse("ARGUMENT_IS_CIRCUMSTANCE", question, utility=uid,
-                                        argument=missing[0].name)
+                    not question_literals(question) and not asks_about_topic(question, missing)):
                 return self._refuse("MISSING_ARGUMENT", question, utility=uid,
                                     missing=missing[0].name)
         if P.course.search(low) and not orders_computation(question):

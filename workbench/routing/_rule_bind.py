@@ -209,12 +209,9 @@ def _take_duration(numbers: list[tuple[int, int]], question: str, unit: str, pla
         after = duration_unit_after(question, end)
         span = ArgSpan(start, after[0], f"duration-{unit}") if after else ArgSpan(start, end, plain)
         try:
-            value = span.value(question)
+            return span, span.value(question)
         except NormaliseError:
             continue
-        if plain.startswith("integer") and not isinstance(value, int):
-            continue  # «1,5 дня» is no whole number of days
-        return span, value
     return None
 
 
@@ -282,12 +279,12 @@ def bind_arguments(schema: UtilitySchema, question: str, own: tuple[str, ...],
                 offer.literals.remove(ticked[0])
                 offer.literals.insert(0, ticked[0])
             # else one written unquoted right after its name («по регулярке \d+»)
-            cued = [] if ticked else _cued_value(question, _PATTERN_CUE, offer.literals, _REGEX_MARK)
+            cued = [] if ticked else _cued_value(question, _PATTERN_CUE, _REGEX_MARK)
             taken = _take(cued, question, "text") or _take(offer.literals, question, "text")
         elif name == "replacement":
             # what replaces a match is named as such: «на `_`», "with `shade`", "replacement \2";
             # a literal without such a word is the text or the pattern, never the replacement
-            cued = _cued_value(question, P.replacement_cue, offer.literals) or [
+            cued = _cued_value(question, P.replacement_cue) or [
                 lit for lit in offer.literals
                 if P.replaced_by.search(question[max(0, lit[0] - 16):lit[0]])]
             taken = _take(cued, question, "text")
@@ -395,7 +392,7 @@ def bind_arguments(schema: UtilitySchema, question: str, own: tuple[str, ...],
                      or _take(_digits_before_base(question, offer.bases), question, kind)
                      or (_take(_marked_runs(question, own), question, kind)
                          if uid in ESCAPED_DATA else None)
-                     or (_take(_cued_value(question, P.substring_cue, offer.literals), question, kind)
+                     or (_take(_cued_value(question, P.substring_cue), question, kind)
                          if name == "substring" else None)
                      or (_take(_in_alphabet(offer.tail(), question, DATA_ALPHABETS[uid])
                                if uid in DATA_ALPHABETS else _repaired(offer.tail(), question, uid)

@@ -216,7 +216,6 @@ class _Offer:
                 tokens.append((m.start(), end))
         self.tokens = sorted(tokens)
         self.schema, self.own, self.own_patterns = schema, own, own_patterns
-        self._tail: list[tuple[int, int]] | None = None
         self.low = low
         # a comma is the decimal mark in Russian («3,141»), a thousands separator in English
         self.number_style = "-ru" if P.cyrillic.search(question) else ""
@@ -240,25 +239,23 @@ class _Offer:
         return self.vocab["unit-letter"]
 
     def tail(self) -> list[tuple[int, int]]:
-        """Unquoted data, best first: the last resort of a text argument, found when first asked.
+        """Unquoted data, best first: the last resort of a text argument.
 
         What :func:`_tail_spans`, :func:`_between_order_and_target`,
         :func:`_after_opening_name` and :func:`_cyrillic_in_english` read, in that order.
         """
-        if self._tail is None:
-            names = "|".join(re.escape(w) for w in sorted(self.own, key=len, reverse=True) if w)
-            targets = self._targets()
-            # words that count their own parts («три слова, длина 27 символов») describe the data
-            self._tail = [span for span in (_tail_spans(self.question, names)
-                                            + _between_order_and_target(self.question, targets)
-                                            + _after_opening_name(self.question, names, targets)
-                                            + _cyrillic_in_english(self.question))
-                          if not _counts_within(self.question, *span)
-                          # nor are what a value begins with ("begins with Гали") the value
-                          and not NAV.part_of_value.search(self.question, max(0, span[0] - 21), span[0])
-                          # nor a class, a phone or a plate alone («MD5 для 10А»)
-                          and not any(s <= span[0] and span[1] <= e for s, e in self.unnamed)]
-        return self._tail
+        names = "|".join(re.escape(w) for w in sorted(self.own, key=len, reverse=True) if w)
+        targets = self._targets()
+        # words that count their own parts («три слова, длина 27 символов») describe the data
+        return [span for span in (_tail_spans(self.question, names)
+                                  + _between_order_and_target(self.question, targets)
+                                  + _after_opening_name(self.question, names, targets)
+                                  + _cyrillic_in_english(self.question))
+                if not _counts_within(self.question, *span)
+                # nor are what a value begins with ("begins with Гали") the value
+                and not NAV.part_of_value.search(self.question, max(0, span[0] - 21), span[0])
+                # nor a class, a phone or a plate alone («MD5 для 10А»)
+                and not any(s <= span[0] and span[1] <= e for s, e in self.unnamed)]
 
     def _targets(self) -> list[int]:
         """Where the utility's own names and the words of its enum vocabularies start."""
@@ -285,12 +282,11 @@ def _tail_spans(question: str, names: str) -> list[tuple[int, int]]:
     if phrase and _plain_data(question, *phrase.span(1)):
         found.append(phrase.span(1))
     found += [span for span in _cue_named(question) if span not in found]
-    if names:
-        own = re.compile(rf"(?<!\w)(?:{names}){P.digest_noun.pattern}{P.of.pattern}([^\s«»\"'`,]+?)"
-                         + P.tail_end.pattern, re.IGNORECASE)
-        match = own.search(question)
-        if match and match.span(1) not in found and _plain_data(question, *match.span(1)):
-            found.append(match.span(1))
+    own = re.compile(rf"(?<!\w)(?:{names}){P.digest_noun.pattern}{P.of.pattern}([^\s«»\"'`,]+?)"
+                     + P.tail_end.pattern, re.IGNORECASE)
+    match = own.search(question)
+    if match and match.span(1) not in found and _plain_data(question, *match.span(1)):
+        found.append(match.span(1))
     return found
 
 
@@ -355,8 +351,6 @@ def _marked_runs(question: str, own: tuple[str, ...]) -> list[tuple[int, int]]:
         start, end = m.start(), m.end()
         if end == len(question.rstrip()):
             end = start + len(m[0].rstrip("?.!"))
-        if end <= start or any(mark in m[0] for mark in "«»\"`“”„"):
-            continue
         if found and question[found[-1][1]:start] == " ":
             found[-1] = (found[-1][0], end)
         else:
@@ -364,9 +358,9 @@ def _marked_runs(question: str, own: tuple[str, ...]) -> list[tuple[int, int]]:
     return [span for span in found if introduced(span[0])]
 
 
-def _cued_value(question: str, cue: re.Pattern[str], literals: list[tuple[int, int]],
-                mark: re.Pattern[str] | None = None) -> list[tuple[int, int]]:
-    r"""The unquoted run written right after the name of its argument, outside every quoted literal.
+def _cued_value(question: str, cue: re.Pattern[str], mark: re.Pattern[str] | None = None
+                ) -> list[tuple[int, int]]:
+    r"""The run written right after the name of its argument (the group of ``cue``).
 
     «Найди числа в "abc 12" по регулярке \d+» and "pattern (\d+)-(\d+), replacement \2"
     name a pattern and a replacement. Where ``mark`` is given the run must hold it (a pattern a
@@ -375,15 +369,9 @@ def _cued_value(question: str, cue: re.Pattern[str], literals: list[tuple[int, i
     """
     found = []
     for m in cue.finditer(question):
-        start, end = m.span(1)
-        text = m[1].rstrip(",;")
-        if end == len(question):
-            text = text.rstrip("?.!")
-        end = start + len(text)
-        if (text and (mark is None or mark.search(text)) and text[0] not in "«\"“'`"
-                and not any(ls <= start < le and question[ls - 1:ls] in "«\"'`“„"
-                            for ls, le in literals)):
-            found.append((start, end))
+        text = m[1].rstrip(",;").rstrip("?.!" if m.end(1) == len(question) else "")
+        if mark is None or mark.search(text):
+            found.append((m.start(1), m.start(1) + len(text)))
     return found
 
 
@@ -494,8 +482,6 @@ def _tail_resolved(question: str, literals: list[tuple[int, int]], colon: int
     if colon < 0 or not literals:
         return literals
     tail = literals[-1]
-    if tail[0] <= colon:
-        return literals  # the colon introduced no tail (a time, a URL)
     mark = P.detached_mark.search(question, tail[0], tail[1])
     if mark is not None:  # "…%D1%8C ?": the question's own mark, set apart, is no part of the data
         tail = (tail[0], mark.start())
@@ -595,9 +581,7 @@ def _blocks_whole(question: str, literals: list[tuple[int, int]]) -> list[tuple[
         inside = [lit for lit in out if block[0] <= lit[0] and lit[1] <= block[1] and lit != block]
         if not inside:
             continue
-        out = [lit for lit in out if lit not in inside]
-        if not any(lit[0] <= block[0] and block[1] <= lit[1] for lit in out):
-            out.append(block)
+        out = [lit for lit in out if lit not in inside] + [block]
     return sorted(out)
 
 
@@ -607,8 +591,7 @@ def _ipv6_spans(question: str) -> list[tuple[int, int]]:
     for m in P.ipv6.finditer(question):
         text = m[0]
         if text.count("::") == 1 or (text.count(":") == 7 and "::" not in text):
-            if any(c.isalpha() for c in text) or "::" in text:
-                found.append((m.start(), m.end()))
+            found.append((m.start(), m.end()))
     return found
 
 
