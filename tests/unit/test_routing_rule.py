@@ -548,10 +548,10 @@ def test_a_pattern_and_a_replacement_bind_after_their_names(question: str, args:
 
 
 def test_words_after_pattern_without_a_mark_of_an_expression_are_no_pattern() -> None:
-    from workbench.routing._rule_offer import _PATTERN_CUE, _REGEX_MARK, _cued_value
+    from workbench.routing._rule_offer import P, _cued_value
 
     question = "Escape the pattern my colleague sent you so it is safe in a regex."
-    assert _cued_value(question, _PATTERN_CUE, _REGEX_MARK) == []
+    assert _cued_value(question, P.pattern_cue, P.regex_mark) == []
 
 
 @pytest.mark.parametrize(("question", "text"), [

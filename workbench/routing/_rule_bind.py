@@ -27,14 +27,8 @@ from workbench.routing._normalise import (
     vocabularies,
 )
 from workbench.routing._rule_offer import (
-    _PATTERN_CUE,
-    _REGEX_MARK,
-    ESCAPED_DATA,
-    ONE_SENTENCE_DATA,
     PAIR_ARGS,
-    REPAIRED_DATA,
     TAIL_ARGS,
-    WORD_COUNTS,
     _cue_named,
     _cued_first,
     _cued_value,
@@ -279,7 +273,7 @@ def bind_arguments(schema: UtilitySchema, question: str, own: tuple[str, ...],
                 offer.literals.remove(ticked[0])
                 offer.literals.insert(0, ticked[0])
             # else one written unquoted right after its name («по регулярке \d+»)
-            cued = [] if ticked else _cued_value(question, _PATTERN_CUE, _REGEX_MARK)
+            cued = [] if ticked else _cued_value(question, P.pattern_cue, P.regex_mark)
             taken = _take(cued, question, "text") or _take(offer.literals, question, "text")
         elif name == "replacement":
             # what replaces a match is named as such: «на `_`», "with `shade`", "replacement \2";
@@ -334,7 +328,7 @@ def bind_arguments(schema: UtilitySchema, question: str, own: tuple[str, ...],
                               and (name in TAIL_ARGS or not P.stands_in.match(question, lit[0]))]
             if name in TAIL_ARGS:  # «…ИКАО: Гарипова Алсу Ринатовна, 8А. Мама ждёт»: the name
                 offer.literals = [_name_only(question, lit) for lit in offer.literals]
-            if uid in ONE_SENTENCE_DATA:
+            if P.one_sentence_data.fullmatch(uid):
                 offer.literals = [_one_sentence(question, lit) for lit in offer.literals]
             if name == "text":
                 _cued_first(offer.literals, question)
@@ -349,10 +343,10 @@ def bind_arguments(schema: UtilitySchema, question: str, own: tuple[str, ...],
             if uid in DATA_ALPHABETS:
                 offer.literals = _in_alphabet(offer.literals, question, DATA_ALPHABETS[uid])
                 offer.tokens = _in_alphabet(offer.tokens, question, DATA_ALPHABETS[uid])
-            if uid in REPAIRED_DATA:  # a text the repair leaves as it is was never misread
+            if P.repaired_data.fullmatch(uid):  # a text the repair leaves as it is was never misread
                 offer.literals = _repaired(offer.literals, question, uid)
                 offer.tokens = _repaired(offer.tokens, question, uid)
-            if (name in TAIL_ARGS and ELSEWHERE_WORDS.search(question)) or uid in WORD_COUNTS:
+            if (name in TAIL_ARGS and ELSEWHERE_WORDS.search(question)) or P.counts_words.fullmatch(uid):
                 # "the essay I attached? The limit is 500": with the text kept elsewhere, a bare
                 # number or date the question holds is a figure about it, not the text
                 offer.tokens = [t for t in offer.tokens if any(c.isalpha() for c in question[t[0]:t[1]])]
@@ -391,12 +385,12 @@ def bind_arguments(schema: UtilitySchema, question: str, own: tuple[str, ...],
                          if uid in DATA_SHAPES and name in TAIL_ARGS else None)
                      or _take(_digits_before_base(question, offer.bases), question, kind)
                      or (_take(_marked_runs(question, own), question, kind)
-                         if uid in ESCAPED_DATA else None)
+                         if P.escaped_data.fullmatch(uid) else None)
                      or (_take(_cued_value(question, P.substring_cue), question, kind)
                          if name == "substring" else None)
                      or (_take(_in_alphabet(offer.tail(), question, DATA_ALPHABETS[uid])
                                if uid in DATA_ALPHABETS else _repaired(offer.tail(), question, uid)
-                               if uid in REPAIRED_DATA else offer.tail(), question, kind)
+                               if P.repaired_data.fullmatch(uid) else offer.tail(), question, kind)
                          # with the data kept elsewhere, unquoted words describe it
                          if name in TAIL_ARGS and not ELSEWHERE_WORDS.search(question) else None))
         if taken is not None:

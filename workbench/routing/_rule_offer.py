@@ -50,20 +50,11 @@ NAV = not_a_value()
 """The contexts of ``data/not_a_value.yaml`` in which a number is no value."""
 
 
-CHARSETS = ("windows-1251", "cp1251", "koi8-r", "cp866", "utf-8", "utf-16", "latin-1", "iso-8859-5",
-            "gb2312", "gbk", "gb18030", "big5", "shift_jis", "euc-kr")
-
-
 TAIL_ARGS = frozenset({"text", "data"})
 """String data arguments that may take the one word after a cue such as «строки» or "word"."""
 
 
 PAIR_ARGS = ("a", "b")
-
-
-ADDRESS_WITH_FLATS = frozenset({"address.format_ru", "address.parse_ru", "address.normalize_ru"})
-"""The utilities that read a flat's or a house's number as a part of the address they work on; for
-the others («Проверь индекс: начинается на 636, комната 305») a place's number is no value."""
 
 
 def _name_only(question: str, span: tuple[int, int]) -> tuple[int, int]:
@@ -75,10 +66,6 @@ def _name_only(question: str, span: tuple[int, int]) -> tuple[int, int]:
     if name is not None and re.match(r"\s*[,(]", question[name.end():span[1]]):
         return span[0], name.end()
     return span
-
-
-ONE_SENTENCE_DATA = frozenset({"text.transliterate", "text.slugify", "encoding.url_encode"})
-"""Utilities whose data is a name, a title or a file's name: one sentence, no remark in brackets."""
 
 
 def _one_sentence(question: str, span: tuple[int, int]) -> tuple[int, int]:
@@ -107,11 +94,6 @@ _GLUE = frozenset("=&/?+")
 
 
 _QUOTE_MARKS = " \t«»\"'`“”„"
-
-
-POINTING_WORDS = frozenset({"выше", "ниже", "этой", "этого", "этот", "эту", "моего", "моей", "мой",
-                            "его", "её", "above", "below", "this", "that", "it", "mine", "my"})
-"""Words that point at data instead of being data: never bound as a value."""
 
 
 class _Offer:
@@ -155,7 +137,7 @@ class _Offer:
         # what, no value; an address utility reads a flat's number as a part of its address
         unnamed = unnamed_spans(question)
         self.unnamed = unnamed
-        place = schema.id not in ADDRESS_WITH_FLATS
+        place = not P.flats_in_address.fullmatch(schema.id)
         self.numbers = [n for n in number_spans(question) if not _overlaps(n, avoid + unnamed)
                         and not _numbered(question, n[0], place)
                         and not NAV.part_of_value.search(question, max(0, n[0] - 20), n[0])
@@ -190,7 +172,7 @@ class _Offer:
                 continue
             # a charset, a word of the utility's own names ("Base64" in "decode this base64") or
             # the name of any utility ("UUID5" asked of the version-3 one) names no data
-            if text.lower() in CHARSETS or text.lower() in own_words or text.lower() in names or any(
+            if P.charset_name.fullmatch(text) or text.lower() in own_words or text.lower() in names or any(
                     w in text.lower() for w in own):
                 continue
             end = m.start() + len(text)
@@ -314,24 +296,6 @@ def _only_genitive(word: str) -> bool:
     return all("gent" in parse.tag for parse in morphology().parse(word.lower()))
 
 
-_PATTERN_CUE = P.pattern_cue
-"""The name of a pattern before it is written unquoted («по регулярке \\d+»)."""
-
-
-_REGEX_MARK = P.regex_mark
-"""A mark of a regular expression: a run holding one may be a pattern."""
-
-
-WORD_COUNTS = frozenset({"text.word_count"})
-"""Utilities that count the words of a text: a bare number is never that text ("the draft? It is
-capped at 250 words" names a limit)."""
-
-
-ESCAPED_DATA = frozenset({"regex.escape"})
-"""Utilities whose data is text to be escaped: an unquoted run that holds a mark of a regular
-expression is their data, where no literal or token gives it (:func:`_marked_runs`)."""
-
-
 def _marked_runs(question: str, own: tuple[str, ...]) -> list[tuple[int, int]]:
     """Unquoted runs that hold a mark of a regular expression, neighbours joined into one.
 
@@ -396,8 +360,7 @@ def _plain_data(question: str, start: int, end: int, *, file_name: bool = False)
     отчёт_март_2025.xlsx») the name is the data.
     """
     text = question[start:end]
-    words = {w.lower() for w in re.findall(r"\w+", text)}
-    if (not words or words & POINTING_WORDS or P.deixis.search(text) or OWNER_WORDS.search(text)
+    if (P.pointing_word.search(text) or P.deixis.search(text) or OWNER_WORDS.search(text)
             or (not file_name and any(P.file_name.fullmatch(word.strip(" ,.;:!?"))
                                       for word in text.split()))):
         return False
@@ -608,12 +571,8 @@ def _cued_first(literals: list[tuple[int, int]], question: str, cue: re.Pattern[
             return
 
 
-REPAIRED_DATA = frozenset({"charset.fix_mojibake"})
-"""Utilities that repair their data: a span is their data only where calling them changes it."""
-
-
 def _repaired(spans: list[tuple[int, int]], question: str, uid: str) -> list[tuple[int, int]]:
-    """The spans that ``uid`` (:data:`REPAIRED_DATA`) changes.
+    """The spans that ``uid`` (:data:`P.repaired_data`) changes.
 
     «UTF-8 прочитали как cp1251» is correct Russian, which no misreading undone gives back, so it
     is no garbled text. A span that the repair does not take whole is tried up to a dash set apart
