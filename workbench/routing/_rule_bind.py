@@ -114,8 +114,8 @@ def _orient(uid: str, question: str, bound: dict[str, ArgSpan], first: str, seco
         bound[first], bound[second] = bound[second], bound[first]
 
 
-def _base_for(name: str, bases: list[tuple[int, int]], question: str) -> ArgSpan | None:
-    """The span naming the base ``name`` asks for, or None.
+def _base_for(name: str, bases: list[tuple[int, int]], question: str) -> list[tuple[int, int]]:
+    """The span naming the base ``name`` asks for, if any.
 
     "from"/«из» marks the source, "to"/"in"/«в»/«по» the target, and an unmarked one is the
     source if none is marked, else the target: «шестнадцатеричное 1A2 переведи в десятичную»
@@ -129,10 +129,8 @@ def _base_for(name: str, bases: list[tuple[int, int]], question: str) -> ArgSpan
     plain = [span for span in bases if span not in targets and span not in sources]
     source = (sources or plain)[:1]
     if name == "from_base":
-        chosen = source
-    else:
-        chosen = (targets or [span for span in plain if span not in source])[:1]
-    return ArgSpan(chosen[0][0], chosen[0][1], "base") if chosen else None
+        return source
+    return (targets or [span for span in plain if span not in source])[:1]
 
 
 def _digits_before_base(question: str, bases: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -156,12 +154,18 @@ def _value_or_none(question: str, span: tuple[int, int], normaliser: str) -> Any
         return None
 
 
-def _take(spans: list[tuple[int, int]], question: str, normaliser: str
+def _take(spans: list[tuple[int, int]], question: str, normaliser: str, duration: str | None = None
           ) -> tuple[ArgSpan, Any] | None:
-    """The first span of ``spans`` the normaliser gives a value for (taken out of the list)."""
+    """The first span of ``spans`` the normaliser gives a value for (taken out of the list).
+
+    With ``duration``, the unit of time an argument counts, a number written with a unit of time is
+    read with it («на 5 лет» is 60 months, :func:`normalise_duration`) and passed over where that
+    unit holds no whole number of ``duration`` («2 месяца» as days); a bare one by ``normaliser``.
+    """
     while spans:
         start, end = spans.pop(0)
-        span = ArgSpan(start, end, normaliser)
+        after = duration_unit_after(question, end) if duration else None
+        span = ArgSpan(start, after[0], f"duration-{duration}") if after else ArgSpan(start, end, normaliser)
         try:
             return span, span.value(question)
         except NormaliseError:
@@ -178,34 +182,13 @@ def _take_unit(name: str, offer: _Offer, accepted: frozenset[str] | set[str]) ->
     where no other is written.
     """
     question = offer.question
-    candidates = [ArgSpan(*s, "enum:unit") for s in offer.vocabulary("unit")]
-    candidates += [ArgSpan(*s, "unit-letter") for s in offer.unit_letters()]
+    candidates = [ArgSpan(*s, kind) for kind in ("enum:unit", "unit-letter") for s in offer.spans(kind)]
     own = sorted((c for c in candidates if c.value(question) in accepted), key=lambda c: c.start)
     into = [c for c in own if P.into_unit.search(question[max(0, c.start - 8):c.start])]
     rest = [c for c in own if c not in into]
     for span in (into + rest if name == "to_unit" else rest + into):
-        (offer.unit_letters() if span.normaliser == "unit-letter" else offer.vocabulary("unit")).remove(
-            (span.start, span.end))
+        offer.spans(span.normaliser).remove((span.start, span.end))
         return span, span.value(question)
-    return None
-
-
-def _take_duration(numbers: list[tuple[int, int]], question: str, unit: str, plain: str
-                   ) -> tuple[ArgSpan, Any] | None:
-    """The first number that counts ``unit`` (taken out of the list).
-
-    One written with a unit of time is read with it («на 5 лет» is 60 months, :func:`normalise_duration`),
-    and is passed over where that unit holds no whole number of ``unit`` («2 месяца» as days); a
-    bare number is read as ``plain``.
-    """
-    while numbers:
-        start, end = numbers.pop(0)
-        after = duration_unit_after(question, end)
-        span = ArgSpan(start, after[0], f"duration-{unit}") if after else ArgSpan(start, end, plain)
-        try:
-            return span, span.value(question)
-        except NormaliseError:
-            continue
     return None
 
 
@@ -226,24 +209,19 @@ def bind_arguments(schema: UtilitySchema, question: str, own: tuple[str, ...],
         vocabulary = vocabulary_for(uid, name)
         taken: tuple[ArgSpan, Any] | None = None
         if name in BASE_ARGS:
-            span = _base_for(name, offer.bases, question)
-            taken = None if span is None else (span, span.value(question))
+            taken = _take(_base_for(name, offer.bases, question), question, "base")
         elif vocabulary is not None:
-            spans = offer.vocabulary(vocabulary)
+            spans = offer.spans(f"enum:{vocabulary}")
             accepted = unit_codes().get(uid) if vocabulary == "unit" else None
-            if accepted is None:
-                # of two modes, the one named last is asked for, the first the text as it is:
-                # "came in all lowercase, give me title case", «из нижнего регистра в верхний»
-                taken = _take(spans[::-1] if name == "mode" else spans, question, f"enum:{vocabulary}")
-                if taken is not None:  # «in Moscow (Europe/Moscow)»: a value named twice is one
-                    spans[:] = [s for s in spans if _value_or_none(question, s, f"enum:{vocabulary}")
-                                != taken[1]]
-            else:  # a unit of another quantity is no unit of this conversion ("kg" of a data size)
-                taken = _take_unit(name, offer, accepted)
-                if taken is not None:  # «12 соток (ares)»: a unit named twice is one
-                    for kind, spans in (("enum:unit", offer.vocabulary("unit")),
-                                        ("unit-letter", offer.unit_letters())):
-                        spans[:] = [s for s in spans if _value_or_none(question, s, kind) != taken[1]]
+            # of two modes, the one named last is asked for, the first the text as it is: "came in all
+            # lowercase, give me title case", «из нижнего регистра в верхний»; a unit of another
+            # quantity is no unit of this conversion ("kg" of a data size)
+            taken = (_take(spans[::-1] if name == "mode" else spans, question, f"enum:{vocabulary}")
+                     if accepted is None else _take_unit(name, offer, accepted))
+            if taken is not None:  # a value named twice is one: «Moscow (Europe/Moscow)», «12 соток (ares)»
+                for kind in (f"enum:{vocabulary}", "unit-letter"):
+                    spans = offer.spans(kind)
+                    spans[:] = [s for s in spans if _value_or_none(question, s, kind) != taken[1]]
         elif name in TIME_ARGS:
             # «с 1 по 31 марта 2026»: the first day takes its month and year from the end
             # and a date after "up to" or «до» ends a span of time, never starts it
@@ -299,7 +277,7 @@ def bind_arguments(schema: UtilitySchema, question: str, own: tuple[str, ...],
             # ("from 3,200 to 4,100") is no percentage of it
             taken = _take(offer.percents, question, "number" + offer.number_style)
         elif name in DURATION_ARGS and arg.type in {"integer", "number"}:
-            taken = _take_duration(offer.numbers, question, name, arg.type + offer.number_style)
+            taken = _take(offer.numbers, question, arg.type + offer.number_style, duration=name)
         elif arg.type in {"integer", "number"} and (arg.role.value == "data" or arg.required):
             if name != "year":  # "seconds since 1970", «с 2019 года»: a year the count starts from
                 # and «3 года», «через 20» count time, no amount

@@ -102,7 +102,6 @@ class _Offer:
     def __init__(self, question: str, schema: UtilitySchema, own: tuple[str, ...],
                  own_patterns: tuple[tuple[str, re.Pattern[str]], ...] = (),
                  names: frozenset[str] = frozenset()) -> None:
-        low = question.lower()
         colon = first_colon(question)
         literals = _blocks_whole(question, _tail_resolved(
             question, [(s, e) for s, e in question_literal_spans(question) if e > s], colon))
@@ -198,7 +197,6 @@ class _Offer:
                 tokens.append((m.start(), end))
         self.tokens = sorted(tokens)
         self.schema, self.own, self.own_patterns = schema, own, own_patterns
-        self.low = low
         # a comma is the decimal mark in Russian («3,141»), a thousands separator in English
         self.number_style = "-ru" if P.cyrillic.search(question) else ""
         self.vocab: dict[str, list[tuple[int, int]]] = {}
@@ -208,17 +206,16 @@ class _Offer:
             _plain_data(question, *between.span(g)) for g in (1, 2)) else [])
         self.question = question
 
-    def vocabulary(self, name: str) -> list[tuple[int, int]]:
-        """The spans that name a value of vocabulary ``name``, in order, without overlaps."""
-        if name not in self.vocab:
-            self.vocab[name] = vocabularies()[name].separate_spans(self.question)
-        return self.vocab[name]
+    def spans(self, normaliser: str) -> list[tuple[int, int]]:
+        """The spans that name a value of ``enum:<vocabulary>``, in order, without overlaps.
 
-    def unit_letters(self) -> list[tuple[int, int]]:
-        """The single letters that name a unit where they stand (:func:`unit_letter_spans`)."""
-        if "unit-letter" not in self.vocab:
-            self.vocab["unit-letter"] = unit_letter_spans(self.question)
-        return self.vocab["unit-letter"]
+        Or, for ``unit-letter``, the single letters that name a unit where they stand
+        (:func:`unit_letter_spans`). One list a normaliser: binding takes its spans out of it.
+        """
+        if normaliser not in self.vocab:
+            self.vocab[normaliser] = (unit_letter_spans(self.question) if normaliser == "unit-letter" else
+                                      vocabularies()[normaliser.removeprefix("enum:")].separate_spans(self.question))
+        return self.vocab[normaliser]
 
     def tail(self) -> list[tuple[int, int]]:
         """Unquoted data, best first: the last resort of a text argument.
@@ -241,11 +238,12 @@ class _Offer:
 
     def _targets(self) -> list[int]:
         """Where the utility's own names and the words of its enum vocabularies start."""
-        starts = [m.start() for _, pattern in self.own_patterns for m in pattern.finditer(self.low)]
+        low = self.question.lower()
+        starts = [m.start() for _, pattern in self.own_patterns for m in pattern.finditer(low)]
         for arg in self.schema.arguments:
             vocabulary = vocabulary_for(self.schema.id, arg.name)
             if vocabulary is not None:
-                # not self.vocabulary(): binding takes its spans out of that list one by one
+                # not self.spans(): binding takes its spans out of that list one by one
                 starts += [start for start, _ in vocabularies()[vocabulary].separate_spans(self.question)]
         return starts
 
