@@ -163,12 +163,7 @@ class RuleRouter:
         """The utility decision, or ``SEVERAL_REQUESTS`` when another utility's data is there too."""
         other = self._second_request(uid, question, spans)
         if other is not None:
-            refusal = Refusal(
-                code=SEVERAL_REQUESTS, area="rule router (one utility a question)",
-                numbers={"utilities": [uid, other]},
-                text=f"The question gives the data of two utilities, {uid} and {other}; the "
-                     "router binds one request a question, so it called neither.")
-            return RouterDecision(source=Source.REFUSE, refusal=refusal, raw_output=SEVERAL_REQUESTS)
+            return self._refuse(SEVERAL_REQUESTS, question, utilities=[uid, other])
         args = {name: span.value(question) for name, span in spans.items()}
         return RouterDecision(source=Source.UTILITY, category=uid.split(".")[0], utility=uid,
                               args=args, raw_output=uid, arg_spans=spans)
