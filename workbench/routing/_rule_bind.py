@@ -138,12 +138,7 @@ def _digits_before_base(question: str, bases: list[tuple[int, int]]) -> list[tup
 
     "Convert ff from base 16 to base 2" gives «ff», which holds no decimal digit, so no token took it.
     """
-    found = []
-    for start, _ in bases:
-        match = P.before_base.search(question, 0, start)
-        if match and match.span(1) not in found:
-            found.append(match.span(1))
-    return found
+    return [m.span(1) for start, _ in bases if (m := P.before_base.search(question, 0, start))]
 
 
 def _value_or_none(question: str, span: tuple[int, int], normaliser: str) -> Any:

@@ -257,17 +257,16 @@ def _tail_spans(question: str, names: str) -> list[tuple[int, int]]:
     follows a cue (:data:`P.tail`: «слова», "string") or one of the utility's own ``names`` (a
     regular-expression alternation) and "of" («MD5 от admin»), under the same guard.
     """
-    found: list[tuple[int, int]] = []
-    phrase = P.phrase_tail.search(question)
-    if phrase and _plain_data(question, *phrase.span(1)):
-        found.append(phrase.span(1))
-    found += [span for span in _cue_named(question) if span not in found]
     own = re.compile(rf"(?<!\w)(?:{names}){P.digest_noun.pattern}{P.of.pattern}([^\s«»\"'`,]+?)"
                      + P.tail_end.pattern, re.IGNORECASE)
-    match = own.search(question)
-    if match and match.span(1) not in found and _plain_data(question, *match.span(1)):
-        found.append(match.span(1))
-    return found
+    return (_plain_group(question, P.phrase_tail.search(question)) + _cue_named(question)
+            + _plain_group(question, own.search(question)))
+
+
+def _plain_group(question: str, match: re.Match[str] | None, *, file_name: bool = False
+                 ) -> list[tuple[int, int]]:
+    """The span of ``match``'s first group where :func:`_plain_data` allows it, as a list of one (or none)."""
+    return [match.span(1)] if match and _plain_data(question, *match.span(1), file_name=file_name) else []
 
 
 def _cue_named(question: str) -> list[tuple[int, int]]:
@@ -278,9 +277,7 @@ def _cue_named(question: str) -> list[tuple[int, int]]:
     holds («…, если поле принимает 32?»: the 32 is a limit).
     """
     match = P.tail.search(question)
-    if match and _plain_data(question, *match.span(1), file_name=True) and not _only_genitive(match[1]):
-        return [match.span(1)]
-    return []
+    return [] if match and _only_genitive(match[1]) else _plain_group(question, match, file_name=True)
 
 
 def _only_genitive(word: str) -> bool:
@@ -339,12 +336,8 @@ def _cued_value(question: str, cue: re.Pattern[str], mark: re.Pattern[str] | Non
 
 def _named_word(question: str) -> list[tuple[int, int]]:
     """The word after the noun "name" (:data:`P.named`), its closing punctuation left out."""
-    found = []
-    for m in P.named.finditer(question):
-        start, end = m.start(1), m.start(1) + len(m[1].rstrip(".?!:"))
-        if end > start and _plain_data(question, start, end):
-            found.append((start, end))
-    return found
+    words = [(m.start(1), m.start(1) + len(m[1].rstrip(".?!:"))) for m in P.named.finditer(question)]
+    return [word for word in words if _plain_data(question, *word)]
 
 
 def _plain_data(question: str, start: int, end: int, *, file_name: bool = False) -> bool:
@@ -358,17 +351,14 @@ def _plain_data(question: str, start: int, end: int, *, file_name: bool = False)
     отчёт_март_2025.xlsx») the name is the data.
     """
     text = question[start:end]
-    if (P.pointing_word.search(text) or P.deixis.search(text) or OWNER_WORDS.search(text)
-            or (not file_name and any(P.file_name.fullmatch(word.strip(" ,.;:!?"))
-                                      for word in text.split()))):
-        return False
-    if any(mark in text for mark in "«»\"`“”„"):  # a quoted literal in it is the data, if any is
-        return False
-    if GENERIC_WORDS.fullmatch(text.split()[0]):
-        return False
-    if P.described_after.search(text):  # «…ПД? он на русском»: the next sentence describes a text not given
-        return False
-    return not any(s < end and start < e for s, e, _ in circumstance_spans(question))
+    return not (not re.search(r"\w", text) or P.pointing_word.search(text) or P.deixis.search(text)
+                or OWNER_WORDS.search(text) or (not file_name and any(
+                    P.file_name.fullmatch(word.strip(" ,.;:!?")) for word in text.split()))
+                or any(mark in text for mark in "«»\"`“”„")  # a quoted literal in it is the data, if any is
+                or GENERIC_WORDS.fullmatch(text.split()[0])
+                # «…ПД? он на русском»: the next sentence describes a text not given
+                or P.described_after.search(text)
+                or any(s < end and start < e for s, e, _ in circumstance_spans(question)))
 
 
 def _between_order_and_target(question: str, targets: list[int]) -> list[tuple[int, int]]:
@@ -383,12 +373,8 @@ def _between_order_and_target(question: str, targets: list[int]) -> list[tuple[i
     # the noun that names the data is not a part of it: «Переведи фамилию Щука в латиницу»
     named = P.data_noun.match(question, order.end())
     start = named.end() if named else order.end()
-    for into in P.into.finditer(question, start):
-        if into.end() in targets:
-            if into.start() > start and _plain_data(question, start, into.start()):
-                return [(start, into.start())]
-            return []
-    return []
+    into = next((m for m in P.into.finditer(question, start) if m.end() in targets), None)
+    return [(start, into.start())] if into and _plain_data(question, start, into.start()) else []
 
 
 def _cyrillic_in_english(question: str) -> list[tuple[int, int]]:
@@ -418,15 +404,10 @@ def _after_opening_name(question: str, names: str, targets: list[int]) -> list[t
     guessed), nor where :func:`_plain_data` refuses it ("md5 of this", «base64 для текста …»).
     """
     text = question.rstrip()
-    if not names or text.endswith("?"):
-        return []
     opening = re.match(rf"\s*(?:please\s+)?(?:{names})\w*[\s:]+", text, re.IGNORECASE)
-    if not opening or opening.end() >= len(text):
+    if not names or text.endswith("?") or not opening or any(opening.end() <= t < len(text) for t in targets):
         return []
-    start, end = opening.end(), len(text)
-    if any(start <= t < end for t in targets) or not _plain_data(question, start, end):
-        return []
-    return [(start, end)]
+    return [(opening.end(), len(text))] if _plain_data(question, opening.end(), len(text)) else []
 
 
 def _tail_resolved(question: str, literals: list[tuple[int, int]], colon: int
@@ -548,12 +529,8 @@ def _blocks_whole(question: str, literals: list[tuple[int, int]]) -> list[tuple[
 
 def _ipv6_spans(question: str) -> list[tuple[int, int]]:
     """IPv6 addresses: eight groups, or fewer with one «::» (never a time such as 10:00:00)."""
-    found = []
-    for m in P.ipv6.finditer(question):
-        text = m[0]
-        if text.count("::") == 1 or (text.count(":") == 7 and "::" not in text):
-            found.append((m.start(), m.end()))
-    return found
+    return [m.span() for m in P.ipv6.finditer(question)
+            if m[0].count("::") == 1 or (m[0].count(":") == 7 and "::" not in m[0])]
 
 
 def _cued_first(literals: list[tuple[int, int]], question: str, cue: re.Pattern[str] | None = None) -> None:
