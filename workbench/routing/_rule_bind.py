@@ -32,19 +32,16 @@ from workbench.routing._rule_offer import (
     _cue_named,
     _cued_first,
     _cued_value,
-    _in_alphabet,
+    _fitting,
     _marked_runs,
     _name_only,
     _named_word,
     _Offer,
     _one_sentence,
-    _repaired,
     _shape_runs,
-    _shaped_first,
 )
 from workbench.routing._tables import not_a_value, rule_patterns
 from workbench.routing._values import (
-    DATA_ALPHABETS,
     DATA_SHAPES,
     _counts_within,
     _figure_about_data,
@@ -307,18 +304,14 @@ def bind_arguments(schema: UtilitySchema, question: str, own: tuple[str, ...],
                 _cued_first(offer.literals, question)
             if name == "address":
                 _cued_first(offer.literals, question, P.address_cue)
-            if uid in DATA_SHAPES:
-                _shaped_first(offer.literals, question, DATA_SHAPES[uid])
-                _shaped_first(offer.tokens, question, DATA_SHAPES[uid])
+            if uid in DATA_SHAPES:  # the spans that hold data of the utility's shape come first
+                for spans in (offer.literals, offer.tokens):
+                    spans.sort(key=lambda span: DATA_SHAPES[uid].search(question, *span) is None)
             if name == "domain":  # «пример.рф» holds no digit, so no token took it
                 offer.tokens = sorted(set(offer.tokens) | {
                     (m.start(), m.end()) for m in P.domain.finditer(question)})
-            if uid in DATA_ALPHABETS:
-                offer.literals = _in_alphabet(offer.literals, question, DATA_ALPHABETS[uid])
-                offer.tokens = _in_alphabet(offer.tokens, question, DATA_ALPHABETS[uid])
-            if P.repaired_data.fullmatch(uid):  # a text the repair leaves as it is was never misread
-                offer.literals = _repaired(offer.literals, question, uid)
-                offer.tokens = _repaired(offer.tokens, question, uid)
+            offer.literals = _fitting(offer.literals, question, uid)
+            offer.tokens = _fitting(offer.tokens, question, uid)
             if (name in TAIL_ARGS and ELSEWHERE_WORDS.search(question)) or P.counts_words.fullmatch(uid):
                 # "the essay I attached? The limit is 500": with the text kept elsewhere, a bare
                 # number or date the question holds is a figure about it, not the text
@@ -361,9 +354,7 @@ def bind_arguments(schema: UtilitySchema, question: str, own: tuple[str, ...],
                          if P.escaped_data.fullmatch(uid) else None)
                      or (_take(_cued_value(question, P.substring_cue), question, kind)
                          if name == "substring" else None)
-                     or (_take(_in_alphabet(offer.tail(), question, DATA_ALPHABETS[uid])
-                               if uid in DATA_ALPHABETS else _repaired(offer.tail(), question, uid)
-                               if P.repaired_data.fullmatch(uid) else offer.tail(), question, kind)
+                     or (_take(_fitting(offer.tail(), question, uid), question, kind)
                          # with the data kept elsewhere, unquoted words describe it
                          if name in TAIL_ARGS and not ELSEWHERE_WORDS.search(question) else None))
         if taken is not None:

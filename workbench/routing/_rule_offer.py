@@ -30,6 +30,7 @@ from workbench.routing._normalise import (
 )
 from workbench.routing._tables import not_a_value, rule_patterns
 from workbench.routing._values import (
+    DATA_ALPHABETS,
     _counts_time,
     _counts_within,
     _day_and_month,
@@ -546,13 +547,20 @@ def _cued_first(literals: list[tuple[int, int]], question: str, cue: re.Pattern[
             return
 
 
-def _repaired(spans: list[tuple[int, int]], question: str, uid: str) -> list[tuple[int, int]]:
-    """The spans that ``uid`` (:data:`P.repaired_data`) changes.
+def _fitting(spans: list[tuple[int, int]], question: str, uid: str) -> list[tuple[int, int]]:
+    """The spans that may be the data of ``uid``: written in its alphabet, changed by its repair.
 
-    «UTF-8 прочитали как cp1251» is correct Russian, which no misreading undone gives back, so it
-    is no garbled text. A span that the repair does not take whole is tried up to a dash set apart
-    by spaces («Р“РµРјРѕРіР»РѕР±РёРЅ 132 Рі/Р» — почини пожалуйста»): the words after it are a remark.
+    A span outside the letters the utility's data is written in (:data:`DATA_ALPHABETS`) is none
+    («радуга» is no Base32). A utility that repairs its data (:data:`P.repaired_data`) takes only a
+    span the repair changes: «UTF-8 прочитали как cp1251» is correct Russian, which no misreading
+    undone gives back, so it is no garbled text. A span that the repair does not take whole is
+    tried up to a dash set apart by spaces («Р“РµРјРѕРіР»РѕР±РёРЅ 132 Рі/Р» — почини пожалуйста»):
+    the words after it are a remark.
     """
+    if uid in DATA_ALPHABETS:
+        spans = [span for span in spans if DATA_ALPHABETS[uid].fullmatch(question, *span)]
+    if not P.repaired_data.fullmatch(uid):
+        return spans
     kept = []
     for start, end in spans:
         dash = P.remark_dash.search(question, start, end)
@@ -563,17 +571,6 @@ def _repaired(spans: list[tuple[int, int]], question: str, uid: str) -> list[tup
                 kept.append((start, stop))
                 break
     return kept
-
-
-def _in_alphabet(spans: list[tuple[int, int]], question: str, alphabet: re.Pattern[str]
-                 ) -> list[tuple[int, int]]:
-    """The spans whose whole text is written in the utility's alphabet (:data:`DATA_ALPHABETS`)."""
-    return [span for span in spans if alphabet.fullmatch(question, span[0], span[1])]
-
-
-def _shaped_first(spans: list[tuple[int, int]], question: str, shape: re.Pattern[str]) -> None:
-    """Move the spans that hold data of the utility's shape (:data:`DATA_SHAPES`) to the front."""
-    spans.sort(key=lambda span: shape.search(question, span[0], span[1]) is None)
 
 
 def _shape_runs(question: str, shape: re.Pattern[str]) -> list[tuple[int, int]]:
