@@ -84,8 +84,7 @@ class RuleRouter:
     """Keyword tables choose; every argument is a span of the question through a normaliser."""
 
     def __init__(self) -> None:
-        catalog = load_catalog()
-        self.schemas: dict[str, UtilitySchema] = dict(catalog.schemas)
+        self.schemas: dict[str, UtilitySchema] = dict(load_catalog().schemas)
         self.triggers: dict[str, tuple[str, ...]] = {}
         for uid in self.schemas:
             own = uid.split(".", 1)[1]
@@ -174,8 +173,7 @@ class RuleRouter:
         Its trigger words and its bound spans must lie apart from the first utility's, so two
         requests in one question are told from one request that mentions two topics.
         """
-        first = list(spans.values())
-        first_spans = [(s.start, s.end) for s in first]
+        first_spans = [(s.start, s.end) for s in spans.values()]
         category = uid.split(".")[0]
         for other, _ in sorted(self.keyword_scores(question).items(), key=lambda kv: -kv[1]):
             if other.split(".")[0] == category:

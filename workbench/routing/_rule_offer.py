@@ -90,10 +90,6 @@ def _one_sentence(question: str, span: tuple[int, int]) -> tuple[int, int]:
     return span
 
 
-_GLUE = frozenset("=&/?+")
-"""Characters that join a token to its neighbours in a longer run (a query string, a path)."""
-
-
 _QUOTE_MARKS = " \t«»\"'`“”„"
 
 
@@ -168,7 +164,7 @@ class _Offer:
                 text = text[:-1]
             # glued into a longer run on both sides («state=42&next=/home»), it is a piece of a
             # value, not one
-            if question[m.start() - 1:m.start()] in _GLUE and question[m.start() + len(text):][:1] in _GLUE:
+            if P.glued.fullmatch(question[m.start() - 1:m.start()] + question[m.start() + len(text):][:1]):
                 continue
             # a charset, a word of the utility's own names ("Base64" in "decode this base64") or
             # the name of any utility ("UUID5" asked of the version-3 one) names no data
@@ -387,14 +383,11 @@ def _cyrillic_in_english(question: str) -> list[tuple[int, int]]:
     («Какую длину ключа … для HMAC-SHA256?» is a Russian question), nor where
     :func:`_plain_data` refuses the run.
     """
-    runs = list(P.cyrillic_run.finditer(question))
-    if len(runs) != 1:
-        return []
-    start, end = runs[0].span()
+    runs = [m.span() for m in P.cyrillic_run.finditer(question)]
     english = len(re.findall(r"(?<![\w-])[A-Za-z]+(?![\w-])", question))  # plain words, no "SHA256"
-    if english < 3 or english <= len(question[start:end].split()):
+    if len(runs) != 1 or english < 3 or english <= len(question[slice(*runs[0])].split()):
         return []
-    return [(start, end)] if _plain_data(question, start, end) else []
+    return runs if _plain_data(question, *runs[0]) else []
 
 
 def _after_opening_name(question: str, names: str, targets: list[int]) -> list[tuple[int, int]]:
