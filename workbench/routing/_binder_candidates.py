@@ -26,6 +26,7 @@ from workbench.routing._normalise import (
     number_spans,
     percent_spans,
     range_start_spans,
+    reads_decimal_comma,
 )
 from workbench.routing._tables import triggers
 from workbench.utilities import Argument
@@ -76,7 +77,7 @@ def weighed(arg: Argument) -> bool:
 
 
 def _number_normaliser(arg: Argument, question: str) -> str:
-    style = "-ru" if re.search(r"[а-яё]", question, re.IGNORECASE) else ""
+    style = "-ru" if reads_decimal_comma(question) else ""
     return arg.type + style
 
 

@@ -183,6 +183,17 @@ def _number_words(text: str) -> int:
     return total + current
 
 
+_CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
+
+
+def reads_decimal_comma(text: str) -> bool:
+    """Whether a comma in ``text`` is the decimal mark: a Cyrillic letter shows it is Russian («3,141»).
+
+    In English a comma separates thousands ("1,500"). The ``-ru`` normalisers read numbers so.
+    """
+    return _CYRILLIC.search(text) is not None
+
+
 def normalise_number(text: str, *, decimal_comma: bool = False) -> int | float:
     """Digits (spaces or commas between thousands, decimal comma or point) or words, to a number.
 
@@ -384,8 +395,7 @@ def normalise_duration(text: str, unit: str) -> int | float:
     if factor is None:
         raise NormaliseError(f"{text!r} counts {written}, which is no whole number of {unit}")
     # a Russian unit reads a comma as the decimal mark («1,5 года»), as the ``-ru`` normalisers do
-    value = normalise_number(match["count"],
-                             decimal_comma=bool(re.search(r"[а-яё]", match[written], re.IGNORECASE)))
+    value = normalise_number(match["count"], decimal_comma=reads_decimal_comma(match[written]))
     total = value * factor
     return int(total) if float(total).is_integer() else total
 

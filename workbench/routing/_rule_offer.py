@@ -25,6 +25,7 @@ from workbench.routing._normalise import (
     number_spans,
     percent_spans,
     range_start_spans,
+    reads_decimal_comma,
     unit_letter_spans,
     vocabularies,
 )
@@ -195,7 +196,7 @@ class _Offer:
         self.tokens = sorted(tokens)
         self.schema, self.own, self.own_patterns = schema, own, own_patterns
         # a comma is the decimal mark in Russian («3,141»), a thousands separator in English
-        self.number_style = "-ru" if P.cyrillic.search(question) else ""
+        self.number_style = "-ru" if reads_decimal_comma(question) else ""
         self.vocab: dict[str, list[tuple[int, int]]] = {}
         between = P.between.search(question)
         # the pair compared, when no quoted literal gives it and both words may be data

@@ -44,12 +44,12 @@ from workbench.routing._normalise import (
     normalise_number,
     number_spans,
     percent_spans,
+    reads_decimal_comma,
     synonym_file,
 )
 
 NUMBER_KINDS = frozenset({"number", "money", "integer", "percent"})
 """Spec input types read from a number span."""
-_CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
 _DAY_WORD = re.compile(r"\s*-?\s*(?:\w+\s+)?(?:days?|дн(?:ей|я)|день|сут(?:ок|ки))(?!\w)", re.IGNORECASE)
 """What follows a count of days: "9 days", «7 календарных дней», "40-day"."""
 _SAME_DAY = re.compile(r"(?<!\w)(?:on\s+the\s+(?:same\s+)?day\s+of|the\s+same\s+day|в\s+тот\s+же\s+день"
@@ -264,7 +264,7 @@ def bind_spec_inputs(spec: str, question: str, types: dict[str, dict[str, tuple[
     percents = {start for start, _ in percent_spans(question)}
     for start, end in number_spans(question):
         try:
-            value = normalise_number(question[start:end], decimal_comma=bool(_CYRILLIC.search(question)))
+            value = normalise_number(question[start:end], decimal_comma=reads_decimal_comma(question))
         except NormaliseError:
             continue
         if value >= 0:
