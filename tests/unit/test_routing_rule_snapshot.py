@@ -34,9 +34,9 @@ ROOT = Path(__file__).resolve().parents[2]
 RULE_MODULES = tuple(ROOT / "workbench" / "routing" / name
                      for name in ("_rule.py", "_rule_bind.py", "_rule_offer.py"))
 """The rule router's own code; the checks it shares with the span router live elsewhere."""
-RULE_CODE_LINES = 915
-"""The most lines of code the rule router may hold: its size when it was frozen. It may only
-come down; a rule written for a question set would show here as well as in the snapshot."""
+RULE_CODE_LINES = 796
+"""The most lines of code the rule router may hold: its size now. It may only come down; a rule
+written for a question set would show here as well as in the snapshot."""
 QUESTIONS = ROOT / "corpus" / "questions"
 SNAPSHOT = Path(__file__).resolve().parent / "snapshots" / "rule_router.jsonl"
 UPDATE_ENV = "WORKBENCH_UPDATE_SNAPSHOT"
