@@ -281,7 +281,8 @@ ROUND_SECTIONS = {"1": "## Scored as written", "2": "## Second round", "3": "## 
                   "17": "## Seventeenth round",
                   "18": "## Eighteenth round",
                   "19": "## Nineteenth round",
-                  "20": "## Twentieth round"}
+                  "20": "## Twentieth round",
+                  "21": "## Twenty-first round"}
 """The held-out README's section of each round's as-written scoring."""
 
 
