@@ -13,16 +13,18 @@ from workbench.config import Settings
 from workbench.errors import WorkbenchError
 from workbench.registry import names
 from workbench.routing import CONSTRAINED_SUFFIX, RouterSpecError, build_router, metric_lines
+from workbench.routing._doubt import DOUBTED_ROUTER, write_utility_doubt
 from workbench.routing._score import DEFAULT_TASKSETS, TaskItem, load_tasks
 from workbench.routing._transformers import TRAINING_RECORD
 from workbench.stats import format_p
-from workbench.studies import CATALOG_FIGURES, catalog_figures, record_run
+from workbench.studies import CATALOG_FIGURES, catalog_figures, heldout_rounds, record_run
 from workbench.studies._routers import (
     RouterComparison,
     compare_pair,
     compare_routers,
     disagreements,
 )
+from workbench.studies._utility_doubt import BETA, DELTA, calibrate_utility_doubt
 
 
 class TaskSetError(WorkbenchError, ValueError):
@@ -192,10 +194,6 @@ def round_names(spec: str, known: Sequence[str]) -> list[str]:
 
 
 def _calibrate_doubt(args: argparse.Namespace, settings: Settings) -> int:
-    from workbench.routing._doubt import write_utility_doubt
-    from workbench.studies import heldout_rounds
-    from workbench.studies._utility_doubt import calibrate_utility_doubt
-
     rounds = heldout_rounds(settings.paths.questions)
     chosen = round_names(args.rounds, list(rounds))
     tasksets = [str(path) for r in chosen for path in rounds[r]]
@@ -288,15 +286,16 @@ def add_commands(subparsers: argparse._SubParsersAction, common: argparse.Argume
         help="choose the class probability under which span-binder-noref-doubt calls no utility: "
              "the loosest at which at most --beta of the calls refused would have been right, by "
              "Learn-then-Test on held-out rounds taken as a calibration split")
-    doubt.add_argument("--router", default="span-binder-noref",
-                       help="the router whose utility calls are labelled (default: span-binder-noref)")
+    doubt.add_argument("--router", default=DOUBTED_ROUTER,
+                       help=f"the router whose utility calls are labelled (default: {DOUBTED_ROUTER})")
     doubt.add_argument("--rounds", required=True, metavar="ROUNDS",
                        help="the held-out rounds of the calibration split (1-16, or 3,5,7); the "
                             "rounds left out measure the doubt")
-    doubt.add_argument("--beta", type=float, default=0.4,
-                       help="the promised most share of right calls among the calls refused (default: 0.4)")
-    doubt.add_argument("--delta", type=float, default=0.1,
-                       help="the probability the promise may fail (default: 0.1)")
+    doubt.add_argument("--beta", type=float, default=BETA,
+                       help=f"the promised most share of right calls among the calls refused "
+                            f"(default: {BETA})")
+    doubt.add_argument("--delta", type=float, default=DELTA,
+                       help=f"the probability the promise may fail (default: {DELTA})")
     doubt.add_argument("--from-run", metavar="RUN",
                        help="read the router's decisions from this run record of [paths].results "
                             "instead of routing the items again")

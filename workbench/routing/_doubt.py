@@ -31,6 +31,8 @@ from workbench.stats import format_p
 
 DOUBT_FILE = "binder/utility-doubt.json"
 """Where the calibration record lies, under the models folder."""
+DOUBTED_ROUTER = "span-binder-noref"
+"""The router whose calls the shipped doubt is calibrated on, and the one its variant doubts."""
 
 
 class UtilityDoubtError(WorkbenchError, ValueError):
@@ -118,4 +120,5 @@ def load_utility_doubt(models: str | Path) -> UtilityDoubt:
     return UtilityDoubt(**{**data, "tasksets": tuple(data["tasksets"]), "grid": tuple(data["grid"])})
 
 
-__all__ = ["DOUBT_FILE", "UtilityDoubt", "UtilityDoubtError", "load_utility_doubt", "write_utility_doubt"]
+__all__ = ["DOUBTED_ROUTER", "DOUBT_FILE", "UtilityDoubt", "UtilityDoubtError", "load_utility_doubt",
+           "write_utility_doubt"]

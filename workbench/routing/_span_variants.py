@@ -14,7 +14,7 @@ from pathlib import Path
 from workbench.config import project_root
 from workbench.registry import router
 from workbench.routing._binder import load_binder
-from workbench.routing._doubt import UtilityDoubtError, load_utility_doubt
+from workbench.routing._doubt import DOUBTED_ROUTER, UtilityDoubtError, load_utility_doubt
 from workbench.routing._span import SpanRouter, load_span_router
 
 
@@ -67,8 +67,8 @@ def with_utility_doubt(span: SpanRouter, models: str | Path | None = None) -> Sp
             ``span-binder-noref``, whose calls it was chosen on.
     """
     doubt = load_utility_doubt(models or project_root() / "models")
-    if doubt.router != "span-binder-noref":
-        raise UtilityDoubtError(f"the utility doubt was calibrated on {doubt.router}, not span-binder-noref")
+    if doubt.router != DOUBTED_ROUTER:
+        raise UtilityDoubtError(f"the utility doubt was calibrated on {doubt.router}, not {DOUBTED_ROUTER}")
     span.utility_doubt = doubt.threshold
     return span
 
